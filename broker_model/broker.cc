@@ -1,0 +1,82 @@
+#include "broker_model/broker.h"
+
+namespace cnx {
+
+Broker::Broker(const BehaviourProfile& profile, Executor& executor)
+    : profile_(&profile), executor_(executor), registry_(profile, executor) {
+    registry_.setAllowLegacyJsonFormat(profile.checkOptions.jsonAllowLegacyJacksonFormat);
+}
+
+std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {
+    auto err = policies_.broker.set(key, value);
+    if (!err && key == "schemaJsonAllowLegacyJacksonFormat")
+        registry_.setAllowLegacyJsonFormat(policies_.broker.schemaJsonAllowLegacyJacksonFormat);
+    return err;
+}
+
+Topic* Broker::findTopic(const TopicName& name) {
+    auto it = topics_.find(name.toString());
+    return it == topics_.end() ? nullptr : it->second.get();
+}
+
+bool Broker::topicExists(const TopicName& name) const {
+    auto full = name.toString();
+    if (topics_.count(full) || declared_.count(full) || ledgers_.count(full)) return true;
+    auto base = name.partitionedBase();
+    auto it = partitioned_.find(base.toString());
+    return it != partitioned_.end() && name.partitionIndex() >= 0 && name.partitionIndex() < it->second;
+}
+
+Topic* Broker::loadTopic(const TopicName& name, bool create) {
+    if (auto* t = findTopic(name)) return t;
+    if (!topicExists(name) && !create) return nullptr;
+    declared_.insert(name.toString());
+    auto topic = std::make_unique<Topic>(name, *this);
+    if (name.persistent()) ledger(name);  // a managed ledger exists from creation on
+    auto* raw = topic.get();
+    topics_.emplace(name.toString(), std::move(topic));
+    return raw;
+}
+
+void Broker::declareTopic(const TopicName& name, int partitions) {
+    if (partitions > 0) {
+        partitioned_[name.partitionedBase().toString()] = partitions;
+        for (int i = 0; i < partitions; ++i) declared_.insert(name.partition(i).toString());
+        return;
+    }
+    declared_.insert(name.toString());
+}
+
+int Broker::partitionsOf(const TopicName& name) const {
+    if (name.partitionIndex() >= 0) return 0;
+    auto it = partitioned_.find(name.toString());
+    return it == partitioned_.end() ? 0 : it->second;
+}
+
+void Broker::unloadAll() { topics_.clear(); }
+
+void Broker::unload(const TopicName& name) {
+    topics_.erase(name.toString());
+    for (int i = 0, n = partitionsOf(name); i < n; ++i) topics_.erase(name.partition(i).toString());
+}
+
+void Broker::deleteTopicState(const TopicName& name) {
+    auto drop = [this](const TopicName& t) {
+        topics_.erase(t.toString());
+        declared_.erase(t.toString());
+        ledgers_.erase(t.toString());
+    };
+    int n = partitionsOf(name);
+    for (int i = 0; i < n; ++i) drop(name.partition(i));
+    partitioned_.erase(name.toString());
+    drop(name);
+}
+
+ManagedLedgerState& Broker::ledger(const TopicName& name) { return ledgers_[name.toString()]; }
+
+const ManagedLedgerState* Broker::findLedger(const TopicName& name) const {
+    auto it = ledgers_.find(name.toString());
+    return it == ledgers_.end() ? nullptr : &it->second;
+}
+
+}  // namespace cnx

@@ -1,0 +1,867 @@
+#include "broker_model/compat/avro/avro_resolve.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+// Sources read (apache/avro lang/java/avro): io/parsing/ResolvingGrammarGenerator.java
+// (pre-1.9 self-contained generator and the 1.9+ Resolver-based one),
+// Resolver.java (1.11.1+ text), io/parsing/Symbol.java (hasErrors with and
+// without a visited set, flatten/flattenedSize), ValidateMutualRead.java,
+// Schema.applyAliases/getAliases. Written from those, not copied.
+
+namespace cnx::compat::avro {
+namespace {
+
+// ---- version switches (§6.3; one place) ----
+
+struct Rules {
+    bool applyAliases;          // Resolver.resolve applies Schema.applyAliases (1.9+; 1.8.2 ignored aliases)
+    bool shortNames;            // enum/fixed names compared unqualified (1.11.1+, AVRO-3133)
+    bool enumDefaults;          // enum "default" exists (1.9+)
+    bool visitedHasErrors;      // Symbol.hasErrors keeps a visited set (1.9+); 1.8.2 recursed forever through unions
+    bool equivUnionIsSimple;    // equivalent writer/reader unions generate no resolution at all (1.9+)
+    bool equivComparesFieldNames;  // unionEquiv compares record field names (read in the 1.11.1+ Resolver; UNCONFIRMED for 1.9–1.11.0)
+    bool missingCheckFirst;     // 1.8.2 resolveRecords reports a missing field before resolving any field
+    bool missingNamesLastField; // Resolver's message names the *last* missing field; 1.8.2 the first
+    bool nullDefaultShortcut;   // GenericData.getDefaultValue skips encoding null for null / [null,...] (1.9+)
+};
+
+Rules rulesFor(AvroVersion v) {
+    switch (v) {
+        case AvroVersion::v1_8_2: return {false, false, false, false, false, false, true, false, false};
+        case AvroVersion::v1_9_1:
+        case AvroVersion::v1_10_2: return {true, false, true, true, true, false, false, true, true};
+        case AvroVersion::v1_11_3:
+        case AvroVersion::v1_11_4:
+        case AvroVersion::v1_12_0: return {true, true, true, true, true, true, false, true, true};
+    }
+    return {true, true, true, true, true, true, false, true, true};
+}
+
+constexpr int kMaxDepth = 20000;  // beyond this our model declares a Java StackOverflowError
+
+struct Thrown {
+    JavaException e;
+};
+
+[[noreturn]] void stackOverflow() { throw Thrown{{std::string(kStackOverflowError), ""}}; }
+
+enum class ErrorType { incompatibleTypes, namesDontMatch, sizesDontMatch, missingRequiredField, noMatchingBranch };
+
+std::string_view problemKind(ErrorType e) {
+    switch (e) {
+        case ErrorType::incompatibleTypes: return "type_mismatch";
+        case ErrorType::namesDontMatch: return "name_mismatch";
+        case ErrorType::sizesDontMatch: return "fixed_size_mismatch";
+        case ErrorType::missingRequiredField: return "reader_field_missing_default_value";
+        case ErrorType::noMatchingBranch: return "missing_union_branch";
+    }
+    return "type_mismatch";
+}
+
+enum class Kind { doNothing, error, promote, container, enumAdjust, skip, record, writerUnion, readerUnion };
+
+using ActionId = std::uint32_t;
+constexpr ActionId kNone = 0xFFFFFFFFu;
+
+struct Action {
+    Kind kind = Kind::doNothing;
+    NodeId w = 0, r = 0;
+    ErrorType error = ErrorType::incompatibleTypes;
+    std::string message;             // Avro's ErrorAction text
+    std::uint32_t missingField = 0;  // reader field index for missingRequiredField
+    std::vector<ActionId> children;  // record: per writer field; union: per writer branch; container/readerUnion: one
+    std::vector<std::uint32_t> readerField;  // record: reader field index per writer field (skip: unused)
+    std::vector<std::uint32_t> defaults;  // record: reader fields filled from defaults
+    int firstMatch = -1;
+    bool unionEquiv = false;
+    ActionId shadow = kNone;  // record whose pair later resolved to an error
+};
+
+// ---- the writer as Schema.applyAliases(writer, reader) would rename it ----
+
+class WriterNames {
+public:
+    WriterNames(const Schema& w, const Schema& r, bool apply) : w_(w) {
+        if (!apply || schemaEquals(w, r)) return;
+        collect(r);
+        if (aliases_.empty() && fieldAliases_.empty()) return;
+        rename();
+    }
+
+    const std::string& full(NodeId id) const { return renamed(id) ? renamed_.at(id).full : w_.at(id).name.full; }
+    const std::string& shortName(NodeId id) const { return renamed(id) ? renamed_.at(id).name : w_.at(id).name.name; }
+
+    const std::string& fieldName(NodeId rec, std::uint32_t i) const {
+        auto it = fields_.find(rec);
+        return it == fields_.end() ? w_.at(rec).fields[i].name : it->second.names[i];
+    }
+
+    bool hasField(NodeId rec, const std::string& name) const {
+        auto it = fields_.find(rec);
+        if (it == fields_.end()) return w_.at(rec).field(name) != nullptr;
+        return it->second.index.count(name) != 0;
+    }
+
+    // Avro getFullName(): named types by name, others by type name.
+    std::string fullOf(NodeId id) const {
+        const Node& n = w_.at(id);
+        return isNamed(n.type) ? full(id) : std::string(to_string_view(n.type));
+    }
+
+private:
+    struct RenamedFields {
+        std::vector<std::string> names;
+        std::unordered_map<std::string, std::uint32_t> index;
+    };
+
+    bool renamed(NodeId id) const { return renamed_.count(id) != 0; }
+
+    void collect(const Schema& r) {  // Schema.getAliases over the reader
+        std::vector<char> seen(r.nodes.size(), 0);
+        std::vector<NodeId> stack{r.root};
+        while (!stack.empty()) {
+            NodeId id = stack.back();
+            stack.pop_back();
+            if (seen[id]) continue;
+            seen[id] = 1;
+            const Node& n = r.at(id);
+            for (const Name& a : n.aliases) aliases_[a.full] = n.name;
+            if (n.type == Type::record) collectFields(n, stack);
+            if (n.type == Type::array || n.type == Type::map) stack.push_back(n.items);
+            for (NodeId b : n.branches) stack.push_back(b);
+        }
+    }
+
+    void collectFields(const Node& n, std::vector<NodeId>& stack) {
+        for (const Field& f : n.fields) {
+            for (const auto& a : f.aliases) fieldAliases_[n.name.full][a] = f.name;
+            stack.push_back(f.type);
+        }
+        auto it = fieldAliases_.find(n.name.full);
+        if (it == fieldAliases_.end()) return;
+        auto copy = it->second;
+        for (const Name& a : n.aliases) fieldAliases_[a.full] = copy;
+    }
+
+    void rename() {
+        for (NodeId id = 0; id < w_.nodes.size(); ++id) {
+            const Node& n = w_.at(id);
+            if (!isNamed(n.type)) continue;
+            auto it = aliases_.find(n.name.full);
+            if (it != aliases_.end()) renamed_[id] = it->second;
+            if (n.type == Type::record) renameFields(id);
+        }
+    }
+
+    void renameFields(NodeId id) {
+        const Node& n = w_.at(id);
+        auto fa = fieldAliases_.find(full(id));
+        if (fa == fieldAliases_.end()) return;
+        RenamedFields rf;
+        for (std::uint32_t i = 0; i < n.fields.size(); ++i) {
+            auto a = fa->second.find(n.fields[i].name);
+            rf.names.push_back(a == fa->second.end() ? n.fields[i].name : a->second);
+            auto [pos, inserted] = rf.index.emplace(rf.names.back(), i);
+            if (!inserted) duplicateField(id, rf, i, pos->second);
+        }
+        fields_[id] = std::move(rf);
+    }
+
+    [[noreturn]] void duplicateField(NodeId id, const RenamedFields& rf, std::uint32_t i, std::uint32_t j) const {
+        const Node& n = w_.at(id);
+        auto desc = [&](std::uint32_t k) {
+            std::string t(to_string_view(w_.at(n.fields[k].type).type));
+            std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+            return rf.names[k] + " type:" + t + " pos:" + std::to_string(k);
+        };
+        throw Thrown{{std::string(exception_class::kAvroRuntime),
+                      "Duplicate field " + rf.names[i] + " in record " + full(id) + ": " + desc(i) + " and " + desc(j) + "."}};
+    }
+
+    const Schema& w_;
+    std::unordered_map<std::string, Name> aliases_;
+    std::unordered_map<std::string, std::unordered_map<std::string, std::string>> fieldAliases_;
+    std::unordered_map<NodeId, Name> renamed_;
+    std::unordered_map<NodeId, RenamedFields> fields_;
+};
+
+// ---- ResolvingGrammarGenerator.encode: the default must encode (§6.3) ----
+
+class DefaultEncoder {
+public:
+    explicit DefaultEncoder(const Schema& s) : s_(s) {}
+
+    void encode(NodeId t, const Json& v, int depth = 0) {
+        if (depth > kMaxDepth) stackOverflow();
+        const Node& n = s_.at(t);
+        switch (n.type) {
+            case Type::record: return encodeRecord(n, v, depth);
+            case Type::enumeration: return encodeEnum(n, v);
+            case Type::array: return encodeArray(n, v, depth);
+            case Type::map: return encodeMap(n, v, depth);
+            case Type::union_: return encode(n.branches.at(0), v, depth + 1);
+            case Type::fixed: return require(v.is_string(), "Non-string default value for fixed: ", v);
+            case Type::string: return require(v.is_string(), "Non-string default value for string: ", v);
+            case Type::bytes: return require(v.is_string(), "Non-string default value for bytes: ", v);
+            case Type::int_: return require(v.is_number(), "Non-numeric default value for int: ", v);
+            case Type::long_: return require(v.is_number(), "Non-numeric default value for long: ", v);
+            case Type::float_: return require(v.is_number(), "Non-numeric default value for float: ", v);
+            case Type::double_: return require(v.is_number(), "Non-numeric default value for double: ", v);
+            case Type::boolean: return require(v.is_boolean(), "Non-boolean default for boolean: ", v);
+            case Type::null: return require(v.is_null(), "Non-null default value for null type: ", v);
+        }
+    }
+
+private:
+    static void require(bool ok, std::string_view what, const Json& v) {
+        if (!ok) throw Thrown{{std::string(kAvroTypeException), std::string(what) + jacksonCompact(v)}};
+    }
+
+    void encodeRecord(const Node& n, const Json& v, int depth) {
+        for (const Field& f : n.fields) {
+            const Json* value = nullptr;
+            if (v.is_object()) {
+                auto it = v.find(f.name);
+                if (it != v.end()) value = &*it;
+            }
+            if (value == nullptr && f.defaultValue) value = &*f.defaultValue;
+            if (value == nullptr) throw Thrown{{std::string(kAvroTypeException), "No default value for: " + f.name}};
+            encode(f.type, *value, depth + 1);
+        }
+    }
+
+    static void encodeEnum(const Node& n, const Json& v) {
+        // getEnumOrdinal(textValue()) unboxes a missing ordinal: NullPointerException (message UNCONFIRMED).
+        bool known = v.is_string() && std::find(n.symbols.begin(), n.symbols.end(), v.get<std::string>()) != n.symbols.end();
+        if (!known) throw Thrown{{std::string(kNullPointerException), ""}};
+    }
+
+    void encodeArray(const Node& n, const Json& v, int depth) {  // Jackson iterates array elements or object values
+        if (!v.is_array() && !v.is_object()) return;
+        for (const auto& item : v) encode(n.items, item, depth + 1);
+    }
+
+    void encodeMap(const Node& n, const Json& v, int depth) {  // fieldNames() of an object only
+        if (!v.is_object()) return;
+        for (const auto& [k, item] : v.items()) encode(n.items, item, depth + 1);
+    }
+
+    const Schema& s_;
+};
+
+// ---- Resolver ----
+
+class Resolver {
+public:
+    Resolver(const Schema& w, const Schema& r, const Rules& rules)
+        : w_(w), r_(r), rules_(rules), names_(w, r, rules.applyAliases), encoder_(r) {}
+
+    ActionId run() { return resolve(w_.root, r_.root, 0); }
+    const std::vector<Action>& actions() const { return acts_; }
+    const Schema& writer() const { return w_; }
+    const Schema& reader() const { return r_; }
+
+private:
+    ActionId add(Action a) {
+        acts_.push_back(std::move(a));
+        return static_cast<ActionId>(acts_.size() - 1);
+    }
+
+    ActionId simple(Kind k, NodeId w, NodeId r) {
+        Action a;
+        a.kind = k;
+        a.w = w;
+        a.r = r;
+        return add(std::move(a));
+    }
+
+    std::string readerFull(NodeId r) const {
+        const Node& n = r_.at(r);
+        return isNamed(n.type) ? n.name.full : std::string(to_string_view(n.type));
+    }
+
+    ActionId error(NodeId w, NodeId r, ErrorType e, std::string suffix = {}) {
+        Action a;
+        a.kind = Kind::error;
+        a.w = w;
+        a.r = r;
+        a.error = e;
+        a.message = "Found " + names_.fullOf(w) + ", expecting " + readerFull(r) + suffix;
+        return add(std::move(a));
+    }
+
+    bool namesMatch(NodeId w, NodeId r) const {
+        return rules_.shortNames ? names_.shortName(w) == r_.at(r).name.name : names_.full(w) == r_.at(r).name.full;
+    }
+
+    ActionId resolve(NodeId w, NodeId r, int depth) {
+        if (depth > kMaxDepth) stackOverflow();
+        const Node& W = w_.at(w);
+        const Node& R = r_.at(r);
+        if (W.type == Type::union_) return writerUnion(w, r, depth);
+        if (W.type == R.type) return sameType(w, r, depth);
+        if (R.type == Type::union_) return readerUnion(w, r, depth);
+        return promote(w, r);
+    }
+
+    ActionId sameType(NodeId w, NodeId r, int depth) {
+        const Node& W = w_.at(w);
+        switch (W.type) {
+            case Type::fixed:
+                if (!namesMatch(w, r)) return error(w, r, ErrorType::namesDontMatch);
+                if (W.size != r_.at(r).size) return error(w, r, ErrorType::sizesDontMatch);
+                return simple(Kind::doNothing, w, r);
+            case Type::enumeration:
+                // §6.3: names compared, symbols never an error (decode-time only).
+                return namesMatch(w, r) ? simple(Kind::enumAdjust, w, r) : error(w, r, ErrorType::namesDontMatch);
+            case Type::array:
+            case Type::map: {
+                ActionId c = resolve(W.items, r_.at(r).items, depth + 1);
+                ActionId id = simple(Kind::container, w, r);
+                acts_[id].children.push_back(c);
+                return id;
+            }
+            case Type::record: return record(w, r, depth);
+            case Type::union_: return writerUnion(w, r, depth);
+            case Type::string:
+            case Type::bytes:
+            case Type::int_:
+            case Type::long_:
+            case Type::float_:
+            case Type::double_:
+            case Type::boolean:
+            case Type::null: return simple(Kind::doNothing, w, r);
+        }
+        return simple(Kind::doNothing, w, r);
+    }
+
+    static bool promotable(Type w, Type r) {  // §6.3 promotions
+        switch (r) {
+            case Type::long_: return w == Type::int_;
+            case Type::float_: return w == Type::int_ || w == Type::long_;
+            case Type::double_: return w == Type::int_ || w == Type::long_ || w == Type::float_;
+            case Type::bytes: return w == Type::string;
+            case Type::string: return w == Type::bytes;
+            case Type::record:
+            case Type::enumeration:
+            case Type::array:
+            case Type::map:
+            case Type::union_:
+            case Type::fixed:
+            case Type::int_:
+            case Type::boolean:
+            case Type::null: return false;
+        }
+        return false;
+    }
+
+    ActionId promote(NodeId w, NodeId r) {
+        if (promotable(w_.at(w).type, r_.at(r).type)) return simple(Kind::promote, w, r);
+        return error(w, r, ErrorType::incompatibleTypes);
+    }
+
+    // ---- unions ----
+
+    ActionId writerUnion(NodeId w, NodeId r, int depth) {
+        std::unordered_map<std::uint64_t, bool> seen;
+        bool equiv = unionEquiv(w, r, seen, depth);
+        const Node& W = w_.at(w);
+        std::vector<ActionId> children;
+        for (std::size_t i = 0; i < W.branches.size(); ++i) {
+            children.push_back(resolve(W.branches[i], equiv ? r_.at(r).branches[i] : r, depth + 1));
+        }
+        ActionId id = simple(Kind::writerUnion, w, r);
+        acts_[id].children = std::move(children);
+        acts_[id].unionEquiv = equiv;
+        return id;
+    }
+
+    bool unionEquiv(NodeId w, NodeId r, std::unordered_map<std::uint64_t, bool>& seen, int depth) {
+        if (depth > kMaxDepth) stackOverflow();
+        const Node& W = w_.at(w);
+        const Node& R = r_.at(r);
+        if (W.type != R.type) return false;
+        if (isNamed(W.type) && !namesMatchForEquiv(w, r)) return false;
+        switch (W.type) {
+            case Type::array:
+            case Type::map: return unionEquiv(W.items, R.items, seen, depth + 1);
+            case Type::fixed: return W.size == R.size;
+            case Type::enumeration: return W.symbols == R.symbols;
+            case Type::union_: return branchesEquiv(W, R, seen, depth);
+            case Type::record: return recordsEquiv(w, r, seen, depth);
+            case Type::string:
+            case Type::bytes:
+            case Type::int_:
+            case Type::long_:
+            case Type::float_:
+            case Type::double_:
+            case Type::boolean:
+            case Type::null: return true;
+        }
+        return false;
+    }
+
+    bool namesMatchForEquiv(NodeId w, NodeId r) const {
+        return rules_.shortNames ? names_.shortName(w) == r_.at(r).name.name : names_.full(w) == r_.at(r).name.full;
+    }
+
+    bool branchesEquiv(const Node& W, const Node& R, std::unordered_map<std::uint64_t, bool>& seen, int depth) {
+        if (W.branches.size() != R.branches.size()) return false;
+        for (std::size_t i = 0; i < W.branches.size(); ++i) {
+            if (!unionEquiv(W.branches[i], R.branches[i], seen, depth + 1)) return false;
+        }
+        return true;
+    }
+
+    bool recordsEquiv(NodeId w, NodeId r, std::unordered_map<std::uint64_t, bool>& seen, int depth) {
+        std::uint64_t key = (std::uint64_t{w} << 32) | r;
+        auto it = seen.find(key);
+        if (it != seen.end()) return it->second;
+        seen[key] = true;  // optimistic, as Avro
+        const Node& W = w_.at(w);
+        const Node& R = r_.at(r);
+        bool eq = W.fields.size() == R.fields.size();
+        for (std::size_t i = 0; eq && i < W.fields.size(); ++i) {
+            if (rules_.equivComparesFieldNames && names_.fieldName(w, static_cast<std::uint32_t>(i)) != R.fields[i].name) eq = false;
+            else eq = unionEquiv(W.fields[i].type, R.fields[i].type, seen, depth + 1);
+        }
+        seen[key] = eq;
+        return eq;
+    }
+
+    ActionId readerUnion(NodeId w, NodeId r, int depth) {
+        int j = firstMatchingBranch(w, r, depth);
+        if (j < 0) return error(w, r, ErrorType::noMatchingBranch);
+        ActionId c = resolve(w, r_.at(r).branches[static_cast<std::size_t>(j)], depth + 1);
+        ActionId id = simple(Kind::readerUnion, w, r);
+        acts_[id].children.push_back(c);
+        acts_[id].firstMatch = j;
+        return id;
+    }
+
+    // Resolver.ReaderUnion.firstMatchingBranch ("taken verbatim from 1.8.x").
+    int firstMatchingBranch(NodeId w, NodeId r, int depth) {
+        const Node& W = w_.at(w);
+        const auto& branches = r_.at(r).branches;
+        int structureMatch = -1;
+        for (std::size_t j = 0; j < branches.size(); ++j) {
+            const Node& B = r_.at(branches[j]);
+            if (B.type != W.type) continue;
+            if (!isNamed(W.type)) return static_cast<int>(j);
+            if (names_.full(w) == B.name.full) return static_cast<int>(j);
+            if (W.type == Type::record && !hasMatchError(record(w, branches[j], depth + 1))) {
+                if (structureMatch < 0 || names_.shortName(w) == B.name.name) structureMatch = static_cast<int>(j);
+            }
+        }
+        if (structureMatch >= 0) return structureMatch;
+        for (std::size_t j = 0; j < branches.size(); ++j) {
+            if (unionPromotes(W.type, r_.at(branches[j]).type)) return static_cast<int>(j);
+        }
+        return -1;
+    }
+
+    static bool unionPromotes(Type w, Type b) {
+        switch (w) {
+            case Type::int_: return b == Type::long_ || b == Type::double_ || b == Type::float_;
+            case Type::long_: return b == Type::double_ || b == Type::float_;
+            case Type::float_: return b == Type::double_;
+            case Type::string: return b == Type::bytes;
+            case Type::bytes: return b == Type::string;
+            case Type::record:
+            case Type::enumeration:
+            case Type::array:
+            case Type::map:
+            case Type::union_:
+            case Type::fixed:
+            case Type::double_:
+            case Type::boolean:
+            case Type::null: return false;
+        }
+        return false;
+    }
+
+    bool isError(ActionId a) const { return acts_[a].kind == Kind::error || acts_[a].shadow != kNone; }
+
+    bool hasMatchError(ActionId a) const {
+        if (isError(a)) return true;
+        for (ActionId c : acts_[a].children) {
+            if (isError(c)) return true;
+        }
+        return false;
+    }
+
+    // ---- records: names never compared (§6.3) ----
+
+    ActionId record(NodeId w, NodeId r, int depth) {
+        std::uint64_t key = (std::uint64_t{w} << 32) | r;
+        auto it = seen_.find(key);
+        if (it != seen_.end()) return it->second;
+        if (rules_.missingCheckFirst) {
+            if (auto missing = firstMissing(w, r)) return seen_[key] = missingError(w, r, *missing);
+        }
+        ActionId id = simple(Kind::record, w, r);
+        seen_[key] = id;
+        resolveWriterFields(id, w, r, depth);
+        for (std::uint32_t j = 0; j < r_.at(r).fields.size(); ++j) {
+            const Field& rf = r_.at(r).fields[j];
+            if (names_.hasField(w, rf.name)) continue;
+            if (!rf.defaultValue) return shadowWithMissing(id, key, w, r);
+            checkDefault(rf);
+            acts_[id].defaults.push_back(j);
+        }
+        return id;
+    }
+
+    void resolveWriterFields(ActionId id, NodeId w, NodeId r, int depth) {
+        const Node& W = w_.at(w);
+        for (std::uint32_t i = 0; i < W.fields.size(); ++i) {
+            const Node& R = r_.at(r);
+            const Field* rf = R.field(names_.fieldName(w, i));
+            ActionId c = rf ? resolve(W.fields[i].type, rf->type, depth + 1) : simple(Kind::skip, W.fields[i].type, 0);
+            acts_[id].children.push_back(c);
+            acts_[id].readerField.push_back(rf ? static_cast<std::uint32_t>(rf - R.fields.data()) : 0);
+        }
+    }
+
+    std::optional<std::uint32_t> firstMissing(NodeId w, NodeId r) const {
+        const auto& fields = r_.at(r).fields;
+        for (std::uint32_t j = 0; j < fields.size(); ++j) {
+            if (!names_.hasField(w, fields[j].name) && !fields[j].defaultValue) return j;
+        }
+        return std::nullopt;
+    }
+
+    std::optional<std::uint32_t> lastMissing(NodeId w, NodeId r) const {
+        const auto& fields = r_.at(r).fields;
+        std::optional<std::uint32_t> last;
+        for (std::uint32_t j = 0; j < fields.size(); ++j) {
+            if (!names_.hasField(w, fields[j].name) && !fields[j].defaultValue) last = j;
+        }
+        return last;
+    }
+
+    ActionId missingError(NodeId w, NodeId r, std::uint32_t field) {
+        auto named = rules_.missingNamesLastField ? lastMissing(w, r).value_or(field) : field;
+        ActionId e = error(w, r, ErrorType::missingRequiredField, ", missing required field " + r_.at(r).fields[named].name);
+        acts_[e].missingField = field;
+        return e;
+    }
+
+    ActionId shadowWithMissing(ActionId id, std::uint64_t key, NodeId w, NodeId r) {
+        ActionId e = missingError(w, r, *firstMissing(w, r));
+        acts_[id].shadow = e;
+        return seen_[key] = e;
+    }
+
+    // GenericData.getDefaultValue (1.9+) / getBinary (1.8.2): the default must encode.
+    void checkDefault(const Field& rf) {
+        const Node& t = r_.at(rf.type);
+        bool nullable = t.type == Type::null || (t.type == Type::union_ && r_.at(t.branches.at(0)).type == Type::null);
+        if (rules_.nullDefaultShortcut && rf.defaultValue->is_null() && nullable) return;
+        encoder_.encode(rf.type, *rf.defaultValue);
+    }
+
+    const Schema& w_;
+    const Schema& r_;
+    Rules rules_;
+    WriterNames names_;
+    DefaultEncoder encoder_;
+    std::vector<Action> acts_;
+    std::unordered_map<std::uint64_t, ActionId> seen_;
+};
+
+// ---- grammar-level outcomes ----
+
+// Symbol.flatten: a record sequence that directly contains itself (no union,
+// array or map in between) makes flattenedSize() recurse forever, in every
+// Avro version (§6.3). Node space: actions, then writer nodes, then reader nodes.
+class FlattenCheck {
+public:
+    explicit FlattenCheck(const Resolver& res)
+        : res_(res), acts_(res.actions()), wBase_(acts_.size()), rBase_(wBase_ + res.writer().nodes.size()),
+          total_(rBase_ + res.reader().nodes.size()) {}
+
+    bool overflows(ActionId root, bool equivIsSimple) {
+        std::vector<char> reach(total_, 0);
+        std::vector<std::size_t> stack{root};
+        while (!stack.empty()) {
+            std::size_t n = stack.back();
+            stack.pop_back();
+            if (reach[n]) continue;
+            reach[n] = 1;
+            allEdges(n, equivIsSimple, stack);
+        }
+        color_.assign(total_, 0);
+        for (std::size_t n = 0; n < total_; ++n) {
+            if (reach[n] && cyclic(n)) return true;
+        }
+        return false;
+    }
+
+private:
+    const Schema& schemaOf(std::size_t n) const { return n < rBase_ ? res_.writer() : res_.reader(); }
+    std::size_t base(std::size_t n) const { return n < rBase_ ? wBase_ : rBase_; }
+
+    void schemaEdges(std::size_t n, std::vector<std::size_t>& out, bool directOnly) const {
+        const Schema& s = schemaOf(n);
+        const Node& node = s.at(static_cast<NodeId>(n - base(n)));
+        auto push = [&](NodeId id) {
+            if (!directOnly || s.at(id).type == Type::record) out.push_back(base(n) + id);
+        };
+        if (node.type == Type::record) {
+            for (const Field& f : node.fields) push(f.type);
+        }
+        if (directOnly) return;
+        if (node.type == Type::array || node.type == Type::map) push(node.items);
+        for (NodeId b : node.branches) push(b);
+    }
+
+    void allEdges(std::size_t n, bool equivIsSimple, std::vector<std::size_t>& out) const {
+        if (n >= wBase_) return schemaEdges(n, out, false);
+        const Action& a = acts_[n];
+        if (a.kind == Kind::skip) return out.push_back(wBase_ + a.w);
+        if (a.kind == Kind::writerUnion && a.unionEquiv && equivIsSimple) return out.push_back(wBase_ + a.w);
+        for (ActionId c : a.children) out.push_back(c);
+        for (auto j : a.defaults) out.push_back(rBase_ + res_.reader().at(a.r).fields[j].type);
+    }
+
+    void directEdges(std::size_t n, std::vector<std::size_t>& out) const {
+        if (n >= wBase_) return schemaEdges(n, out, true);
+        const Action& a = acts_[n];
+        if (a.kind != Kind::record || a.shadow != kNone) return;
+        for (ActionId c : a.children) {
+            if (acts_[c].kind == Kind::record && acts_[c].shadow == kNone) out.push_back(c);
+        }
+        for (auto j : a.defaults) {
+            NodeId t = res_.reader().at(a.r).fields[j].type;
+            if (res_.reader().at(t).type == Type::record) out.push_back(rBase_ + t);
+        }
+    }
+
+    // Iterative three-colour DFS: true iff a cycle is reachable from n.
+    bool cyclic(std::size_t start) {
+        if (color_[start] == 2) return false;
+        std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;
+        auto push = [&](std::size_t n) {
+            color_[n] = 1;
+            std::vector<std::size_t> next;
+            directEdges(n, next);
+            stack.emplace_back(n, std::move(next));
+        };
+        push(start);
+        while (!stack.empty()) {
+            auto& [n, next] = stack.back();
+            if (next.empty()) {
+                color_[n] = 2;
+                stack.pop_back();
+                continue;
+            }
+            std::size_t m = next.back();
+            next.pop_back();
+            if (color_[m] == 1) return true;
+            if (color_[m] == 0) push(m);
+        }
+        return false;
+    }
+
+    const Resolver& res_;
+    const std::vector<Action>& acts_;
+    std::size_t wBase_, rBase_, total_;
+    std::vector<char> color_;
+};
+
+// Avro 1.8.2 Symbol.hasErrors: depth-first over the flattened grammar, no
+// visited set. Records are inlined; union alternatives, union adjustments and
+// repeaters are separate symbols; re-entering one that is still being
+// searched never terminates (StackOverflowError), unless it is a repeater
+// meeting itself in its own production (skipped). Production arrays are
+// reversed, so record fields are searched last to first.
+// Approximation (UNCONFIRMED): default-value and skip sub-grammars are not searched.
+class HasErrors182 {
+public:
+    enum class Outcome { none, error, overflow };
+    explicit HasErrors182(const std::vector<Action>& acts) : acts_(acts), frame_(acts.size(), 0), inlineDone_(acts.size(), 0) {}
+
+    Outcome run(ActionId root) { return inlineContent(root, kNone, 0); }
+
+private:
+    Outcome inlineContent(ActionId a, ActionId owner, int depth) {
+        if (depth > kMaxDepth) return Outcome::overflow;
+        const Action& act = acts_[a];
+        if (act.kind == Kind::error || act.shadow != kNone) return Outcome::error;
+        switch (act.kind) {
+            case Kind::record: return inlineRecord(a, owner, depth);
+            case Kind::container:
+                if (a == owner) return Outcome::none;  // the repeater met itself: skipped
+                return frame(a, [&] { return inlineContent(act.children[0], a, depth + 1); });
+            case Kind::writerUnion:
+                return frame(a, [&] { return branches(act.children, depth); });
+            case Kind::readerUnion:
+                return frame(a, [&] { return branches(act.children, depth); });
+            case Kind::doNothing:
+            case Kind::error:
+            case Kind::promote:
+            case Kind::enumAdjust:
+            case Kind::skip: return Outcome::none;
+        }
+        return Outcome::none;
+    }
+
+    Outcome inlineRecord(ActionId a, ActionId owner, int depth) {
+        if (inlineDone_[a]) return Outcome::none;
+        const auto& ch = acts_[a].children;
+        for (auto it = ch.rbegin(); it != ch.rend(); ++it) {
+            Outcome o = inlineContent(*it, owner, depth + 1);
+            if (o != Outcome::none) return o;
+        }
+        inlineDone_[a] = 1;
+        return Outcome::none;
+    }
+
+    // Alternative / UnionAdjust symbols: a record branch is the record's own
+    // (shared) sequence object, searched as a frame of its own.
+    Outcome branches(const std::vector<ActionId>& children, int depth) {
+        for (ActionId c : children) {
+            Outcome o = acts_[c].kind == Kind::record && acts_[c].shadow == kNone
+                            ? frame(c, [&] { return inlineRecord(c, kNone, depth + 1); })
+                            : inlineContent(c, kNone, depth + 1);
+            if (o != Outcome::none) return o;
+        }
+        return Outcome::none;
+    }
+
+    template <typename F>
+    Outcome frame(ActionId key, F&& search) {
+        if (frame_[key] == 1) return Outcome::overflow;
+        if (frame_[key] == 2) return Outcome::none;
+        frame_[key] = 1;
+        Outcome o = search();
+        if (o == Outcome::none) frame_[key] = 2;
+        return o;
+    }
+
+    const std::vector<Action>& acts_;
+    std::vector<char> frame_;
+    std::vector<char> inlineDone_;
+};
+
+// Every error symbol the grammar reaches, with reader paths (§6.3 problems).
+class ProblemCollector {
+public:
+    ProblemCollector(const Resolver& res, bool equivIsSimple)
+        : res_(res), acts_(res.actions()), equivIsSimple_(equivIsSimple), visited_(acts_.size(), 0) {}
+
+    std::vector<Problem> run(ActionId root) {
+        walk(root, "", 0);
+        return std::move(out_);
+    }
+
+private:
+    void walk(ActionId a, const std::string& path, int depth) {
+        if (depth > kMaxDepth) return;
+        const Action& act = acts_[a];
+        if (act.shadow != kNone) return walk(act.shadow, path, depth);
+        if (visited_[a]) return;
+        visited_[a] = 1;
+        switch (act.kind) {
+            case Kind::error: return report(act, path);
+            case Kind::record: return walkRecord(act, path, depth);
+            case Kind::container:
+                return walk(act.children[0], path + (res_.reader().at(act.r).type == Type::array ? "/items" : "/values"), depth + 1);
+            case Kind::writerUnion:
+                if (act.unionEquiv && equivIsSimple_) return;
+                for (std::size_t i = 0; i < act.children.size(); ++i) {
+                    walk(act.children[i], act.unionEquiv ? path + "/" + std::to_string(i) : path, depth + 1);
+                }
+                return;
+            case Kind::readerUnion: return walk(act.children[0], path + "/" + std::to_string(act.firstMatch), depth + 1);
+            case Kind::doNothing:
+            case Kind::promote:
+            case Kind::enumAdjust:
+            case Kind::skip: return;
+        }
+    }
+
+    void walkRecord(const Action& act, const std::string& path, int depth) {
+        for (std::size_t i = 0; i < act.children.size(); ++i) {
+            if (acts_[act.children[i]].kind == Kind::skip) continue;
+            walk(act.children[i], path + "/fields/" + std::to_string(act.readerField[i]) + "/type", depth + 1);
+        }
+    }
+
+    void report(const Action& act, const std::string& path) {
+        Problem p;
+        p.kind = std::string(problemKind(act.error));
+        p.path = act.error == ErrorType::missingRequiredField ? path + "/fields/" + std::to_string(act.missingField) : path;
+        p.detail = act.message;
+        p.reader = fragment(res_.reader(), act.r);
+        p.writer = fragment(res_.writer(), act.w);
+        out_.push_back(std::move(p));
+    }
+
+    static std::string fragment(const Schema& s, NodeId id) {
+        std::string text = toJsonText(s, id, false);
+        constexpr std::size_t kMax = 2000;
+        if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+        return text;
+    }
+
+    const Resolver& res_;
+    const std::vector<Action>& acts_;
+    bool equivIsSimple_;
+    std::vector<char> visited_;
+    std::vector<Problem> out_;
+};
+
+// Symbol.hasErrors with a visited set (1.9+): any reachable error symbol.
+bool reachableError(const std::vector<Action>& acts, ActionId root, bool equivIsSimple) {
+    std::vector<char> seen(acts.size(), 0);
+    std::vector<ActionId> stack{root};
+    while (!stack.empty()) {
+        ActionId a = stack.back();
+        stack.pop_back();
+        if (seen[a]) continue;
+        seen[a] = 1;
+        const Action& act = acts[a];
+        if (act.kind == Kind::error || act.shadow != kNone) return true;
+        if (act.kind == Kind::skip || (act.kind == Kind::writerUnion && act.unionEquiv && equivIsSimple)) continue;
+        for (ActionId c : act.children) stack.push_back(c);
+    }
+    return false;
+}
+
+Resolution errorResult(JavaException e) {
+    Resolution r;
+    r.verdict = Verdict::error;
+    r.thrown = std::move(e);
+    return r;
+}
+
+}  // namespace
+
+Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion version) {
+    Rules rules = rulesFor(version);
+    try {
+        Resolver res(writer, reader, rules);
+        ActionId root = res.run();
+        if (FlattenCheck(res).overflows(root, rules.equivUnionIsSimple)) return errorResult({std::string(kStackOverflowError), ""});
+        Resolution out;
+        out.problems = ProblemCollector(res, rules.equivUnionIsSimple).run(root);
+        if (rules.visitedHasErrors) {
+            out.verdict = reachableError(res.actions(), root, rules.equivUnionIsSimple) ? Verdict::incompatible : Verdict::compatible;
+            return out;
+        }
+        switch (HasErrors182(res.actions()).run(root)) {
+            case HasErrors182::Outcome::none: out.verdict = Verdict::compatible; break;
+            case HasErrors182::Outcome::error: out.verdict = Verdict::incompatible; break;
+            case HasErrors182::Outcome::overflow: return errorResult({std::string(kStackOverflowError), ""});
+        }
+        return out;
+    } catch (const Thrown& t) {
+        return errorResult(t.e);
+    }
+}
+
+}  // namespace cnx::compat::avro

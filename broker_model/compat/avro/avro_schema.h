@@ -1,0 +1,135 @@
+#pragma once
+// The Avro schema model and parser (reference §6.3, §6.7): what Avro Java's
+// `Schema.Parser` (default-value validation off, as Pulsar configures it)
+// builds from a definition, including its failures with Avro's exception class
+// and message. Named types are shared nodes, so recursive schemas are graphs.
+//
+// Sources read (apache/avro lang/java/avro .../Schema.java, 1.11.x era):
+// Schema.parse(JsonNode, Names), Name, Names.put ("Can't redefine: "),
+// validateName, RecordSchema.setFields ("Duplicate field ..."), EnumSchema,
+// UnionSchema ("Duplicate in union:", "Nested union: "), NamedSchema
+// ("Schemas may not be named after primitives: "), Field.equals, toJson.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/compat/compatibility_check.h"
+
+namespace cnx::compat::avro {
+
+using Json = nlohmann::ordered_json;  // Jackson keeps key order; so do we
+
+enum class Type { record, enumeration, array, map, union_, fixed, string, bytes, int_, long_, float_, double_, boolean, null };
+
+/// Avro's lower-case type name ("record", "int", ...), as `Schema.Type.getName()`.
+std::string_view to_string_view(Type t);
+bool isNamed(Type t);
+bool isPrimitive(Type t);
+
+/// Avro `Schema.Name`: `full` is "space.name" or "name".
+struct Name {
+    std::string name;
+    std::string space;  // empty = null namespace
+    std::string full;
+    bool operator==(const Name& o) const { return full == o.full; }
+};
+
+using NodeId = std::uint32_t;
+using Props = std::vector<std::pair<std::string, Json>>;  // insertion order, as JsonProperties
+
+enum class FieldOrder { ascending, descending, ignore };
+
+struct Field {
+    std::string name;
+    NodeId type = 0;
+    std::string doc;
+    std::optional<Json> defaultValue;  // stored as parsed, never validated (§6.3)
+    FieldOrder order = FieldOrder::ascending;
+    std::vector<std::string> aliases;
+    Props props;
+};
+
+struct Node {
+    Type type = Type::null;
+    Name name;                 // named types only
+    std::string doc;
+    bool isError = false;      // "type":"error" records
+    std::vector<Field> fields;
+    std::unordered_map<std::string, std::uint32_t> fieldIndex;
+    std::vector<std::string> symbols;
+    std::optional<std::string> enumDefault;  // Avro >= 1.9 only
+    std::int64_t size = 0;
+    std::vector<NodeId> branches;  // union
+    NodeId items = 0;              // array items / map values
+    std::vector<Name> aliases;
+    Props props;
+
+    const Field* field(std::string_view n) const;
+};
+
+/// A parsed schema: a graph of nodes, `root` first. Immutable once built.
+struct Schema {
+    std::vector<Node> nodes;
+    NodeId root = 0;
+    const Node& at(NodeId id) const { return nodes[id]; }
+    const Node& rootNode() const { return nodes[root]; }
+};
+
+/// A Java exception as the broker would see it: class and message.
+struct JavaException {
+    std::string cls;
+    std::string message;
+    /// `Throwable.toString()`: "<class>: <message>".
+    std::string toString() const { return cls + ": " + message; }
+};
+
+inline constexpr std::string_view kAvroTypeException = "org.apache.avro.AvroTypeException";
+inline constexpr std::string_view kStackOverflowError = "java.lang.StackOverflowError";
+inline constexpr std::string_view kNullPointerException = "java.lang.NullPointerException";
+
+/// Parser behaviour switches, derived from CheckOptions.
+struct ParseOptions {
+    AvroVersion version = AvroVersion::v1_12_0;
+    bool namesAllowDollar = false;  // Pulsar 4.2 COMPATIBLE_NAME_VALIDATOR (§4.5)
+};
+ParseOptions parseOptionsFor(const CheckOptions& options);
+
+/// Either a schema or the exception Avro's parser throws.
+struct ParseResult {
+    std::shared_ptr<const Schema> schema;
+    std::optional<JavaException> failure;
+    bool ok() const { return schema != nullptr; }
+    /// True when the failure is a `SchemaParseException` (the only one Pulsar catches).
+    bool isSchemaParseException() const;
+};
+
+/// Parses without caching.
+ParseResult parse(std::string_view definition, const ParseOptions& options);
+
+/// Parses through a process-wide cache keyed by (definition, options). The
+/// returned schema is shared and immutable. Safe to call from several threads.
+ParseResult parseCached(std::string_view definition, const ParseOptions& options);
+
+/// `Schema.equals` (§4.5).
+bool schemaEquals(const Schema& a, const Schema& b);
+
+/// `Schema.toString(pretty)`: Jackson's compact or default-pretty-printer output.
+std::string toJsonText(const Schema& s, NodeId id, bool pretty);
+inline std::string toJsonText(const Schema& s, bool pretty) { return toJsonText(s, s.root, pretty); }
+
+/// Jackson's `JsonNode.toString()` of a JSON value (compact).
+std::string jacksonCompact(const Json& j);
+
+/// Jackson's `JsonNode.equals`: objects order-insensitive; integers and
+/// floating-point numbers never equal each other.
+bool jacksonEquals(const Json& a, const Json& b);
+
+}  // namespace cnx::compat::avro

@@ -1,0 +1,87 @@
+#pragma once
+// The checker interface (reference §6.1): one checker per schema type, looked
+// up by the *new* schema's type, with Pulsar's two entry points: against one
+// existing schema (the "latest" paths) and against the live list (the
+// transitive paths). A check returns a value, never throws: the verdict, the
+// exception the broker would raise, and every problem found with a path into
+// the schema so that traces can say why.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker_model/compatibility_strategy.h"
+#include "broker_model/schema_data.h"
+
+namespace cnx::compat {
+
+enum class Verdict {
+    compatible,
+    incompatible,  // IncompatibleSchemaException: the answer "no"
+    error,         // the broker's validator threw instead of answering (§6.3); reported as an error
+};
+
+/// One reason a reader cannot read a writer.
+struct Problem {
+    std::string kind;    // machine-readable: type_mismatch, name_mismatch, reader_field_missing_default_value, ...
+    std::string path;    // JSON-pointer-like path in the reader schema, e.g. "/fields/2/type"
+    std::string detail;  // human-readable sentence
+    std::string reader;  // reader fragment (compact JSON), if any
+    std::string writer;  // writer fragment (compact JSON), if any
+};
+
+struct CheckResult {
+    Verdict verdict = Verdict::compatible;
+    std::string exceptionClass;  // fully-qualified Java class of the root exception, empty when compatible
+    std::string message;         // that exception's message (the root message clients see on subscribe)
+    std::vector<Problem> problems;
+
+    bool ok() const { return verdict == Verdict::compatible; }
+    static CheckResult compatible() { return {}; }
+    static CheckResult incompatible(std::string message, std::vector<Problem> problems = {});
+    static CheckResult error(std::string exceptionClass, std::string message);
+};
+
+/// Avro library release whose SchemaValidator behaviour a broker release
+/// embeds (§6.3). The behaviour profile selects it.
+enum class AvroVersion { v1_8_2, v1_9_1, v1_10_2, v1_11_3, v1_11_4, v1_12_0 };
+
+std::string_view to_string_view(AvroVersion v);
+
+/// Checker settings a behaviour profile selects (§6.3, §6.4).
+struct CheckOptions {
+    AvroVersion avro = AvroVersion::v1_12_0;
+    bool jsonAllowLegacyJacksonFormat = false;  // 4.2.0 PIP-464: false = only Avro-format JSON definitions
+    bool avroNamesAllowDollar = true;           // 4.2.0 #25193/#25255
+};
+
+class SchemaCompatibilityCheck {
+public:
+    virtual ~SchemaCompatibilityCheck() = default;
+
+    /// Checks `candidate` against one existing schema (`checkCompatible(from, to, strategy)`).
+    virtual CheckResult checkCompatible(const SchemaData& existing, const SchemaData& candidate,
+                                        CompatibilityStrategy strategy, const CheckOptions& options) const = 0;
+
+    /// Checks `candidate` against the live list, oldest first (`checkCompatible(Iterable from, to, strategy)`).
+    virtual CheckResult checkCompatible(std::span<const SchemaData> existing, const SchemaData& candidate,
+                                        CompatibilityStrategy strategy, const CheckOptions& options) const = 0;
+};
+
+/// Java class names of the exceptions whose text reaches clients (§1.5).
+namespace exception_class {
+inline constexpr std::string_view kIncompatibleSchema =
+    "org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException";
+inline constexpr std::string_view kInvalidSchemaData =
+    "org.apache.pulsar.broker.service.schema.exceptions.InvalidSchemaDataException";
+inline constexpr std::string_view kNotExistSchema =
+    "org.apache.pulsar.broker.service.schema.exceptions.NotExistSchemaException";
+inline constexpr std::string_view kSchemaException =
+    "org.apache.pulsar.broker.service.schema.exceptions.SchemaException";
+inline constexpr std::string_view kAvroSchemaValidation = "org.apache.avro.SchemaValidationException";
+inline constexpr std::string_view kAvroSchemaParse = "org.apache.avro.SchemaParseException";
+inline constexpr std::string_view kAvroRuntime = "org.apache.avro.AvroRuntimeException";
+}  // namespace exception_class
+
+}  // namespace cnx::compat

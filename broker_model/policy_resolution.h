@@ -1,0 +1,43 @@
+#pragma once
+// The policy store and the effective values a topic uses (reference §5.3 -
+// §5.5, §7.3). Each resolution records what it looked at in the trace.
+
+#include <map>
+#include <string>
+
+#include "broker_model/policies.h"
+#include "broker_model/profile.h"
+#include "broker_model/topic_name.h"
+#include "broker_model/trace.h"
+
+namespace cnx {
+
+/// Broker configuration and the namespace / topic policies (metadata store
+/// state: survives broker restarts).
+struct PolicyStore {
+    BrokerConfig broker;
+    std::map<std::string, NamespacePolicies> namespaces;  // by `tenant/namespace`
+    std::map<std::string, TopicPolicies> topics;          // by partitioned base full name
+
+    /// The namespace policies of `topic` (defaults when never set).
+    NamespacePolicies namespaceOf(const TopicName& topic) const;
+    /// The topic-level policies of `topic` (empty when never set).
+    TopicPolicies topicOf(const TopicName& topic) const;
+};
+
+/// §5.3: the strategy producers, GetOrCreate and consumer checks use.
+CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,
+                                        const TopicName& topic, Trace* trace);
+
+/// §7.3: the strategy the admin endpoints (`POST .../schema`, `.../compatibility`) use.
+CompatibilityStrategy adminStrategy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
+                                    Trace* trace);
+
+/// §5.4 (+ §3.3 system topics): whether clients may register new schemas.
+bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
+                         Trace* trace);
+
+/// §5.5 / §3.7: the topic's own enforced flag (the broker flag is OR-ed by ServerCnx).
+bool topicValidationEnforced(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic);
+
+}  // namespace cnx

@@ -1,0 +1,80 @@
+#include "broker_model/registry/definition_validator.h"
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/key_value_check.h"
+#include "broker_model/compat/protobuf_native_check.h"
+
+namespace cnx {
+namespace {
+
+std::string typeName(SchemaType t) { return std::string(to_string_view(t)); }
+
+// §6.4/§6.7: the legacy Jackson JSON-Schema format accepted for JSON until PIP-464.
+bool parsesAsLegacyJsonSchema(const std::string& data) {
+    auto j = nlohmann::json::parse(data, nullptr, false);
+    return !j.is_discarded() && j.is_object();
+}
+
+std::optional<std::string> validateStruct(const BehaviourProfile& profile, const SchemaData& schema,
+                                          bool allowLegacyJson) {
+    if (!compat::avroParseError(schema.data, profile.checkOptions)) return std::nullopt;
+    if (schema.type == SchemaType::JSON && allowLegacyJson && parsesAsLegacyJsonSchema(schema.data)) return std::nullopt;
+    return "Invalid schema definition data for " + typeName(schema.type) + " schema";
+}
+
+std::optional<std::string> validateKeyValue(const BehaviourProfile& profile, const SchemaData& schema,
+                                            bool allowLegacyJson) {
+    std::string error;
+    auto kv = compat::decodeKeyValue(schema, &error);
+    if (!kv) return "Invalid schema definition data for KEY_VALUE schema: " + error;
+    if (auto e = validateSchemaDefinition(profile, kv->key, allowLegacyJson)) return e;
+    return validateSchemaDefinition(profile, kv->value, allowLegacyJson);
+}
+
+}  // namespace
+
+std::optional<std::string> validateSchemaDefinition(const BehaviourProfile& profile, const SchemaData& schema,
+                                                    bool allowLegacyJsonFormat) {
+    switch (schema.type) {
+        case SchemaType::AVRO:
+        case SchemaType::JSON:
+        case SchemaType::PROTOBUF:
+            return validateStruct(profile, schema, allowLegacyJsonFormat);
+        case SchemaType::PROTOBUF_NATIVE:
+            return compat::protobufNativeDefinitionError(schema.data);
+        case SchemaType::STRING:
+            if (schema.data.empty() || schema.data == "null") return std::nullopt;
+            return "Invalid schema definition data for string schema : '" + schema.data + "'";
+        case SchemaType::BOOLEAN:
+        case SchemaType::INT8:
+        case SchemaType::INT16:
+        case SchemaType::INT32:
+        case SchemaType::INT64:
+        case SchemaType::FLOAT:
+        case SchemaType::DOUBLE:
+        case SchemaType::DATE:
+        case SchemaType::TIME:
+        case SchemaType::TIMESTAMP:
+        case SchemaType::INSTANT:
+        case SchemaType::LOCAL_DATE:
+        case SchemaType::LOCAL_TIME:
+        case SchemaType::LOCAL_DATE_TIME:
+            if (schema.data.empty()) return std::nullopt;
+            return "Invalid schema definition data for primitive schemas :length of schema data should be zero, but " +
+                   std::to_string(schema.data.size()) + " bytes is found";
+        case SchemaType::NONE:
+        case SchemaType::BYTES:
+            return std::nullopt;
+        case SchemaType::AUTO:
+        case SchemaType::AUTO_CONSUME:
+        case SchemaType::AUTO_PUBLISH:
+            return "Schema " + typeName(schema.type) + " is a client-side schema type";
+        case SchemaType::KEY_VALUE:
+            return validateKeyValue(profile, schema, allowLegacyJsonFormat);
+    }
+    return "Unknown schema type : " + typeName(schema.type);
+}
+
+}  // namespace cnx

@@ -1,0 +1,329 @@
+#include "broker_model/registry/schema_registry.h"
+
+#include <span>
+
+#include "broker_model/registry/definition_validator.h"
+#include "broker_model/registry/schema_equality.h"
+
+namespace cnx {
+namespace {
+
+namespace exc = compat::exception_class;
+
+std::string typeName(SchemaType t) { return std::string(to_string_view(t)); }
+std::string strategyName(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
+
+BrokerError incompatible(std::string message) {
+    return {pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema), std::move(message)};
+}
+
+std::vector<SchemaData> schemasOf(const std::vector<StoredSchema>& list) {
+    std::vector<SchemaData> out;
+    out.reserve(list.size());
+    for (const auto& e : list) out.push_back(e.schema);
+    return out;
+}
+
+std::string versionsOf(const std::vector<StoredSchema>& list) {
+    std::string out = "[";
+    for (const auto& e : list) out += (out.size() > 1 ? "," : "") + std::to_string(e.version);
+    return out + "]";
+}
+
+}  // namespace
+
+SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Executor& executor)
+    : profile_(&profile), executor_(executor) {}
+
+const std::vector<StoredSchema>& SchemaRegistry::history(const std::string& id) const {
+    static const std::vector<StoredSchema> kEmpty;
+    auto it = locators_.find(id);
+    return it == locators_.end() ? kEmpty : it->second.entries;
+}
+
+// §4.2: keep only the entries after the last delete marker.
+std::vector<StoredSchema> SchemaRegistry::liveList(const std::string& id) const {
+    const auto& all = history(id);
+    std::size_t start = 0;
+    for (std::size_t i = all.size(); i-- > 0;) {
+        if (all[i].deleted) {
+            start = i + 1;
+            break;
+        }
+    }
+    return {all.begin() + static_cast<std::ptrdiff_t>(start), all.end()};
+}
+
+std::optional<StoredSchema> SchemaRegistry::latest(const std::string& id) const {
+    const auto& all = history(id);
+    if (all.empty() || all.back().deleted) return std::nullopt;
+    return all.back();
+}
+
+std::optional<StoredSchema> SchemaRegistry::byVersion(const std::string& id, SchemaVersion version) const {
+    for (const auto& e : liveList(id)) {
+        if (e.version == version) return e;
+    }
+    return std::nullopt;
+}
+
+std::uint64_t SchemaRegistry::generationOf(const std::string& id) const {
+    auto it = locators_.find(id);
+    return it == locators_.end() ? 0 : it->second.generation;
+}
+
+SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& schema, bool deleted) {
+    auto& loc = locators_[id];
+    SchemaVersion v = loc.entries.empty() ? 0 : loc.entries.back().version + 1;
+    loc.entries.push_back({v, schema, deleted});
+    loc.generation = nextGeneration_++;
+    return v;
+}
+
+SchemaVersion SchemaRegistry::deleteSchema(const std::string& id, bool force) {
+    if (force) {
+        locators_.erase(id);  // §4.9 hard delete: the next schema gets version 0
+        return kNoVersion;
+    }
+    // §4.9 soft delete: a marker {deleted, NONE, empty}, appended unconditionally.
+    return append(id, SchemaData{SchemaType::NONE, "", {}}, true);
+}
+
+// --- §4.6 compatibility primitives -------------------------------------------
+
+std::optional<BrokerError> SchemaRegistry::typeMismatch(const SchemaData& existing, const SchemaData& schema) const {
+    if (existing.type == schema.type) return std::nullopt;
+    switch (profile_->typeCheckRule) {
+        case TypeCheckRule::strict:
+            return incompatible("Incompatible schema: exists schema type " + typeName(existing.type) +
+                                ", new schema type " + typeName(schema.type));
+        case TypeCheckRule::primitiveOnly:
+            if (!isPrimitive(existing.type)) return std::nullopt;
+            return incompatible("Incompatible primitive schema: exists schema type " + typeName(existing.type) +
+                                ", new schema type " + typeName(schema.type));
+    }
+    return std::nullopt;
+}
+
+std::optional<BrokerError> SchemaRegistry::runChecker(const compat::CheckResult& r, bool wrapErrors) const {
+    switch (r.verdict) {
+        case compat::Verdict::compatible: return std::nullopt;
+        case compat::Verdict::incompatible: return BrokerError{pulsar::proto::IncompatibleSchema, r.exceptionClass, r.message};
+        case compat::Verdict::error:
+            // §4.6: on the "all" path non-incompatibility exceptions are wrapped as
+            // IncompatibleSchemaException("<class>: <text>"); on the latest path they
+            // escape and map to UnknownError (§1.5).
+            if (wrapErrors) return incompatible(r.exceptionClass + ": " + r.message);
+            return BrokerError{pulsar::proto::UnknownError, r.exceptionClass, r.message};
+    }
+    return std::nullopt;
+}
+
+std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id, const SchemaData& schema,
+                                                           CompatibilityStrategy strategy, Trace& trace) const {
+    if (profile_->alwaysCompatibleShortCircuit && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
+        trace.add("§4.6", "checkCompatibilityWithLatest", "ALWAYS_COMPATIBLE -> pass (no type check)");
+        return std::nullopt;
+    }
+    auto existing = latest(id);
+    if (!existing) {
+        if (profile_->checkWithLatestPassesWithoutSchema) {
+            trace.add("§4.6", "checkCompatibilityWithLatest", "no live schema -> pass (#22720)");
+            return std::nullopt;
+        }
+        trace.add("§4.6", "checkCompatibilityWithLatest", "no live schema -> fail");
+        return incompatible("Do not have existing schema.");
+    }
+    if (auto err = typeMismatch(existing->schema, schema)) {
+        trace.add("§4.6", "checkCompatible", "latest v" + std::to_string(existing->version) + " type " +
+                                                 typeName(existing->schema.type) + " != " + typeName(schema.type));
+        return err;
+    }
+    if (existing->schema.data == schema.data) {
+        trace.add("§4.6", "checkCompatible",
+                  "same hash as latest v" + std::to_string(existing->version) + " -> pass without checker");
+        return std::nullopt;
+    }
+    auto r = checkers_.forType(schema.type).checkCompatible(existing->schema, schema, strategy, profile_->checkOptions);
+    trace.add("§4.6", "checkCompatible",
+              "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
+                  std::to_string(existing->version) + " -> " + (r.ok() ? "compatible" : r.message));
+    return runChecker(r, false);
+}
+
+std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, const SchemaData& schema,
+                                                        CompatibilityStrategy strategy, Trace& trace) const {
+    if (profile_->alwaysCompatibleShortCircuit && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
+        trace.add("§4.6", "checkCompatibilityWithAll", "ALWAYS_COMPATIBLE -> pass (no type check)");
+        return std::nullopt;
+    }
+    auto live = liveList(id);
+    if (profile_->typeCheckRule == TypeCheckRule::strict) {
+        for (const auto& e : live) {
+            if (auto err = typeMismatch(e.schema, schema)) {
+                trace.add("§4.6", "checkCompatibilityWithAll",
+                          "live v" + std::to_string(e.version) + " type " + typeName(e.schema.type) + " != " +
+                              typeName(schema.type));
+                return err;
+            }
+        }
+    }
+    auto schemas = schemasOf(live);
+    auto r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(schemas), schema, strategy,
+                                                            profile_->checkOptions);
+    trace.add("§4.6", "checkCompatibilityWithAll",
+              "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs live " + versionsOf(live) +
+                  " -> " + (r.ok() ? "compatible" : r.message));
+    return runChecker(r, true);
+}
+
+// --- §4.3 putSchemaIfAbsent ---------------------------------------------------
+
+SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const SchemaData& schema,
+                                                   CompatibilityStrategy strategy, Trace& trace) const {
+    auto live = liveList(id);
+    for (const auto& e : live) {  // §4.4: live list, oldest first, first match wins
+        auto eq = schemasEqualForDedup(*profile_, e.schema, schema);
+        if (eq.error) {
+            trace.add("§4.5", "getSchemaVersionBySchemaData", "definition does not parse -> " + *eq.error);
+            return {Decision::Kind::reject, kNoVersion, {pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *eq.error}};
+        }
+        if (eq.equal) {
+            trace.add("§4.5", "getSchemaVersionBySchemaData",
+                      "equal to live v" + std::to_string(e.version) + " -> reuse it, no compatibility check");
+            return {Decision::Kind::existing, e.version, {}};
+        }
+    }
+    if (live.empty()) {
+        trace.add("§4.3", "putSchemaIfAbsent", "live list empty -> append without check");
+        return {Decision::Kind::append, kNoVersion, {}};
+    }
+    trace.add("§4.3", "putSchemaIfAbsent",
+              "no equal schema in live " + versionsOf(live) + "; strategy " + strategyName(strategy) +
+                  (isTransitive(strategy) ? " -> check all" : " -> check latest"));
+    auto err = isTransitive(strategy) ? checkWithAll(id, schema, strategy, trace)
+                                      : checkWithLatest(id, schema, strategy, trace);
+    if (err) return {Decision::Kind::reject, kNoVersion, *err};
+    return {Decision::Kind::append, kNoVersion, {}};
+}
+
+void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& schema,
+                                       CompatibilityStrategy strategy, TracePtr trace, VersionCallback done) {
+    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {  // §4.10
+        trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
+        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
+        return;
+    }
+    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+        readAndDecide(id, schema, strategy, trace, done);
+    });
+}
+
+void SchemaRegistry::readAndDecide(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                                   TracePtr trace, VersionCallback done) {
+    auto seen = generationOf(id);
+    auto d = decidePut(id, schema, strategy, *trace);
+    switch (d.kind) {
+        case Decision::Kind::existing: done(d.version); return;
+        case Decision::Kind::reject: done(d.error); return;
+        case Decision::Kind::append: break;
+    }
+    executor_.post("registry write", [this, id, schema, strategy, seen, trace, done] {
+        write(id, schema, strategy, seen, trace, done);
+    });
+}
+
+// §4.11: the locator update is conditional on the metadata version read with
+// the decision. 2.10.3+/2.11+/3.0+ re-run the whole decision on conflict;
+// older brokers retried only the write (duplicate versions, #18292).
+void SchemaRegistry::write(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                           std::uint64_t seen, TracePtr trace, VersionCallback done) {
+    if (generationOf(id) != seen && profile_->registryRetriesWholeDecision) {
+        trace->add("§4.11", "putSchemaIfAbsent", "locator changed since the read -> re-run the decision");
+        readAndDecide(id, schema, strategy, trace, done);
+        return;
+    }
+    if (generationOf(id) != seen) {
+        trace->add("§4.11", "putSchemaIfAbsent", "locator changed since the read -> retry the write only");
+    }
+    auto v = append(id, schema, false);
+    trace->add("§4.1", "storage append", "appended " + typeName(schema.type) + " as version " + std::to_string(v));
+    done(v);
+}
+
+// --- §4.8 auto-update disabled -------------------------------------------------
+
+void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
+                                         VersionCallback done) {
+    executor_.post("registry read", [this, id, schema, trace, done] {
+        for (const auto& e : liveList(id)) {
+            auto eq = schemasEqualForDedup(*profile_, e.schema, schema);
+            if (eq.error) {
+                trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *eq.error);
+                done(BrokerError{pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *eq.error});
+                return;
+            }
+            if (eq.equal) {
+                trace->add("§4.8", "auto-update disabled lookup", "equal to live v" + std::to_string(e.version));
+                done(e.version);
+                return;
+            }
+        }
+        trace->add("§4.8", "auto-update disabled lookup", "no equal live schema -> refuse");
+        done(incompatible("Schema not found and schema auto updating is disabled."));
+    });
+}
+
+// --- §4.7 consumer check ------------------------------------------------------
+
+void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const SchemaData& schema,
+                                                CompatibilityStrategy strategy, TracePtr trace, CheckCallback done) {
+    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+        if (profile_->consumerAlwaysCompatibleShortcut && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
+            trace->add("§4.7", "checkConsumerCompatibility", "ALWAYS_COMPATIBLE -> pass (#12721)");
+            done(std::nullopt);
+            return;
+        }
+        if (!latest(id)) {
+            trace->add("§4.7", "checkConsumerCompatibility", "no live schema -> Topic does not have schema to check");
+            auto cls = profile_->activeTopicEmptySchemaMessage ? exc::kNotExistSchema : exc::kIncompatibleSchema;
+            done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(cls), "Topic does not have schema to check"});
+            return;
+        }
+        switch (strategy) {
+            case CompatibilityStrategy::BACKWARD:
+            case CompatibilityStrategy::FORWARD:
+            case CompatibilityStrategy::FULL:
+            case CompatibilityStrategy::FORWARD_TRANSITIVE:
+                trace->add("§4.7", "checkConsumerCompatibility",
+                           strategyName(strategy) + " -> latest only, as BACKWARD reader");
+                done(checkWithLatest(id, schema, CompatibilityStrategy::BACKWARD, *trace));
+                return;
+            case CompatibilityStrategy::UNDEFINED:
+            case CompatibilityStrategy::ALWAYS_INCOMPATIBLE:
+            case CompatibilityStrategy::ALWAYS_COMPATIBLE:
+            case CompatibilityStrategy::BACKWARD_TRANSITIVE:
+            case CompatibilityStrategy::FULL_TRANSITIVE:
+                trace->add("§4.7", "checkConsumerCompatibility", strategyName(strategy) + " -> all live versions");
+                done(checkWithAll(id, schema, strategy, *trace));
+                return;
+        }
+    });
+}
+
+// --- §7.4 admin test-compatibility ---------------------------------------------
+
+void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                                     TracePtr trace, CheckCallback done) {
+    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {
+        trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
+        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
+        return;
+    }
+    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+        done(isTransitive(strategy) ? checkWithAll(id, schema, strategy, *trace)
+                                    : checkWithLatest(id, schema, strategy, *trace));
+    });
+}
+
+}  // namespace cnx

@@ -1,0 +1,111 @@
+#pragma once
+// The schema registry (reference §4): one versioned history per schema-id,
+// soft-delete markers, hard delete, the live list, de-duplication, the
+// compatibility primitives and the consumer check. Storage reads and writes
+// are separate continuations on the executor (§4.11), so concurrent
+// registrations interleave exactly where the broker's do.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broker_model/broker_error.h"
+#include "broker_model/compat/checker_set.h"
+#include "broker_model/executor.h"
+#include "broker_model/profile.h"
+#include "broker_model/schema_data.h"
+#include "broker_model/trace.h"
+
+namespace cnx {
+
+/// One stored entry (§4.1): a schema, or a soft-delete marker.
+struct StoredSchema {
+    SchemaVersion version = 0;
+    SchemaData schema;
+    bool deleted = false;
+};
+
+class SchemaRegistry {
+public:
+    using VersionCallback = std::function<void(Result<SchemaVersion>)>;
+    using CheckCallback = std::function<void(std::optional<BrokerError>)>;
+
+    /// `profile` and `executor` must outlive the registry; the profile may be
+    /// replaced with setProfile (a broker upgrade keeps the stored state).
+    SchemaRegistry(const BehaviourProfile& profile, Executor& executor);
+
+    void setProfile(const BehaviourProfile& profile) { profile_ = &profile; }
+    /// The JSON legacy-format switch from broker.conf (PIP-464).
+    void setAllowLegacyJsonFormat(bool allow) { allowLegacyJson_ = allow; }
+
+    // --- reads (synchronous views of the stored state) ---
+
+    /// Every stored entry of `id`, markers included, oldest first.
+    const std::vector<StoredSchema>& history(const std::string& id) const;
+    /// §4.2 `trimDeletedSchemaAndGetList`: entries after the last marker.
+    std::vector<StoredSchema> liveList(const std::string& id) const;
+    /// §3.2 `getSchema(id)`: the latest entry, nullopt if none or a marker.
+    std::optional<StoredSchema> latest(const std::string& id) const;
+    /// §4.1 get-by-version: only versions in the live list (2.6.0+).
+    std::optional<StoredSchema> byVersion(const std::string& id, SchemaVersion version) const;
+
+    // --- asynchronous operations (callbacks run on the executor) ---
+
+    /// §4.10 validator + §4.3 `putSchemaIfAbsent`.
+    void putSchemaIfAbsent(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                           TracePtr trace, VersionCallback done);
+    /// §4.8 the auto-update-disabled lookup: an equal live schema's version, or the refusal.
+    void findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace, VersionCallback done);
+    /// §4.7 `checkConsumerCompatibility`.
+    void checkConsumerCompatibility(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                                    TracePtr trace, CheckCallback done);
+    /// §7.4 admin test-compatibility: validator + `checkCompatible` routed by strategy (§4.6).
+    void checkCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                         TracePtr trace, CheckCallback done);
+
+    // --- writes (synchronous: admin paths post them themselves) ---
+
+    /// §4.9: soft delete appends a marker and returns its version; force
+    /// removes the history and returns -1.
+    SchemaVersion deleteSchema(const std::string& id, bool force);
+
+    /// §4.6 primitives, exposed for tests.
+    std::optional<BrokerError> checkWithLatest(const std::string& id, const SchemaData& schema,
+                                               CompatibilityStrategy strategy, Trace& trace) const;
+    std::optional<BrokerError> checkWithAll(const std::string& id, const SchemaData& schema,
+                                            CompatibilityStrategy strategy, Trace& trace) const;
+
+private:
+    struct Locator {
+        std::vector<StoredSchema> entries;
+        std::uint64_t generation = 0;  // metadata version of the locator node; changes on every write
+    };
+    struct Decision {
+        enum class Kind { existing, append, reject } kind = Kind::append;
+        SchemaVersion version = kNoVersion;
+        BrokerError error;
+    };
+
+    Decision decidePut(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                       Trace& trace) const;
+    void readAndDecide(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
+                       VersionCallback done);
+    void write(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, std::uint64_t seen,
+               TracePtr trace, VersionCallback done);
+    SchemaVersion append(const std::string& id, const SchemaData& schema, bool deleted);
+    std::uint64_t generationOf(const std::string& id) const;
+    std::optional<BrokerError> typeMismatch(const SchemaData& existing, const SchemaData& schema) const;
+    std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors) const;
+
+    const BehaviourProfile* profile_;
+    Executor& executor_;
+    compat::CheckerSet checkers_;
+    std::map<std::string, Locator> locators_;
+    std::uint64_t nextGeneration_ = 1;
+    bool allowLegacyJson_ = false;
+};
+
+}  // namespace cnx

@@ -1,0 +1,379 @@
+#include "sim/cli.h"
+
+#include <charconv>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "broker_model/profile.h"
+#include "sim/accept_writer.h"
+#include "sim/did_you_mean.h"
+#include "sim/expectation.h"
+#include "sim/loader.h"
+#include "sim/reports.h"
+#include "sim/runner.h"
+
+namespace cnx::sim {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: cnxsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run [PATH...]      replay scenarios (default: the bundled scenarios/)\n"
+    "  explain FILE       print the decision trace of every step of FILE\n"
+    "  lint PATH...       check scenario files without running them\n"
+    "  profiles           list the broker behaviour profiles\n"
+    "  help [COMMAND]     this text, or a command's options\n"
+    "\n"
+    "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
+
+constexpr std::string_view kRunUsage =
+    "usage: cnxsim run [PATH...] [options]\n"
+    "\n"
+    "Replays scenario files and folders (recursively, *.yaml / *.yml); with no PATH\n"
+    "the bundled suite in scenarios/.\n"
+    "\n"
+    "options:\n"
+    "  --tags T[,T...]    only scenarios carrying one of these tags\n"
+    "  --junit FILE       write JUnit XML\n"
+    "  --report FILE      write a Markdown (.md) or HTML (.html) report\n"
+    "  --accept           write observed outcomes into steps without `expect`\n"
+    "  --accept=all       ... and over mismatching expectations\n"
+    "  --seed N           seed of the random source (printed at the start)\n"
+    "  --strict           a step with no expectation for a version fails\n"
+    "  -v, -vv            diagnostics on stderr (info, debug)\n";
+
+constexpr std::string_view kExplainUsage =
+    "usage: cnxsim explain FILE [-v]\n"
+    "\n"
+    "Runs every scenario of FILE and prints, for each step, the observed outcome,\n"
+    "the expectation and the model's decision trace with reference sections.\n";
+
+constexpr std::string_view kLintUsage =
+    "usage: cnxsim lint PATH...\n"
+    "\n"
+    "Loads scenario files and folders and reports every problem as\n"
+    "file:line:column: message, without running anything. Exit 2 on any problem.\n";
+
+constexpr std::string_view kProfilesUsage =
+    "usage: cnxsim profiles\n\nLists the behaviour profiles and the releases each models.\n";
+
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;  // --name -> value ("" for flags)
+    int verbosity = 0;
+};
+
+// Options that take a value, per command.
+const std::map<std::string, std::set<std::string>>& valueOptions() {
+    static const std::map<std::string, std::set<std::string>> m{
+        {"run", {"--tags", "--junit", "--report", "--seed"}},
+        {"explain", {}},
+        {"lint", {}},
+        {"profiles", {}},
+    };
+    return m;
+}
+
+const std::map<std::string, std::set<std::string>>& flagOptions() {
+    static const std::map<std::string, std::set<std::string>> m{
+        {"run", {"--accept", "--accept=all", "--strict", "--help"}},
+        {"explain", {"--help"}},
+        {"lint", {"--help"}},
+        {"profiles", {"--help"}},
+    };
+    return m;
+}
+
+std::optional<std::string> parseArgs(const std::string& command, const std::vector<std::string>& in, Args& out) {
+    const auto& values = valueOptions().at(command);
+    const auto& flags = flagOptions().at(command);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::string& a = in[i];
+        if (a == "-h") {
+            out.options["--help"] = "";
+        } else if (a == "-v" || a == "-vv" || a == "-vvv" || a == "--verbose") {
+            out.verbosity += a == "--verbose" ? 1 : static_cast<int>(a.size()) - 1;
+        } else if (a.starts_with("--")) {
+            auto eq = a.find('=');
+            std::string name = eq == std::string::npos ? a : a.substr(0, eq);
+            if (flags.count(a)) {
+                out.options[a] = "";
+            } else if (values.count(name)) {
+                if (eq != std::string::npos) {
+                    out.options[name] = a.substr(eq + 1);
+                } else if (i + 1 < in.size()) {
+                    out.options[name] = in[++i];
+                } else {
+                    return "option " + name + " needs a value";
+                }
+            } else {
+                std::vector<std::string> known(values.begin(), values.end());
+                known.insert(known.end(), flags.begin(), flags.end());
+                auto hint = closestMatch(name, known);
+                return "unknown option '" + a + "' for 'cnxsim " + command + "'" +
+                       (hint ? " (did you mean '" + *hint + "'?)" : "");
+            }
+        } else if (a.starts_with("-") && a.size() > 1) {
+            return "unknown option '" + a + "' for 'cnxsim " + command + "'";
+        } else {
+            out.positional.push_back(a);
+        }
+    }
+    return std::nullopt;
+}
+
+void setVerbosity(int v) {
+    static auto logger = [] {
+        auto l = spdlog::stderr_color_mt("cnxsim");
+        spdlog::set_default_logger(l);
+        return l;
+    }();
+    (void)logger;
+    spdlog::set_level(v >= 2 ? spdlog::level::debug : v == 1 ? spdlog::level::info : spdlog::level::warn);
+}
+
+struct Loaded {
+    std::vector<std::pair<std::string, Scenario>> scenarios;  // (file, scenario)
+    std::vector<LoadError> errors;
+};
+
+Loaded loadPaths(const std::vector<std::string>& paths) {
+    Loaded loaded;
+    auto files = collectScenarioFiles(paths, loaded.errors);
+    for (const auto& f : files) {
+        spdlog::info("loading {}", f.string());
+        auto r = loadScenarioFile(f);
+        for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
+        for (auto& s : r.scenarios) {
+            for (auto& e : unsupportedSteps(s, f.string())) loaded.errors.push_back(std::move(e));
+            loaded.scenarios.emplace_back(f.string(), std::move(s));
+        }
+    }
+    return loaded;
+}
+
+int reportErrors(const std::vector<LoadError>& errors, std::ostream& err) {
+    for (const auto& e : errors) err << e.format() << "\n";
+    err << errors.size() << " problem(s) in the input; nothing was run\n";
+    return kExitInvalid;
+}
+
+std::vector<std::string> defaultScenarioPaths() {
+    if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
+    return {CNXSIM_DEFAULT_SCENARIOS};
+}
+
+std::vector<std::string> splitTags(const std::string& text) {
+    std::vector<std::string> tags;
+    std::string cur;
+    for (char c : text) {
+        if (c == ',') {
+            if (!cur.empty()) tags.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) tags.push_back(cur);
+    return tags;
+}
+
+// --accept: the observed outcomes of unasserted (and with =all, failed)
+// steps, one per step; when versions disagree, a per-version map.
+std::map<std::string, std::vector<AcceptEdit>> acceptEdits(const std::vector<ScenarioResult>& results, bool all) {
+    struct Pending {
+        const Step* step = nullptr;
+        std::vector<std::pair<std::string, std::string>> perVersion;
+        bool replace = false;
+    };
+    std::map<std::string, std::map<const Step*, Pending>> byFile;
+    for (const auto& r : results) {
+        for (const auto& s : r.steps) {
+            bool take = s.status == StepStatus::unasserted || (all && s.status == StepStatus::failed && s.step->expect.present);
+            if (!take || s.step->action == "check") continue;
+            auto& p = byFile[r.file][s.step];
+            p.step = s.step;
+            p.replace = s.step->expect.present;
+            p.perVersion.emplace_back(r.version, renderObserved(s.observed, s.step->action));
+        }
+    }
+    std::map<std::string, std::vector<AcceptEdit>> edits;
+    for (const auto& [file, steps] : byFile) {
+        for (const auto& [step, p] : steps) {
+            std::set<std::string> distinct;
+            for (const auto& [v, text] : p.perVersion) distinct.insert(text);
+            std::string yaml = p.perVersion.front().second;
+            if (distinct.size() > 1) {
+                yaml = "{ ";
+                for (std::size_t i = 0; i < p.perVersion.size(); ++i)
+                    yaml += (i ? ", " : "") + yamlQuote(p.perVersion[i].first) + ": " + p.perVersion[i].second;
+                yaml += " }";
+            }
+            AcceptEdit e;
+            e.stepLine = step->pos.line;
+            e.stepColumn = step->pos.column;
+            if (p.replace) e.expectLine = step->expect.pos.line;
+            e.expectYaml = yaml;
+            edits[file].push_back(e);
+        }
+    }
+    return edits;
+}
+
+int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
+    RunOptions options;
+    if (auto it = args.options.find("--seed"); it != args.options.end()) {
+        const auto& s = it->second;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), options.seed);
+        if (ec != std::errc() || p != s.data() + s.size()) {
+            err << "cnxsim run: --seed expects a non-negative integer, got '" << s << "'\n";
+            return kExitInvalid;
+        }
+    }
+    if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
+    options.strict = args.options.count("--strict") > 0;
+    bool accept = args.options.count("--accept") || args.options.count("--accept=all");
+    bool acceptAll = args.options.count("--accept=all") > 0;
+    if (auto it = args.options.find("--report"); it != args.options.end()) {
+        auto ext = std::filesystem::path(it->second).extension().string();
+        if (ext != ".md" && ext != ".markdown" && ext != ".html" && ext != ".htm") {
+            err << "cnxsim run: --report takes a .md or .html file, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+    }
+    auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
+    auto loaded = loadPaths(paths);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
+    std::vector<ScenarioResult> results;
+    int passed = 0, failed = 0;
+    for (const auto& [file, scenario] : loaded.scenarios) {
+        if (!selectedByTags(scenario, options.tags)) continue;
+        for (const auto& version : versionsOf(scenario)) {
+            auto r = runScenario(scenario, file, version, options);
+            out << consoleLine(r) << "\n";
+            if (!r.passed) out << failureBlock(r) << "  (replay: cnxsim run " << file << " --seed " << options.seed << ")\n";
+            (r.passed ? passed : failed)++;
+            results.push_back(std::move(r));
+        }
+    }
+    int status = failed ? kExitFailed : kExitPassed;
+    if (auto it = args.options.find("--junit"); it != args.options.end()) {
+        if (auto e = writeJUnit(it->second, results, options.seed)) {
+            err << "cnxsim run: " << *e << "\n";
+            status = kExitInvalid;
+        }
+    }
+    if (auto it = args.options.find("--report"); it != args.options.end()) {
+        if (auto e = writeReport(it->second, results, options.seed)) {
+            err << "cnxsim run: " << *e << "\n";
+            status = kExitInvalid;
+        }
+    }
+    if (accept) {
+        for (auto& [file, edits] : acceptEdits(results, acceptAll)) {
+            if (auto e = applyAcceptEdits(file, edits)) {
+                err << "cnxsim run --accept: " << file << ": " << *e << "\n";
+                status = kExitInvalid;
+            } else {
+                out << "accepted " << edits.size() << " outcome(s) into " << file << "\n";
+            }
+        }
+    }
+    out << passed << " passed, " << failed << " failed\n";
+    return status;
+}
+
+int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.positional.size() != 1) {
+        err << "cnxsim explain: expected exactly one FILE\n" << kExplainUsage;
+        return kExitInvalid;
+    }
+    auto loaded = loadPaths(args.positional);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    int failed = 0;
+    for (const auto& [file, scenario] : loaded.scenarios) {
+        for (const auto& version : versionsOf(scenario)) {
+            auto r = runScenario(scenario, file, version, RunOptions{});
+            out << explainBlock(r) << "\n";
+            failed += r.passed ? 0 : 1;
+        }
+    }
+    return failed ? kExitFailed : kExitPassed;
+}
+
+int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.positional.empty()) {
+        err << "cnxsim lint: expected at least one PATH\n" << kLintUsage;
+        return kExitInvalid;
+    }
+    auto loaded = loadPaths(args.positional);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    out << loaded.scenarios.size() << " scenario(s) OK\n";
+    return kExitPassed;
+}
+
+int commandProfiles(std::ostream& out) {
+    for (const auto& p : allProfiles()) {
+        out << p.name << "  " << p.releases << "  (protocol v" << p.maxProtocolVersion << ", Avro "
+            << compat::to_string_view(p.checkOptions.avro) << ")\n";
+    }
+    return kExitPassed;
+}
+
+std::string_view usageOf(const std::string& command) {
+    if (command == "run") return kRunUsage;
+    if (command == "explain") return kExplainUsage;
+    if (command == "lint") return kLintUsage;
+    if (command == "profiles") return kProfilesUsage;
+    return kUsage;
+}
+
+}  // namespace
+
+int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+        (argv.empty() ? err : out) << kUsage;
+        return argv.empty() ? kExitInvalid : kExitPassed;
+    }
+    std::string command = argv[0];
+    if (command == "help") {
+        out << usageOf(argv.size() > 1 ? argv[1] : "");
+        return kExitPassed;
+    }
+    if (command == "--version" || command == "version") {
+        out << "cnxsim " << CNXSIM_VERSION << "\n";
+        return kExitPassed;
+    }
+    if (!valueOptions().count(command)) {
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "help"};
+        auto hint = closestMatch(command, commands);
+        err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
+            << kUsage;
+        return kExitInvalid;
+    }
+    Args args;
+    std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (auto e = parseArgs(command, rest, args)) {
+        err << "cnxsim " << command << ": " << *e << "\n" << usageOf(command);
+        return kExitInvalid;
+    }
+    if (args.options.count("--help")) {
+        out << usageOf(command);
+        return kExitPassed;
+    }
+    setVerbosity(args.verbosity);
+    if (command == "run") return commandRun(args, out, err);
+    if (command == "explain") return commandExplain(args, out, err);
+    if (command == "lint") return commandLint(args, out, err);
+    return commandProfiles(out);
+}
+
+}  // namespace cnx::sim

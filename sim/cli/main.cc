@@ -1,0 +1,9 @@
+// The cnxsim executable: everything lives in sim/cli.cc so tests can drive it.
+#include <iostream>
+
+#include "sim/cli.h"
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return cnx::sim::runCli(args, std::cout, std::cerr);
+}

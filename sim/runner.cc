@@ -1,0 +1,119 @@
+#include "sim/runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
+#include "broker_model/profile.h"
+#include "sim/expectation.h"
+#include "sim/scenario_run.h"
+
+namespace cnx::sim {
+namespace {
+
+std::string stepLabel(const Step& step, std::size_t index) {
+    std::string label = "step " + std::to_string(index + 1) + " (" + step.action + ")";
+    return step.id.empty() ? label : step.id + ": " + label;
+}
+
+// The exact release an expectation is matched against: "2.10" means the
+// newest release of that line the profile models.
+ReleaseVersion effectiveRelease(const std::string& version, const BehaviourProfile& profile) {
+    auto v = ReleaseVersion::parse(version).value_or(profile.last);
+    if (v.patch >= 0) return v;
+    if (v.major == profile.last.major && v.minor == profile.last.minor) return profile.last;
+    return {v.major, v.minor, 99};
+}
+
+StepResult judge(const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
+                 const Scenario& scenario, const RunOptions& options) {
+    StepResult r;
+    r.index = index;
+    r.label = stepLabel(step, index);
+    r.step = &step;
+    bool covered = true;
+    r.expected = expectationFor(step.expect, release, &covered);
+    if (!step.expect.present) {
+        // No expectation: only a failed `check` fails (its assertions are the step itself).
+        r.status = step.action == "check" && !observed.ok ? StepStatus::failed : StepStatus::unasserted;
+        if (r.status == StepStatus::failed) r.why = observed.checkFailure;
+    } else if (!covered) {
+        r.status = options.strict ? StepStatus::failed : StepStatus::notAsserted;
+        if (options.strict) r.why = "no expectation covers version " + release.toString() + " (--strict)";
+    } else {
+        r.why = mismatch(*r.expected, observed, scenario);
+        r.status = r.why.empty() ? StepStatus::passed : StepStatus::failed;
+    }
+    r.observed = std::move(observed);
+    return r;
+}
+
+}  // namespace
+
+std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file) {
+    std::vector<LoadError> errors;
+    for (const auto& step : scenario.steps) {
+        bool later = std::holds_alternative<ConcurrentlyStep>(step.body) ||
+                     std::holds_alternative<UpgradeBrokerStep>(step.body) ||
+                     std::holds_alternative<RestartBrokerStep>(step.body) ||
+                     std::holds_alternative<UnloadStep>(step.body);
+        if (later) {
+            SourcePos pos = step.pos;
+            if (pos.file.empty()) pos.file = file;
+            errors.push_back({pos, "'" + step.action + "' is not supported yet by this cnxsim (broker restarts, "
+                                   "upgrades and races come in a later release)"});
+        }
+    }
+    return errors;
+}
+
+bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags) {
+    if (tags.empty()) return true;
+    return std::any_of(tags.begin(), tags.end(), [&](const std::string& t) {
+        return std::find(scenario.tags.begin(), scenario.tags.end(), t) != scenario.tags.end();
+    });
+}
+
+std::vector<std::string> versionsOf(const Scenario& scenario) {
+    if (!scenario.brokerVersions.empty()) return scenario.brokerVersions;
+    const auto& newest = newestProfile();
+    return {std::to_string(newest.last.major) + "." + std::to_string(newest.last.minor)};
+}
+
+ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
+                           const RunOptions& options) {
+    auto started = std::chrono::steady_clock::now();
+    ScenarioResult result;
+    result.file = file;
+    result.scenario = &scenario;
+    result.version = version;
+    std::string error;
+    const BehaviourProfile* profile = profileFor(version, &error);
+    if (!profile) {
+        result.passed = false;
+        result.setupError = error;
+        return result;
+    }
+    result.profile = profile->name;
+    spdlog::debug("running '{}' on {} ({})", scenario.name, version, profile->name);
+    ScenarioRun run(scenario, *profile, version);
+    if (auto err = run.setUp()) {
+        result.passed = false;
+        result.setupError = *err;
+        return result;
+    }
+    auto release = effectiveRelease(version, *profile);
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+        const auto& step = scenario.steps[i];
+        auto r = judge(step, i, run.run(step), release, scenario, options);
+        spdlog::debug("  {} -> {}", r.label, r.observed.ok ? "ok" : r.observed.error);
+        if (r.status == StepStatus::failed) result.passed = false;
+        result.steps.push_back(std::move(r));
+    }
+    result.continuations = run.continuationsRun();
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,64 @@
+#pragma once
+// Runs scenarios against the model: one run per scenario and broker version,
+// each step matched against the expectation that applies to that version.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/loader.h"
+#include "sim/observed.h"
+#include "sim/scenario.h"
+
+namespace cnx::sim {
+
+enum class StepStatus {
+    passed,
+    failed,
+    unasserted,   // the step has no `expect`
+    notAsserted,  // per-profile `expect` with no key for this version
+};
+
+struct StepResult {
+    std::size_t index = 0;  // 0-based in the scenario
+    std::string label;      // "step 3 (producer)" or the step's id
+    const Step* step = nullptr;
+    Observed observed;
+    std::optional<Expect> expected;
+    StepStatus status = StepStatus::unasserted;
+    std::string why;  // mismatch explanation
+};
+
+struct ScenarioResult {
+    std::string file;
+    const Scenario* scenario = nullptr;
+    std::string version;  // as asked ("4.2"), or the newest profile's release
+    std::string profile;  // profile name
+    bool passed = true;
+    std::string setupError;  // the scenario could not be set up (invalid input)
+    std::vector<StepResult> steps;
+    double seconds = 0;
+    std::size_t continuations = 0;
+};
+
+struct RunOptions {
+    std::vector<std::string> tags;  // run scenarios carrying any of these (empty: all)
+    bool strict = false;            // a step not asserted for a profile fails
+    std::uint64_t seed = 1;         // the seeded random source (race exploration)
+};
+
+/// Steps this cnxsim cannot run yet, as load errors pointing at them.
+std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file);
+
+/// Whether `scenario` carries one of `tags` (all scenarios when `tags` is empty).
+bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags);
+
+/// The broker versions a scenario runs on (its list, or the newest profile's release).
+std::vector<std::string> versionsOf(const Scenario& scenario);
+
+/// Runs `scenario` on `version`.
+ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
+                           const RunOptions& options);
+
+}  // namespace cnx::sim

@@ -1,0 +1,530 @@
+#include "sim/scenario_run.h"
+
+#include "broker_model/policy_resolution.h"
+#include "broker_model/wire/frame.h"
+#include "broker_model/wire/schema_wire.h"
+
+namespace cnx::sim {
+namespace {
+
+using pulsar::proto::BaseCommand;
+
+TopicName topicOf(const std::string& name) { return *TopicName::parse(name); }
+
+// What a client sees from one request: success or ERROR.
+Observed fromResponse(const std::optional<BaseCommand>& response) {
+    if (!response) return Observed::failure("NoResponse", "the broker sent no response");
+    if (response->type() == BaseCommand::ERROR) {
+        return Observed::failure(pulsar::proto::ServerError_Name(response->error().error()), response->error().message());
+    }
+    return Observed::success();
+}
+
+std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
+
+void appendTrace(Trace& into, const Trace& from, const std::string& prefix) {
+    for (const auto& e : from.entries()) into.add(e.section, e.rule, prefix + e.detail);
+}
+
+}  // namespace
+
+Observed Observed::failure(std::string error, std::string message) {
+    Observed o;
+    o.ok = false;
+    o.error = std::move(error);
+    o.message = std::move(message);
+    return o;
+}
+
+ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version)
+    : scenario_(scenario), profile_(profile), version_(std::move(version)) {
+    broker_ = std::make_unique<Broker>(profile_, executor_);
+    admin_ = std::make_unique<AdminApi>(*broker_);
+}
+
+ScenarioRun::~ScenarioRun() {
+    sessions_.clear();  // connections detach from topics before the broker goes
+}
+
+std::optional<std::string> ScenarioRun::setUp() {
+    for (const auto& s : scenario_.brokerConfig) {
+        if (!s.value) return "broker.config." + s.key + " cannot be null";
+        if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
+    }
+    for (const auto& ns : scenario_.namespaces) {
+        auto& policies = broker_->policies().namespaces[ns.name];
+        for (const auto& s : ns.policies) {
+            if (auto err = policies.set(s.key, s.value)) return *err;
+        }
+    }
+    for (const auto& t : scenario_.topics) {
+        auto name = topicOf(t.name);
+        broker_->declareTopic(name, t.partitions);
+        auto& policies = broker_->policies().topics[name.partitionedBase().toString()];
+        for (const auto& s : t.policies) {
+            if (auto err = policies.set(s.key, s.value)) return *err;
+        }
+    }
+    return std::nullopt;
+}
+
+ClientSession& ScenarioRun::session(const std::string& client) {
+    auto it = sessions_.find(client);
+    if (it != sessions_.end() && !it->second->cnx().closed()) return *it->second;
+    ClientDecl decl;
+    if (auto d = scenario_.clients.find(client); d != scenario_.clients.end()) decl = d->second;
+    auto made = std::make_unique<ClientSession>(*broker_, makeClientModel(decl, version_));
+    auto& ref = *made;
+    sessions_[client] = std::move(made);
+    return ref;
+}
+
+std::string ScenarioRun::describeClient(const std::string& client) const {
+    auto it = sessions_.find(client);
+    if (it == sessions_.end()) return client;
+    const auto& m = it->second->model();
+    return std::string(m.library == ClientLibrary::java ? "java" : "cpp") + " client, protocol v" +
+           std::to_string(it->second->negotiatedProtocol());
+}
+
+std::vector<TopicName> ScenarioRun::partitionsOf(const TopicName& topic) const {
+    int n = broker_->partitionsOf(topic);
+    if (n == 0) return {topic};
+    std::vector<TopicName> out;
+    for (int i = 0; i < n; ++i) out.push_back(topic.partition(i));
+    return out;
+}
+
+Observed ScenarioRun::run(const Step& step) {
+    return std::visit(
+        [this](const auto& body) -> Observed {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, ProducerStep>) return producer(body);
+            else if constexpr (std::is_same_v<T, SubscribeStep>) return subscribe(body);
+            else if constexpr (std::is_same_v<T, CloseStep>) return close(body);
+            else if constexpr (std::is_same_v<T, PublishStep>) return publish(body);
+            else if constexpr (std::is_same_v<T, UploadSchemaStep>) return uploadSchema(body);
+            else if constexpr (std::is_same_v<T, GetSchemaStep>) return getSchema(body);
+            else if constexpr (std::is_same_v<T, GetSchemaVersionStep>) return getSchemaVersion(body);
+            else if constexpr (std::is_same_v<T, DeleteSchemaStep>) return deleteSchema(body);
+            else if constexpr (std::is_same_v<T, DeleteTopicStep>) return deleteTopic(body);
+            else if constexpr (std::is_same_v<T, TestCompatibilityStep>) return testCompatibility(body);
+            else if constexpr (std::is_same_v<T, SetPolicyStep>) return setPolicy(body);
+            else if constexpr (std::is_same_v<T, SetBrokerConfigStep>) return setBrokerConfig(body);
+            else if constexpr (std::is_same_v<T, CheckStep>) return check(body);
+            else return Observed::failure("NotSupported", "this step is not supported by this cnxsim yet");
+        },
+        step.body);
+}
+
+// §1.7: AUTO_PRODUCE_BYTES looks the topic's schema up first (GET_SCHEMA) and
+// connects with it, or without schema when there is none.
+std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSession& s, const TopicName& topic,
+                                                                    Trace& trace) {
+    BaseCommand get;
+    get.set_type(BaseCommand::GET_SCHEMA);
+    auto rid = s.nextRequestId();
+    get.mutable_getschema()->set_request_id(rid);
+    get.mutable_getschema()->set_topic(topic.toString());
+    s.send(get);
+    executor_.runUntilIdle();
+    auto response = s.takeResponse(rid);
+    appendTrace(trace, *s.cnx().trace(rid), "client GET_SCHEMA: ");
+    if (!response || response->getschemaresponse().has_error_code() || !response->getschemaresponse().has_schema()) {
+        trace.add("§1.7", "AUTO_PRODUCE_BYTES", "no schema found -> connect without schema");
+        return std::nullopt;
+    }
+    trace.add("§1.7", "AUTO_PRODUCE_BYTES", "connect with the topic's latest schema");
+    return response->getschemaresponse().schema();
+}
+
+Observed ScenarioRun::producer(const ProducerStep& st) {
+    auto& s = session(st.client);
+    Observed out;
+    auto topic = topicOf(st.topic);
+    std::optional<pulsar::proto::Schema> schema;
+    switch (st.schema.kind) {
+        case SchemaRef::Kind::none:
+        case SchemaRef::Kind::autoConsume:
+            break;
+        case SchemaRef::Kind::autoProduceBytes:
+            schema = autoProduceSchema(s, topic, out.trace);
+            break;
+        case SchemaRef::Kind::definition:
+            schema = producerSchemaField(s.model(), st.schema.data);
+            if (!schema) out.trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
+                                                           std::string(to_string_view(st.schema.data.type)));
+            break;
+    }
+    OpenHandle handle{st.client, {}, st.name, "", 0};
+    std::vector<std::uint64_t> requests;
+    for (const auto& part : partitionsOf(topic)) {
+        BaseCommand cmd;
+        cmd.set_type(BaseCommand::PRODUCER);
+        auto* p = cmd.mutable_producer();
+        p->set_topic(part.toString());
+        p->set_producer_id(s.nextProducerId());
+        p->set_request_id(s.nextRequestId());
+        p->set_producer_name(st.name);
+        pulsar::proto::ProducerAccessMode mode{};
+        pulsar::proto::ProducerAccessMode_Parse(st.accessMode, &mode);
+        p->set_producer_access_mode(mode);
+        if (schema) *p->mutable_schema() = *schema;
+        handle.parts.emplace_back(part.toString(), p->producer_id());
+        requests.push_back(p->request_id());
+        s.send(cmd);
+    }
+    executor_.runUntilIdle();
+    std::optional<Observed> failure;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        auto response = s.takeResponse(requests[i]);
+        std::string prefix = requests.size() > 1 ? handle.parts[i].first + ": " : "";
+        appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
+        auto o = fromResponse(response);
+        if (!o.ok && !failure) failure = o;
+        if (o.ok && i == 0) handle.schemaVersion = response->producer_success().schema_version();
+    }
+    if (failure) {
+        // The client fails the whole producer and closes the partitions it got.
+        for (const auto& [part, id] : handle.parts) {
+            BaseCommand c;
+            c.set_type(BaseCommand::CLOSE_PRODUCER);
+            c.mutable_close_producer()->set_producer_id(id);
+            c.mutable_close_producer()->set_request_id(s.nextRequestId());
+            s.send(c);
+        }
+        executor_.runUntilIdle();
+        failure->trace = std::move(out.trace);
+        return *failure;
+    }
+    out.schemaVersion = versionOf(handle.schemaVersion);
+    producers_[st.name] = std::move(handle);
+    return out;
+}
+
+Observed ScenarioRun::subscribe(const SubscribeStep& st) {
+    auto& s = session(st.client);
+    Observed out;
+    auto topic = topicOf(st.topic);
+    auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
+    if (st.schema.kind == SchemaRef::Kind::autoConsume && !schema) {
+        out.trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
+    }
+    OpenHandle handle{st.client, {}, st.consumer, "", 0};
+    std::vector<std::uint64_t> requests;
+    for (const auto& part : partitionsOf(topic)) {
+        BaseCommand cmd;
+        cmd.set_type(BaseCommand::SUBSCRIBE);
+        auto* c = cmd.mutable_subscribe();
+        c->set_topic(part.toString());
+        c->set_subscription(st.subscription);
+        pulsar::proto::CommandSubscribe::SubType type{};
+        pulsar::proto::CommandSubscribe::SubType_Parse(st.subType, &type);
+        c->set_subtype(type);
+        c->set_consumer_id(s.nextConsumerId());
+        c->set_request_id(s.nextRequestId());
+        c->set_consumer_name(st.consumer);
+        c->set_durable(st.durable);
+        if (schema) *c->mutable_schema() = *schema;
+        handle.parts.emplace_back(part.toString(), c->consumer_id());
+        requests.push_back(c->request_id());
+        s.send(cmd);
+    }
+    executor_.runUntilIdle();
+    std::optional<Observed> failure;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        std::string prefix = requests.size() > 1 ? handle.parts[i].first + ": " : "";
+        appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
+        auto o = fromResponse(s.takeResponse(requests[i]));
+        if (!o.ok && !failure) failure = o;
+    }
+    if (failure) {
+        for (const auto& [part, id] : handle.parts) {
+            BaseCommand c;
+            c.set_type(BaseCommand::CLOSE_CONSUMER);
+            c.mutable_close_consumer()->set_consumer_id(id);
+            c.mutable_close_consumer()->set_request_id(s.nextRequestId());
+            s.send(c);
+        }
+        executor_.runUntilIdle();
+        failure->trace = std::move(out.trace);
+        return *failure;
+    }
+    consumers_[st.consumer] = std::move(handle);
+    return out;
+}
+
+Observed ScenarioRun::close(const CloseStep& st) {
+    auto closeAll = [this](OpenHandle& h, bool producer) {
+        auto& s = session(h.client);
+        for (const auto& [part, id] : h.parts) {
+            BaseCommand c;
+            if (producer) {
+                c.set_type(BaseCommand::CLOSE_PRODUCER);
+                c.mutable_close_producer()->set_producer_id(id);
+                c.mutable_close_producer()->set_request_id(s.nextRequestId());
+            } else {
+                c.set_type(BaseCommand::CLOSE_CONSUMER);
+                c.mutable_close_consumer()->set_consumer_id(id);
+                c.mutable_close_consumer()->set_request_id(s.nextRequestId());
+            }
+            s.send(c);
+        }
+        executor_.runUntilIdle();
+    };
+    Observed out;
+    if (auto it = producers_.find(st.name); it != producers_.end()) {
+        closeAll(it->second, true);
+        out.trace.add("§8.3", "CLOSE_PRODUCER", "producer '" + st.name + "' closed");
+        producers_.erase(it);
+        return out;
+    }
+    if (auto it = consumers_.find(st.name); it != consumers_.end()) {
+        closeAll(it->second, false);
+        out.trace.add("§8.3", "CLOSE_CONSUMER", "consumer '" + st.name + "' closed");
+        consumers_.erase(it);
+        return out;
+    }
+    return Observed::failure("NotConnected", "no open producer or consumer named '" + st.name + "'");
+}
+
+Observed ScenarioRun::publish(const PublishStep& st) {
+    auto it = producers_.find(st.producer);
+    if (it == producers_.end())
+        return Observed::failure("NotConnected", "no open producer named '" + st.producer + "'");
+    auto& h = it->second;
+    auto& s = session(h.client);
+    Observed out;
+    std::string version = h.schemaVersion;
+    if (st.schema) {
+        if (s.negotiatedProtocol() < 15) {
+            return Observed::failure("NotSupported", "multi-schema producers need GET_OR_CREATE_SCHEMA (protocol v15); "
+                                                     "negotiated v" + std::to_string(s.negotiatedProtocol()));
+        }
+        BaseCommand cmd;
+        cmd.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);
+        auto rid = s.nextRequestId();
+        cmd.mutable_getorcreateschema()->set_request_id(rid);
+        cmd.mutable_getorcreateschema()->set_topic(h.parts.front().first);
+        *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
+        s.send(cmd);
+        executor_.runUntilIdle();
+        appendTrace(out.trace, *s.cnx().trace(rid), "");
+        auto response = s.takeResponse(rid);
+        if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
+        const auto& r = response->getorcreateschemaresponse();
+        if (r.has_error_code()) {
+            auto o = Observed::failure(pulsar::proto::ServerError_Name(r.error_code()), r.error_message());
+            o.trace = std::move(out.trace);
+            return o;
+        }
+        version = r.schema_version();
+        out.schemaVersion = versionOf(version);
+    }
+    for (int i = 0; i < st.count; ++i) {
+        // Messages without a key go round-robin over the partitions, starting at 0.
+        const auto& [part, id] = h.parts[static_cast<std::size_t>(i) % h.parts.size()];
+        auto seq = h.nextSequence++;
+        s.sendMessage(id, seq, h.name, version);
+        executor_.runUntilIdle();
+        auto receipt = s.takeReceipt(id, seq);
+        if (!receipt || receipt->type() == BaseCommand::SEND_ERROR) {
+            auto o = receipt ? Observed::failure(pulsar::proto::ServerError_Name(receipt->send_error().error()),
+                                                 receipt->send_error().message())
+                             : Observed::failure("NoResponse", "no SEND_RECEIPT");
+            o.trace = std::move(out.trace);
+            return o;
+        }
+    }
+    out.trace.add("§3.5", "publish", std::to_string(st.count) + " message(s) written; the topic has data");
+    return out;
+}
+
+Observed ScenarioRun::admin(const std::function<void(AdminApi::Callback)>& call) {
+    std::optional<AdminResponse> response;
+    call([&response](AdminResponse r) { response = std::move(r); });
+    executor_.runUntilIdle();
+    if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
+    Observed o;
+    o.ok = response->ok();
+    o.httpStatus = response->status;
+    if (!o.ok) {
+        o.error = std::to_string(response->status);
+        o.message = response->reason;
+    }
+    o.trace = *response->trace;
+    if (response->body.is_object() && response->body.contains("version")) {
+        const auto& v = response->body["version"];
+        if (v.is_number_integer()) o.schemaVersion = v.get<std::int64_t>();
+        if (v.is_object() && v.contains("version")) o.schemaVersion = v["version"].get<std::int64_t>();
+    }
+    return o;
+}
+
+Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin([&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
+}
+
+Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    std::optional<SchemaVersion> v;
+    if (st.version) v = *st.version;
+    auto o = admin([&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });
+    if (o.ok) {
+        auto found = v ? broker_->registry().byVersion(topic.schemaId(), *v) : broker_->registry().latest(topic.schemaId());
+        if (found) o.schema = found->schema;
+    }
+    return o;
+}
+
+Observed ScenarioRun::getSchemaVersion(const GetSchemaVersionStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin([&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
+}
+
+Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin([&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
+}
+
+Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
+    auto topic = topicOf(st.topic);
+    auto o = admin([&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
+    if (o.ok) {
+        // Forced deletion disconnects the clients of the topic.
+        auto base = topic.partitionedBase().toString();
+        auto onTopic = [&](const OpenHandle& h) {
+            for (const auto& [part, id] : h.parts) {
+                if (topicOf(part).partitionedBase().toString() == base) return true;
+            }
+            return false;
+        };
+        std::erase_if(producers_, [&](const auto& kv) { return onTopic(kv.second); });
+        std::erase_if(consumers_, [&](const auto& kv) { return onTopic(kv.second); });
+    }
+    return o;
+}
+
+Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
+    auto topic = topicOf(st.topic);
+    auto strategy = adminStrategy(profile_, broker_->policies(), topic, nullptr);
+    auto o = admin([&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
+    if (o.ok) {
+        o.compatible = true;
+        o.strategy = strategy;
+    }
+    return o;
+}
+
+Observed ScenarioRun::setPolicy(const SetPolicyStep& st) {
+    Observed o;
+    for (const auto& s : st.settings) {
+        std::optional<std::string> err;
+        if (st.namespaceName) {
+            err = broker_->policies().namespaces[*st.namespaceName].set(s.key, s.value);
+        } else if (st.topic) {
+            err = broker_->policies().topics[topicOf(*st.topic).partitionedBase().toString()].set(s.key, s.value);
+        }
+        if (err) return Observed::failure("400", *err);
+        o.trace.add("§5.2", "set-policy", (st.namespaceName ? "namespace " + *st.namespaceName : "topic " + *st.topic) +
+                                              ": " + s.key + " = " + s.value.value_or("null"));
+    }
+    o.httpStatus = 204;
+    return o;
+}
+
+Observed ScenarioRun::setBrokerConfig(const SetBrokerConfigStep& st) {
+    Observed o;
+    for (const auto& s : st.settings) {
+        if (!BrokerConfig::isDynamic(s.key)) {
+            // `brokers update-dynamic-config` refuses keys that are not dynamic.
+            auto f = Observed::failure("412", "Can't update non-dynamic configuration");
+            f.httpStatus = 412;
+            f.trace.add("§5.6", "set-broker-config", s.key + " is not a dynamic configuration");
+            return f;
+        }
+        if (!s.value) return Observed::failure("400", s.key + " cannot be null");
+        if (auto err = broker_->setConfig(s.key, *s.value)) return Observed::failure("400", *err);
+        o.trace.add("§5.6", "set-broker-config", s.key + " = " + *s.value);
+    }
+    o.httpStatus = 204;
+    return o;
+}
+
+Observed ScenarioRun::check(const CheckStep& st) {
+    auto topic = topicOf(st.topic);
+    Observed o;
+    std::vector<std::string> failures;
+    auto fail = [&failures](std::string what) { failures.push_back(std::move(what)); };
+    auto live = broker_->registry().liveList(topic.schemaId());
+    if (st.schemaVersionCount && static_cast<int>(live.size()) != *st.schemaVersionCount) {
+        fail("schema_versions: expected " + std::to_string(*st.schemaVersionCount) + " live versions, found " +
+             std::to_string(live.size()));
+    }
+    auto sameAs = [this](const SchemaData& stored, const std::string& alias) {
+        auto it = scenario_.schemas.find(alias);
+        if (it == scenario_.schemas.end()) {
+            auto t = schemaTypeFromName(alias);
+            return t && stored.type == *t && stored.data.empty();
+        }
+        const auto& d = it->second.data;
+        return stored.type == d.type && stored.data == d.data;
+    };
+    if (st.schemaVersionAliases) {
+        const auto& want = *st.schemaVersionAliases;
+        bool same = want.size() == live.size();
+        for (std::size_t i = 0; same && i < want.size(); ++i) same = sameAs(live[i].schema, want[i]);
+        if (!same) {
+            std::string found;
+            for (const auto& e : live) found += (found.empty() ? "" : ", ") + std::string("v") + std::to_string(e.version) + " " + std::string(to_string_view(e.schema.type));
+            fail("schema_versions: live versions [" + found + "] do not match the listed aliases");
+        }
+    }
+    if (st.latestSchema) {
+        auto latest = broker_->registry().latest(topic.schemaId());
+        bool want_none = *st.latestSchema == "none";
+        if (want_none != !latest.has_value() || (latest && !sameAs(latest->schema, *st.latestSchema))) {
+            fail("latest_schema: expected " + *st.latestSchema + ", found " +
+                 (latest ? "v" + std::to_string(latest->version) + " " + std::string(to_string_view(latest->schema.type)) : "none"));
+        }
+    }
+    int producers = 0, consumers = 0;
+    bool idle = true;
+    std::string why;
+    for (const auto& part : partitionsOf(topic)) {
+        if (const auto* t = broker_->findTopic(part)) {
+            producers += static_cast<int>(t->producers().size());
+            consumers += t->consumerCount();
+            std::string w;
+            idle = t->isIdleForSchema(&w) && idle;
+            why += (why.empty() ? "" : "; ") + w;
+        } else {
+            bool hasSchema = broker_->registry().latest(topic.schemaId()).has_value();
+            const auto* ledger = broker_->findLedger(part);
+            idle = idle && !hasSchema && (!ledger || ledger->retainedBytes == 0);
+        }
+    }
+    if (st.producers && producers != *st.producers)
+        fail("producers: expected " + std::to_string(*st.producers) + ", found " + std::to_string(producers));
+    if (st.consumers && consumers != *st.consumers)
+        fail("consumers: expected " + std::to_string(*st.consumers) + ", found " + std::to_string(consumers));
+    if (st.idle && idle != *st.idle)
+        fail(std::string("idle: expected ") + (*st.idle ? "true" : "false") + ", found " + (idle ? "true" : "false") +
+             (why.empty() ? "" : " (" + why + ")"));
+    if (st.strategy) {
+        auto s = effectiveStrategy(profile_, broker_->policies(), topic, &o.trace);
+        if (s != *st.strategy)
+            fail("strategy: expected " + std::string(to_string_view(*st.strategy)) + ", found " + std::string(to_string_view(s)));
+    }
+    if (!why.empty()) o.trace.add("§3.5", "check idle", why);
+    if (!failures.empty()) {
+        o.ok = false;
+        o.error = "CheckFailed";
+        for (const auto& f : failures) o.checkFailure += (o.checkFailure.empty() ? "" : "; ") + f;
+        o.message = o.checkFailure;
+    }
+    return o;
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,739 @@
+// The malformed-input table (issue 2, "Scenarios and tests"): every input
+// must give exactly one error, `file:line:column: message`, and never crash
+// or hang. The same cases live as files in tests/malformed/NN-*.yaml with
+// their expected `line:column: message` in a first-line comment (lines there
+// are one further down), for `cnxsim lint` to be checked against exit status 2.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "sim/loader.h"
+
+namespace {
+
+using cnx::sim::loadScenarioText;
+
+struct MalformedCase {
+    const char* name;
+    const char* yaml;
+    const char* expected;
+};
+
+// clang-format off
+const MalformedCase kCases[] = {
+    {"yaml-unclosed-flow",
+     R"y(name: x
+steps: [ { producer: { topic: t } }
+)y",
+     R"m(case.yaml:3:1: invalid YAML: end of sequence flow not found)m"},
+    {"yaml-bad-indentation",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+   expect: ok
+)y",
+     R"m(case.yaml:4:4: invalid YAML: end of sequence not found)m"},
+    {"yaml-undefined-anchor",
+     R"y(name: x
+steps:
+  - producer: { topic: t, schema: *user }
+)y",
+     R"m(case.yaml:3:35: invalid YAML: the referenced anchor is not defined)m"},
+    {"empty-file",
+     R"y()y",
+     R"m(case.yaml:1:1: the file holds no scenario (it is empty or only comments))m"},
+    {"only-comments",
+     R"y(# nothing here yet
+)y",
+     R"m(case.yaml:1:1: the file holds no scenario (it is empty or only comments))m"},
+    {"empty-document",
+     R"y(name: x
+steps:
+  - producer: { topic: t, name: p1 }
+---
+)y",
+     R"m(case.yaml:5:1: empty document: a scenario needs at least 'name' and 'steps')m"},
+    {"root-is-sequence",
+     R"y(- name: x
+)y",
+     R"m(case.yaml:1:1: scenario: expected a mapping, got a sequence)m"},
+    {"unknown-top-level-key",
+     R"y(name: x
+descripton: typo
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:2:1: unknown key 'descripton' in the scenario; did you mean 'description'?)m"},
+    {"missing-name",
+     R"y(description: no name
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:1:1: missing required key 'name' in the scenario)m"},
+    {"missing-steps",
+     R"y(name: x
+)y",
+     R"m(case.yaml:1:1: missing required key 'steps' in the scenario)m"},
+    {"empty-steps",
+     R"y(name: x
+steps: []
+)y",
+     R"m(case.yaml:2:8: steps: a scenario needs at least one step)m"},
+    {"steps-not-a-sequence",
+     R"y(name: x
+steps:
+  producer: { topic: t }
+)y",
+     R"m(case.yaml:3:3: steps: expected a sequence, got a mapping)m"},
+    {"name-not-a-scalar",
+     R"y(name: [a, b]
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:1:7: name: expected a scalar, got a sequence)m"},
+    {"tags-is-a-mapping",
+     R"y(name: x
+tags: { a: b }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:2:7: tags: expected a sequence, got a mapping)m"},
+    {"duplicate-top-level-key",
+     R"y(name: x
+name: y
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:2:1: duplicate key 'name' (first at 1:1))m"},
+    {"duplicate-key-in-step",
+     R"y(name: x
+steps:
+  - producer: { topic: t, topic: u }
+)y",
+     R"m(case.yaml:3:27: duplicate key 'topic' (first at 3:17))m"},
+    {"duplicate-scenario-name",
+     R"y(name: x
+steps:
+  - producer: { topic: t, name: p1 }
+---
+name: x
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:5:1: duplicate scenario name 'x' (first at 1:1))m"},
+    {"duplicate-step-id",
+     R"y(name: x
+steps:
+  - id: open
+    producer: { topic: t, name: p1 }
+  - id: open
+    producer: { topic: t, name: p2 }
+)y",
+     R"m(case.yaml:5:9: duplicate step id 'open' (first at 3:9))m"},
+    {"duplicate-topic-after-expansion",
+     R"y(name: x
+topics:
+  orders: { partitions: 2 }
+  persistent://public/default/orders: {}
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:3: topic 'persistent://public/default/orders' is declared twice (first at 3:3))m"},
+    {"unknown-action",
+     R"y(name: x
+steps:
+  - produce: { topic: t }
+)y",
+     R"m(case.yaml:3:5: unknown step action 'produce'; did you mean 'producer'?)m"},
+    {"two-actions-in-one-step",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    subscribe: { topic: t, subscription: s }
+)y",
+     R"m(case.yaml:4:5: a step has one action, but this one has 'producer' and 'subscribe'; split it into two steps)m"},
+    {"step-without-action",
+     R"y(name: x
+steps:
+  - expect: ok
+)y",
+     R"m(case.yaml:3:5: step has no action (one of producer, subscribe, close, publish, upload-schema, get-schema, get-schema-version, delete-schema, delete-topic, test-compatibility, set-policy, set-broker-config, upgrade-broker, restart-broker, unload, check or concurrently))m"},
+    {"step-not-a-mapping",
+     R"y(name: x
+steps:
+  - producer
+)y",
+     R"m(case.yaml:3:5: step: expected a mapping, got a scalar)m"},
+    {"unknown-producer-field",
+     R"y(name: x
+steps:
+  - producer: { topic: t, shema: STRING }
+)y",
+     R"m(case.yaml:3:27: unknown key 'shema' in producer; did you mean 'schema'?)m"},
+    {"missing-topic",
+     R"y(name: x
+steps:
+  - producer: { name: p1 }
+)y",
+     R"m(case.yaml:3:5: missing required key 'topic' in producer)m"},
+    {"missing-subscription",
+     R"y(name: x
+steps:
+  - subscribe: { topic: t, consumer: c1 }
+)y",
+     R"m(case.yaml:3:5: missing required key 'subscription' in subscribe)m"},
+    {"invalid-topic-name",
+     R"y(name: x
+steps:
+  - producer: { topic: "tenant/only" }
+)y",
+     R"m(case.yaml:3:24: Invalid topic name: tenant/only (expected tenant/namespace/topic))m"},
+    {"unknown-schema-alias",
+     R"y(name: x
+schemas:
+  user-v1: { type: AVRO, schema: '{}' }
+steps:
+  - producer: { topic: t, schema: user-v3 }
+)y",
+     R"m(case.yaml:5:35: unknown schema 'user-v3'; did you mean 'user-v1'?)m"},
+    {"schema-type-needs-definition",
+     R"y(name: x
+steps:
+  - producer: { topic: t, schema: AVRO }
+)y",
+     R"m(case.yaml:3:35: AVRO needs a definition: declare it under 'schemas' or write { type: AVRO, schema: ... })m"},
+    {"auto-consume-on-producer",
+     R"y(name: x
+steps:
+  - producer: { topic: t, schema: AUTO_CONSUME }
+)y",
+     R"m(case.yaml:3:35: 'AUTO_CONSUME' is only valid for subscribe steps)m"},
+    {"auto-produce-on-subscribe",
+     R"y(name: x
+steps:
+  - subscribe: { topic: t, subscription: s, schema: AUTO_PRODUCE_BYTES }
+)y",
+     R"m(case.yaml:3:53: 'AUTO_PRODUCE_BYTES' is only valid for producer steps)m"},
+    {"bad-schema-type",
+     R"y(name: x
+schemas:
+  user-v1:
+    type: AVOR
+    schema: '{}'
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:11: unknown schema type 'AVOR'; did you mean 'AVRO'?)m"},
+    {"missing-schema-type",
+     R"y(name: x
+schemas:
+  user-v1:
+    schema: '{}'
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:5: missing required key 'type' in a schema definition)m"},
+    {"reserved-schema-name",
+     R"y(name: x
+schemas:
+  STRING: { type: STRING }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:3: schema name 'STRING' is reserved (a schema type or pseudo schema))m"},
+    {"schemas-not-a-mapping",
+     R"y(name: x
+schemas: [user-v1]
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:2:10: schemas: expected a mapping, got a sequence)m"},
+    {"self-referencing-key-value",
+     R"y(name: x
+schemas:
+  kv: { type: KEY_VALUE, key: kv, value: STRING }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:31: schema 'kv' refers to itself)m"},
+    {"key-value-missing-value",
+     R"y(name: x
+schemas:
+  kv: { type: KEY_VALUE, key: STRING }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:7: missing required key 'value' in a KEY_VALUE schema)m"},
+    {"bad-key-value-encoding",
+     R"y(name: x
+schemas:
+  kv: { type: KEY_VALUE, key: STRING, value: INT32, encoding: SEPARATE }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:63: unknown KEY_VALUE encoding 'SEPARATE'; did you mean 'SEPARATED'?)m"},
+    {"key-on-non-key-value",
+     R"y(name: x
+schemas:
+  s: { type: STRING, key: INT32 }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:22: 'key' is only for KEY_VALUE schemas)m"},
+    {"file-combined-with-type",
+     R"y(name: x
+schemas:
+  s: { file: schemas/user.json, type: AVRO }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:33: 'type' cannot be combined with 'file')m"},
+    {"schema-file-missing",
+     R"y(name: x
+schemas:
+  user:
+    file: schemas/missing.json
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:11: schema file 'schemas/missing.json' does not exist)m"},
+    {"schema-file-invalid-json",
+     R"y(name: x
+schemas:
+  user:
+    file: schemas/broken.json
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:11: schema file 'schemas/broken.json' is not valid JSON: parse error at line 1, column 28: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal)m"},
+    {"schema-file-without-type",
+     R"y(name: x
+schemas:
+  user:
+    file: schemas/no-type.json
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:11: schema file 'schemas/no-type.json' has no "type")m"},
+    {"schema-file-unknown-key",
+     R"y(name: x
+schemas:
+  user:
+    file: schemas/typo-key.json
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:11: schema file 'schemas/typo-key.json' has an unknown key 'shema'; did you mean 'schema'?)m"},
+    {"bad-broker-config-value",
+     R"y(name: x
+broker:
+  config:
+    schemaCompatibilityStrategy: BACKWRD
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:34: schemaCompatibilityStrategy expects a SchemaCompatibilityStrategy name, got 'BACKWRD'; did you mean 'BACKWARD'?)m"},
+    {"unknown-broker-config-key",
+     R"y(name: x
+broker:
+  config:
+    isSchemaValidationEnforce: true
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:5: unknown broker configuration key 'isSchemaValidationEnforce'; did you mean 'isSchemaValidationEnforced'?)m"},
+    {"bad-broker-version",
+     R"y(name: x
+broker:
+  version: three
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:12: broker version 'three' is not a release such as "3.0" or "2.10.4")m"},
+    {"unknown-namespace-policy",
+     R"y(name: x
+namespaces:
+  public/default:
+    schema_validation_enforce: true
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:5: unknown namespace policy 'schema_validation_enforce'; did you mean 'schema_validation_enforced'?)m"},
+    {"invalid-namespace-name",
+     R"y(name: x
+namespaces:
+  default:
+    schema_validation_enforced: true
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:3: invalid namespace name 'default' (expected tenant/namespace))m"},
+    {"bad-topic-policy-value",
+     R"y(name: x
+topics:
+  orders:
+    policies: { schema_validation_enforced: ture }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:4:45: schema_validation_enforced expects true or false, got 'ture'; did you mean 'true'?)m"},
+    {"negative-partitions",
+     R"y(name: x
+topics:
+  orders: { partitions: -1 }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:25: partitions: expected an integer from 0 to 100000, got -1)m"},
+    {"unknown-client",
+     R"y(name: x
+clients:
+  legacy-app: { library: java }
+steps:
+  - producer: { topic: t, client: legacy-ap }
+)y",
+     R"m(case.yaml:5:35: unknown client 'legacy-ap'; did you mean 'legacy-app'?)m"},
+    {"bad-client-library",
+     R"y(name: x
+clients:
+  app: { library: jav }
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:19: unknown client library 'jav'; did you mean 'java'?)m"},
+    {"bad-subscription-type",
+     R"y(name: x
+steps:
+  - subscribe: { topic: t, subscription: s, type: exclusive }
+)y",
+     R"m(case.yaml:3:51: unknown subscription type 'exclusive'; did you mean 'Exclusive'?)m"},
+    {"bad-access-mode",
+     R"y(name: x
+steps:
+  - producer: { topic: t, access_mode: Exclusiv }
+)y",
+     R"m(case.yaml:3:40: unknown access mode 'Exclusiv'; did you mean 'Exclusive'?)m"},
+    {"count-not-an-integer",
+     R"y(name: x
+steps:
+  - producer: { topic: t, name: p1 }
+  - publish: { producer: p1, count: many }
+)y",
+     R"m(case.yaml:4:37: count: expected an integer, got 'many')m"},
+    {"durable-not-a-boolean",
+     R"y(name: x
+steps:
+  - subscribe: { topic: t, subscription: s, durable: yes }
+)y",
+     R"m(case.yaml:3:54: durable: expected a boolean (true or false), got 'yes')m"},
+    {"close-unknown-name",
+     R"y(name: x
+steps:
+  - producer: { topic: t, name: p1 }
+  - close: p2
+)y",
+     R"m(case.yaml:4:12: no earlier step opens a producer or consumer named 'p2'; did you mean 'p1'?)m"},
+    {"publish-unknown-producer",
+     R"y(name: x
+steps:
+  - producer: { topic: t, name: p1 }
+  - publish: { producer: p3 }
+)y",
+     R"m(case.yaml:4:26: no earlier step opens a producer named 'p3'; did you mean 'p1'?)m"},
+    {"expect-ok-misspelt",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: OK
+)y",
+     R"m(case.yaml:4:13: expect: unknown outcome 'OK'; did you mean 'ok'?)m"},
+    {"expect-bare-error-name",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: IncompatibleSchema
+)y",
+     R"m(case.yaml:4:13: expect: write { error: IncompatibleSchema } for an error outcome)m"},
+    {"bad-server-error-name",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: { error: IncompatibleSchemas }
+)y",
+     R"m(case.yaml:4:22: unknown ServerError name 'IncompatibleSchemas'; did you mean 'IncompatibleSchema'?)m"},
+    {"unknown-expect-key",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: { eror: IncompatibleSchema }
+)y",
+     R"m(case.yaml:4:15: unknown key 'eror' in expect; did you mean 'error'?)m"},
+    {"http-status-on-producer",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: { error: 409 }
+)y",
+     R"m(case.yaml:4:22: an HTTP status is only for admin steps; producer fails with a ServerError name)m"},
+    {"message-without-error",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: { message: "does not have schema" }
+)y",
+     R"m(case.yaml:4:15: 'message' needs 'error' (it is a substring of the error's message))m"},
+    {"compatible-on-producer",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect: { compatible: true }
+)y",
+     R"m(case.yaml:4:15: 'compatible' is only for test-compatibility steps)m"},
+    {"bad-version-range",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    expect:
+      "<3.x": ok
+      default: { error: IncompatibleSchema }
+)y",
+     R"m(case.yaml:5:7: invalid version range '<3.x' (expected default, a release such as "2.10", or <, <=, >, >= and a release))m"},
+    {"check-asserts-nothing",
+     R"y(name: x
+steps:
+  - check: { topic: t }
+)y",
+     R"m(case.yaml:3:5: check asserts nothing (add one of schema_versions, latest_schema, producers, consumers, idle or strategy))m"},
+    {"set-policy-without-target",
+     R"y(name: x
+steps:
+  - set-policy: { schema_compatibility_strategy: FULL }
+)y",
+     R"m(case.yaml:3:5: missing required key 'namespace' or 'topic' in set-policy)m"},
+    {"explore-outside-concurrently",
+     R"y(name: x
+steps:
+  - producer: { topic: t }
+    explore: exhaustive
+)y",
+     R"m(case.yaml:4:5: 'explore' belongs to a concurrently step)m"},
+    {"bad-explore-value",
+     R"y(name: x
+steps:
+  - concurrently:
+      - producer: { topic: t, name: p1 }
+      - producer: { topic: t, name: p2 }
+    explore: exhaustiv
+)y",
+     R"m(case.yaml:6:14: unknown exploration 'exhaustiv'; did you mean 'exhaustive'?)m"},
+    {"outcome-length-mismatch",
+     R"y(name: x
+steps:
+  - concurrently:
+      - producer: { topic: t, name: p1 }
+      - producer: { topic: t, name: p2 }
+    outcomes:
+      - [ok]
+)y",
+     R"m(case.yaml:7:9: outcomes: this set has 1 result(s), but 2 steps race)m"},
+    {"nested-concurrently",
+     R"y(name: x
+steps:
+  - concurrently:
+      - producer: { topic: t, name: p1 }
+      - concurrently: [ { close: p1 }, { close: p1 } ]
+)y",
+     R"m(case.yaml:5:9: concurrently steps cannot be nested)m"},
+};
+// clang-format on
+
+struct Fixture {
+    const char* name;
+    const char* json;
+};
+
+// Schema-definition files the cases refer to (also in tests/malformed/schemas/).
+const Fixture kSchemaFiles[] = {
+    {"broken.json", R"j({"type": "AVRO", "schema": }
+)j"},
+    {"no-type.json", R"j({"schema": "{\"type\":\"string\"}"}
+)j"},
+    {"typo-key.json", R"j({"type": "AVRO", "shema": "{}"}
+)j"},
+    {"user.json", R"j({"type": "AVRO", "schema": "{\"type\":\"record\",\"name\":\"User\",\"fields\":[]}", "properties": {}}
+)j"},
+};
+
+std::filesystem::path fixtureDir() {
+    static const std::filesystem::path dir = [] {
+        auto d = std::filesystem::temp_directory_path() / ("cnxsim-malformed-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d / "schemas");
+        for (const Fixture& f : kSchemaFiles) std::ofstream(d / "schemas" / f.name) << f.json;
+        return d;
+    }();
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("malformed inputs give one exact file:line:column error", "[loader][malformed]") {
+    STATIC_REQUIRE(sizeof(kCases) / sizeof(kCases[0]) >= 35);
+    for (const MalformedCase& c : kCases) {
+        DYNAMIC_SECTION(c.name) {
+            auto result = loadScenarioText(c.yaml, "case.yaml", fixtureDir());
+            REQUIRE(result.errors.size() == 1);
+            CHECK(result.errors[0].format() == c.expected);
+        }
+    }
+}
+
+TEST_CASE("a 10 MB file loads in reasonable time and reports its one typo", "[loader][malformed][slow]") {
+    std::string text = "name: big\nsteps:\n  - producer: { topic: t, name: p0, schema: STRING }\n    expect: ok\n";
+    int line = 4;
+    for (int i = 0; text.size() < 10u * 1024 * 1024; ++i, ++line)
+        text += "  - publish: { producer: p0, count: " + std::to_string(i % 100 + 1) + " }\n";
+    text += "  - publsh: { producer: p0 }\n";
+    ++line;
+    auto start = std::chrono::steady_clock::now();
+    auto result = loadScenarioText(text, "big.yaml", ".");
+    auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    REQUIRE(result.errors.size() == 1);
+    CHECK(result.errors[0].format() ==
+          "big.yaml:" + std::to_string(line) + ":5: unknown step action 'publsh'; did you mean 'publish'?");
+    CHECK(seconds < 120);  // ~4 s optimised; generous for sanitizer builds
+}
+
+TEST_CASE("a valid 10 MB file loads", "[loader][slow]") {
+    std::string text = "name: big\nsteps:\n  - producer: { topic: t, name: p0, schema: STRING }\n";
+    std::size_t steps = 1;
+    for (; text.size() < 10u * 1024 * 1024; ++steps) text += "  - publish: { producer: p0, count: 2 }\n";
+    auto result = loadScenarioText(text, "big.yaml", ".");
+    REQUIRE(result.errors.empty());
+    REQUIRE(result.scenarios.size() == 1);
+    CHECK(result.scenarios[0].steps.size() == steps);
+}
+
+TEST_CASE("deep nesting is an error, not a stack overflow", "[loader][malformed]") {
+    SECTION("100,000 [") {
+        auto result = loadScenarioText(std::string(100000, '['), "deep.yaml", ".");
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors[0].format() ==
+              "deep.yaml:1:499: YAML nested too deeply (the parser allows at most 498 levels)");
+    }
+    SECTION("nested flow mappings inside a step") {
+        std::string text = "name: x\nsteps:\n  - producer: ";
+        for (int i = 0; i < 600; ++i) text += "{a: ";
+        text += std::string(600, '}') + "\n";
+        auto result = loadScenarioText(text, "deep.yaml", ".");
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors[0].format() ==
+              "deep.yaml:3:2007: YAML nested too deeply (the parser allows at most 498 levels)");
+    }
+    SECTION("600 levels of block mappings") {
+        std::string text;
+        for (int i = 0; i < 600; ++i) text += std::string(static_cast<std::size_t>(i), ' ') + "a:\n";
+        auto result = loadScenarioText(text, "deep.yaml", ".");
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors[0].format() ==
+              "deep.yaml:1:1: YAML nested too deeply (the parser allows at most 498 levels)");
+    }
+}
+
+TEST_CASE("aliases that would multiply the document are refused quickly", "[loader][malformed]") {
+    // Each level doubles through YAML aliases: 2^40 nodes if expanded naively.
+    SECTION("races of races") {
+        std::string yaml = "name: x\nx-lists:\n  l0: &l0 [ { restart-broker: {} }, { restart-broker: {} } ]\n";
+        for (int i = 1; i <= 40; ++i)
+            yaml += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [ { concurrently: *l" +
+                    std::to_string(i - 1) + " }, { concurrently: *l" + std::to_string(i - 1) + " } ]\n";
+        yaml += "steps: *l40\n";
+        auto start = std::chrono::steady_clock::now();
+        auto result = loadScenarioText(yaml, "alias.yaml", ".");
+        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+        REQUIRE(result.errors.size() == 3);
+        CHECK(result.errors[0].format() == "alias.yaml:2:1: unknown key 'x-lists' in the scenario; did you mean 'steps'?");
+        CHECK(result.errors[1].message == "concurrently steps cannot be nested");
+    }
+    SECTION("KEY_VALUE of KEY_VALUE") {
+        std::string yaml = "name: x\nschemas:\n  k0: &k0 { type: STRING }\n";
+        for (int i = 1; i <= 40; ++i)
+            yaml += "  k" + std::to_string(i) + ": &k" + std::to_string(i) + " { type: KEY_VALUE, key: *k" +
+                    std::to_string(i - 1) + ", value: *k" + std::to_string(i - 1) + " }\n";
+        yaml += "steps:\n  - producer: { topic: t, schema: k40 }\n";
+        auto start = std::chrono::steady_clock::now();
+        auto result = loadScenarioText(yaml, "kv.yaml", ".");
+        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+        REQUIRE_FALSE(result.errors.empty());
+        CHECK(result.errors.front().message == "KEY_VALUE schemas nested more than 8 levels deep");
+    }
+}
+
+TEST_CASE("several errors in one file are all reported, in file order", "[loader][malformed]") {
+    const char* yaml = R"(name: x
+tgas: [a]
+steps:
+  - producer: { topic: t, shema: STRING }
+  - subscribe: { topic: t, subscription: s, type: exclusive }
+    expect: { error: IncompatibleSchemas }
+  - close: nobody
+)";
+    auto result = loadScenarioText(yaml, "many.yaml", ".");
+    std::vector<std::string> got;
+    for (const auto& e : result.errors) got.push_back(e.format());
+    CHECK(got == std::vector<std::string>{
+                     "many.yaml:2:1: unknown key 'tgas' in the scenario; did you mean 'tags'?",
+                     "many.yaml:4:27: unknown key 'shema' in producer; did you mean 'schema'?",
+                     "many.yaml:5:51: unknown subscription type 'exclusive'; did you mean 'Exclusive'?",
+                     "many.yaml:6:22: unknown ServerError name 'IncompatibleSchemas'; did you mean 'IncompatibleSchema'?",
+                     "many.yaml:7:12: no earlier step opens a producer or consumer named 'nobody'",
+                 });
+    CHECK(result.scenarios.empty());
+}
+
+TEST_CASE("a schema with a bad definition is reported once, not at every use", "[loader][malformed]") {
+    const char* yaml = R"(name: x
+schemas:
+  user: { type: AVOR, schema: "{}" }
+steps:
+  - producer: { topic: t, schema: user }
+  - upload-schema: { topic: t, schema: user }
+)";
+    auto result = loadScenarioText(yaml, "once.yaml", ".");
+    REQUIRE(result.errors.size() == 1);
+    CHECK(result.errors[0].format() == "once.yaml:3:17: unknown schema type 'AVOR'; did you mean 'AVRO'?");
+}
+
+TEST_CASE("binary garbage and odd bytes never crash", "[loader][malformed]") {
+    std::string garbage;
+    for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919) % 256));
+    auto result = loadScenarioText(garbage, "garbage.yaml", ".");
+    CHECK_FALSE(result.errors.empty());
+    auto nul = loadScenarioText(std::string("name: a\0b\nsteps: []\n", 20), "nul.yaml", ".");
+    CHECK_FALSE(nul.errors.empty());
+}
+
+#ifdef CNX_MALFORMED_DIR
+// The files in tests/malformed/ carry their expected error in a first-line comment.
+TEST_CASE("tests/malformed files give the error their comment states", "[loader][malformed]") {
+    int checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(CNX_MALFORMED_DIR)) {
+        if (entry.path().extension() != ".yaml") continue;
+        std::ifstream in(entry.path());
+        std::string first;
+        std::getline(in, first);
+        REQUIRE(first.rfind("# expect: ", 0) == 0);
+        auto result = cnx::sim::loadScenarioFile(entry.path());
+        INFO(entry.path().string());
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors[0].format() == entry.path().string() + ":" + first.substr(10));
+        ++checked;
+    }
+    CHECK(checked >= 35);
+}
+#endif
