@@ -180,7 +180,9 @@ std::optional<std::string> Editor::replaceBlock(std::size_t expectLine, const st
     if (!colon) return "no 'expect' key on line " + std::to_string(expectLine + 1);
     std::size_t keyCol = s.rfind("expect", *colon);
     std::size_t comment = commentStart(s, *colon + 1);
-    std::string keep = comment == std::string::npos ? "" : " " + s.substr(comment);
+    std::string keep;  // the comment with the blanks before it, as written
+    if (comment != std::string::npos) keep = s.substr(std::max(s.find_last_not_of(" \t", comment - 1) + 1, *colon + 1));
+    if (!keep.empty() && keep.front() == '#') keep = " " + keep;
     std::size_t end = blockEnd(expectLine, keyCol + 1);
     s = s.substr(0, *colon + 1) + " " + yaml + keep;
     lines_.erase(lines_.begin() + static_cast<std::ptrdiff_t>(expectLine + 1),
@@ -317,7 +319,10 @@ std::optional<std::string> writeAll(int fd, const std::string& text) {
 // Writes `text` to a temporary file beside `file` and renames it over `file`.
 std::optional<std::string> replaceAtomically(const std::filesystem::path& file, const std::string& text) {
     std::filesystem::path dir = file.parent_path().empty() ? "." : file.parent_path();
-    std::string temp = (dir / ("." + file.filename().string() + ".accept-XXXXXX")).string();
+    std::string name = ".";  // built stepwise: GCC 12 warns (-Wrestrict) on "." + string
+    name += file.filename().string();
+    name += ".accept-XXXXXX";
+    std::string temp = (dir / name).string();
     int fd = ::mkstemp(temp.data());
     if (fd < 0) return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno);
     struct stat st {};

@@ -16,9 +16,28 @@ bool cppSends(SchemaType t) {
         case SchemaType::PROTOBUF_NATIVE:
         case SchemaType::KEY_VALUE:
             return true;
-        default:
+        case SchemaType::NONE:
+        case SchemaType::BOOLEAN:
+        case SchemaType::INT8:
+        case SchemaType::INT16:
+        case SchemaType::INT32:
+        case SchemaType::INT64:
+        case SchemaType::FLOAT:
+        case SchemaType::DOUBLE:
+        case SchemaType::DATE:
+        case SchemaType::TIME:
+        case SchemaType::TIMESTAMP:
+        case SchemaType::INSTANT:
+        case SchemaType::LOCAL_DATE:
+        case SchemaType::LOCAL_TIME:
+        case SchemaType::LOCAL_DATE_TIME:
+        case SchemaType::BYTES:
+        case SchemaType::AUTO:
+        case SchemaType::AUTO_CONSUME:
+        case SchemaType::AUTO_PUBLISH:
             return false;
     }
+    return false;
 }
 
 std::string wireName(const SchemaData& schema) { return std::string(to_string_view(schema.type)); }

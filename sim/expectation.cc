@@ -18,6 +18,20 @@ bool isGetSchema(const std::string& action) { return action == "get-schema"; }
 
 }  // namespace
 
+std::string renderProperties(const SchemaProperties& props) {
+    std::string out = "{ ";
+    bool first = true;
+    for (const auto& [k, v] : props) {
+        out += (first ? "" : ", ") + yamlQuote(k) + ": " + yamlQuote(v);
+        first = false;
+    }
+    return props.empty() ? "{}" : out + " }";
+}
+
+namespace {
+
+}  // namespace
+
 std::string yamlQuote(const std::string& text) {
     std::string out = "\"";
     for (char c : text) {
@@ -85,14 +99,13 @@ std::string mismatch(const Expect& e, const Observed& o, const Scenario& scenari
     if (e.type && (!o.schema || o.schema->type != *e.type))
         return "expected type " + std::string(to_string_view(*e.type)) + ", got " +
                (o.schema ? std::string(to_string_view(o.schema->type)) : std::string("no schema"));
-    if (e.schemaAlias) {
-        auto it = scenario.schemas.find(*e.schemaAlias);
-        bool same = o.schema && it != scenario.schemas.end() && o.schema->data == it->second.data.data &&
-                    o.schema->type == it->second.data.type;
-        if (!same) return "expected the definition of schema '" + *e.schemaAlias + "', got a different one";
+    if (e.schemaData) {
+        bool same = o.schema && o.schema->data == e.schemaData->data && o.schema->type == e.schemaData->type;
+        if (!same) return "expected the definition of schema '" + e.schemaAlias.value_or("?") + "', got a different one";
     }
     if (e.properties && (!o.schema || o.schema->properties != *e.properties))
-        return "expected properties to match exactly";
+        return "expected properties " + renderProperties(*e.properties) + ", got " +
+               (o.schema ? renderProperties(o.schema->properties) : std::string("no schema"));
     if (e.compatible && o.compatible != e.compatible)
         return "expected compatible: " + boolText(*e.compatible) + ", got " +
                (o.compatible ? boolText(*o.compatible) : describeObserved(o));
@@ -113,6 +126,7 @@ std::string renderExpect(const Expect& e) {
     if (e.schemaVersion) add("schema_version", std::to_string(*e.schemaVersion));
     if (e.type) add("type", std::string(to_string_view(*e.type)));
     if (e.schemaAlias) add("schema", *e.schemaAlias);
+    if (e.properties) add("properties", renderProperties(*e.properties));
     if (e.compatible) add("compatible", boolText(*e.compatible));
     if (e.strategy) add("strategy", std::string(to_string_view(*e.strategy)));
     if (fields.empty()) return "ok";
@@ -129,7 +143,10 @@ std::string renderObserved(const Observed& o, const std::string& action) {
         fields += (fields.empty() ? "" : ", ") + k + ": " + v;
     };
     if (o.schemaVersion) add("schema_version", std::to_string(*o.schemaVersion));
-    if (isGetSchema(action) && o.schema) add("type", std::string(to_string_view(o.schema->type)));
+    if (isGetSchema(action) && o.schema) {
+        add("type", std::string(to_string_view(o.schema->type)));
+        add("properties", renderProperties(o.schema->properties));
+    }
     if (o.compatible) add("compatible", boolText(*o.compatible));
     if (o.strategy) add("strategy", std::string(to_string_view(*o.strategy)));
     if (fields.empty()) return "ok";

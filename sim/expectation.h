@@ -29,6 +29,9 @@ std::string renderExpect(const Expect& expect);
 /// and for "observed:" lines: `ok`, `{ schema_version: 0 }`, `{ error: X, message: "..." }`.
 std::string renderObserved(const Observed& observed, const std::string& action);
 
+/// Schema properties as a YAML flow mapping.
+std::string renderProperties(const SchemaProperties& props);
+
 /// YAML double-quoted scalar.
 std::string yamlQuote(const std::string& text);
 

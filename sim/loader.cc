@@ -1783,7 +1783,8 @@ std::optional<Expect> DocumentLoader::outcomeMapOf(const Entries& entries, const
             ctx_.error(e.keyPos, inQuotes(e.key) + " describes a success and cannot be combined with 'error'");
     }
     if (const Entry* e = findEntry(entries, "schema_version"))
-        x.schemaVersion = integerOf(ctx_, e->value, 0, std::numeric_limits<std::int64_t>::max());
+        // -1 is the admin answer for "none" (§7.2 POST version, §4.9 force delete).
+        x.schemaVersion = integerOf(ctx_, e->value, -1, std::numeric_limits<std::int64_t>::max());
     if (const Entry* e = findEntry(entries, "type")) {
         auto t = enumOf(ctx_, e->value, schemaTypeNames(), "schema type");
         if (t) x.type = schemaTypeFromName(*t);

@@ -210,6 +210,10 @@ Observed ScenarioRun::subscribe(const SubscribeStep& st) {
     if (st.schema.kind == SchemaRef::Kind::autoConsume && !schema) {
         out.trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
     }
+    if (st.schema.kind == SchemaRef::Kind::definition && !schema) {
+        out.trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
+                                            std::string(to_string_view(st.schema.data.type)));
+    }
     OpenHandle handle{st.client, {}, st.consumer, "", 0};
     std::vector<std::uint64_t> requests;
     for (const auto& part : partitionsOf(topic)) {
@@ -462,32 +466,27 @@ Observed ScenarioRun::check(const CheckStep& st) {
         fail("schema_versions: expected " + std::to_string(*st.schemaVersionCount) + " live versions, found " +
              std::to_string(live.size()));
     }
-    auto sameAs = [this](const SchemaData& stored, const std::string& alias) {
-        auto it = scenario_.schemas.find(alias);
-        if (it == scenario_.schemas.end()) {
-            auto t = schemaTypeFromName(alias);
-            return t && stored.type == *t && stored.data.empty();
-        }
-        const auto& d = it->second.data;
-        return stored.type == d.type && stored.data == d.data;
+    auto same = [](const SchemaData& stored, const SchemaData& want) {
+        return stored.type == want.type && stored.data == want.data;
+    };
+    auto describe = [](const StoredSchema& e) {
+        return "v" + std::to_string(e.version) + " " + std::string(to_string_view(e.schema.type));
     };
     if (st.schemaVersionAliases) {
-        const auto& want = *st.schemaVersionAliases;
-        bool same = want.size() == live.size();
-        for (std::size_t i = 0; same && i < want.size(); ++i) same = sameAs(live[i].schema, want[i]);
-        if (!same) {
+        const auto& want = st.schemaVersionData;
+        bool equal = want.size() == live.size();
+        for (std::size_t i = 0; equal && i < want.size(); ++i) equal = same(live[i].schema, want[i]);
+        if (!equal) {
             std::string found;
-            for (const auto& e : live) found += (found.empty() ? "" : ", ") + std::string("v") + std::to_string(e.version) + " " + std::string(to_string_view(e.schema.type));
-            fail("schema_versions: live versions [" + found + "] do not match the listed aliases");
+            for (const auto& e : live) found += (found.empty() ? "" : ", ") + describe(e);
+            fail("schema_versions: live versions [" + found + "] do not match the listed schemas");
         }
     }
     if (st.latestSchema) {
         auto latest = broker_->registry().latest(topic.schemaId());
-        bool want_none = *st.latestSchema == "none";
-        if (want_none != !latest.has_value() || (latest && !sameAs(latest->schema, *st.latestSchema))) {
-            fail("latest_schema: expected " + *st.latestSchema + ", found " +
-                 (latest ? "v" + std::to_string(latest->version) + " " + std::string(to_string_view(latest->schema.type)) : "none"));
-        }
+        const auto& want = st.latestSchemaData;  // nullopt: `none`
+        bool ok = want ? (latest && same(latest->schema, *want)) : !latest.has_value();
+        if (!ok) fail("latest_schema: expected " + *st.latestSchema + ", found " + (latest ? describe(*latest) : "none"));
     }
     int producers = 0, consumers = 0;
     bool idle = true;

@@ -54,6 +54,10 @@ struct CheckOptions {
     AvroVersion avro = AvroVersion::v1_12_0;
     bool jsonAllowLegacyJacksonFormat = false;  // 4.2.0 PIP-464: false = only Avro-format JSON definitions
     bool avroNamesAllowDollar = true;           // 4.2.0 #25193/#25255
+    // SchemaValidationException wrapped as "Error during schema compatibility check
+    // with strategy <S>: <class>: <text>" (seen in the NEWEST AvroSchemaBasedCompatibilityCheck,
+    // c9629049, together with #25255; the first release is UNCONFIRMED). Before: "<class>: <text>".
+    bool avroValidationMessageWithStrategy = true;
 };
 
 class SchemaCompatibilityCheck {

@@ -54,7 +54,9 @@ TEST_CASE("strategy directions against the latest schema", "[avro][strategy]") {
 
 TEST_CASE("incompatibility message is Pulsar's wrapping of SchemaValidationException", "[avro][strategy][message]") {
     auto check = makeAvroCheck();
-    auto r = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::BACKWARD, CheckOptions{});
+    CheckOptions older;  // the wrapping before the "with strategy" prefix
+    older.avroValidationMessageWithStrategy = false;
+    auto r = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::BACKWARD, older);
     REQUIRE(r.verdict == Verdict::incompatible);
     CHECK(r.exceptionClass == exception_class::kIncompatibleSchema);
     // "Unable to read schema: \n" + writer.toString(true) + "\nusing schema:\n" + reader.toString(true)
@@ -62,14 +64,26 @@ TEST_CASE("incompatibility message is Pulsar's wrapping of SchemaValidationExcep
     REQUIRE_FALSE(r.problems.empty());
     CHECK(r.problems[0].kind == "type_mismatch");
     // FORWARD: the existing schema is the reader.
-    auto f = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::FORWARD, CheckOptions{});
+    auto f = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::FORWARD, older);
     CHECK(f.message == "org.apache.avro.SchemaValidationException: Unable to read schema: \n\"string\"\nusing schema:\n\"int\"");
     // FULL checks "existing reads new" first (ValidateMutualRead: canRead(toValidate, existing)).
-    auto full = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::FULL, CheckOptions{});
+    auto full = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::FULL, older);
     CHECK(full.message == f.message);
     // NeverSchemaValidator: SchemaValidationException(new, new).
-    auto never = check->checkCompatible(avro(R"("int")"), avro(R"("long")"), CompatibilityStrategy::ALWAYS_INCOMPATIBLE, CheckOptions{});
+    auto never = check->checkCompatible(avro(R"("int")"), avro(R"("long")"), CompatibilityStrategy::ALWAYS_INCOMPATIBLE, older);
     CHECK(never.message == "org.apache.avro.SchemaValidationException: Unable to read schema: \n\"long\"\nusing schema:\n\"long\"");
+}
+
+TEST_CASE("newest wrapping names the strategy", "[avro][strategy][message]") {
+    // NEWEST AvroSchemaBasedCompatibilityCheck (c9629049): String.format("Error during schema
+    // compatibility check with strategy %s: %s: %s", strategy, e.getClass().getName(), e.getMessage()).
+    auto check = makeAvroCheck();
+    auto r = check->checkCompatible(avro(R"("int")"), avro(R"("string")"), CompatibilityStrategy::BACKWARD, CheckOptions{});
+    CHECK(r.message == "Error during schema compatibility check with strategy BACKWARD: "
+                       "org.apache.avro.SchemaValidationException: Unable to read schema: \n\"int\"\nusing schema:\n\"string\"");
+    // Parse failures keep IncompatibleSchemaException(e): "<class>: <text>", no strategy.
+    auto p = check->checkCompatible(avro(R"("int")"), avro(R"({"type":"nope"})"), CompatibilityStrategy::BACKWARD, CheckOptions{});
+    CHECK(p.message.rfind("org.apache.avro.SchemaParseException: ", 0) == 0);
 }
 
 TEST_CASE("transitive strategies check every live schema, newest first", "[avro][strategy][transitive]") {

@@ -173,6 +173,24 @@ public:
     }
 
     std::uint64_t nextRequestId() const { return nextRequest_; }
+    std::uint64_t takeRequestId() { return nextRequest_++; }
+
+    /// Hands `cmd` to ServerCnx without running the executor (to observe
+    /// pending states); returns the frames sent synchronously.
+    std::vector<BaseCommand> deliverOnly(const BaseCommand& cmd, std::optional<std::string>* refusal = nullptr) {
+        sent_.clear();
+        auto r = cnx_->receive(wire::encodeFrame(cmd));
+        if (refusal) *refusal = r;
+        return decodeAll();
+    }
+    /// Runs the executor until idle; returns the frames sent meanwhile.
+    std::vector<BaseCommand> runPending() {
+        sent_.clear();
+        fixture_.executor.runUntilIdle();
+        return decodeAll();
+    }
+    /// Raw frames sent since the last call that collected them.
+    std::size_t rawSentCount() const { return sent_.size(); }
 
 private:
     std::vector<BaseCommand> decodeAll() {

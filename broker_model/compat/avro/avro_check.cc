@@ -128,7 +128,14 @@ CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData
     std::vector<const Schema*> newestFirst;
     newestFirst.reserve(parsed.size());
     for (auto it = parsed.rbegin(); it != parsed.rend(); ++it) newestFirst.push_back(it->schema.get());
-    return runValidator(validatorFor(strategy), *to.schema, newestFirst, options);
+    CheckResult r = runValidator(validatorFor(strategy), *to.schema, newestFirst, options);
+    if (r.verdict == Verdict::incompatible && options.avroValidationMessageWithStrategy) {
+        // NEWEST AvroSchemaBasedCompatibilityCheck (c9629049):
+        // "Error during schema compatibility check with strategy %s: %s: %s".
+        r.message = "Error during schema compatibility check with strategy " + std::string(to_string_view(strategy)) +
+                    ": " + r.message;
+    }
+    return r;
 }
 
 class AvroCheck final : public SchemaCompatibilityCheck {

@@ -57,7 +57,7 @@ bool isPrimitive(Type t) {
 }
 
 const Field* Node::field(std::string_view n) const {
-    auto it = fieldIndex.find(std::string(n));
+    auto it = fieldIndex.find(n);
     return it == fieldIndex.end() ? nullptr : &fields[it->second];
 }
 
@@ -569,6 +569,7 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
         return r;
     }
     auto schema = std::make_shared<Schema>();
+    schema->nodes.reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
     try {
         Parser p(*schema, options);
         schema->root = p.parse(json ? &*json : nullptr);

@@ -57,13 +57,20 @@ struct Field {
     Props props;
 };
 
+/// Transparent string hash, so lookups by string_view do not allocate.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using FieldIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
 struct Node {
     Type type = Type::null;
     Name name;                 // named types only
     std::string doc;
     bool isError = false;      // "type":"error" records
     std::vector<Field> fields;
-    std::unordered_map<std::string, std::uint32_t> fieldIndex;
+    FieldIndex fieldIndex;
     std::vector<std::string> symbols;
     std::optional<std::string> enumDefault;  // Avro >= 1.9 only
     std::int64_t size = 0;

@@ -1,0 +1,278 @@
+// Admission throughput of cnxsim on a generated suite of 10,000 scenarios with
+// primitive schemas (see suite_generator.h and bench/README.md).
+//
+// Figures are printed as ratios against a baseline measured in the same
+// process (DEVELOPERS rule): the bare wire round trip, i.e. encoding and
+// decoding the very PRODUCER / SUBSCRIBE frames the suite's admission steps
+// send, without the model. Absolute figures are printed beside the ratios.
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "bench/suite_generator.h"
+#include "broker_model/wire/frame.h"
+#include "broker_model/wire/schema_wire.h"
+#include "sim/loader.h"
+#include "sim/runner.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using pulsar::proto::BaseCommand;
+
+cnx::bench::SuiteShape gShape;
+
+/// Per-benchmark totals measured around the timed work (manual time).
+struct Figure {
+    double seconds = 0;     // summed over iterations
+    double items = 0;       // summed over iterations
+    std::size_t iterations = 0;
+    double perItemNs() const { return items > 0 ? seconds * 1e9 / items : 0; }
+    double perIterationSeconds() const { return iterations ? seconds / static_cast<double>(iterations) : 0; }
+};
+std::map<std::string, Figure> gFigures;
+
+struct SuiteCounts {
+    std::size_t steps = 0;
+    std::size_t admissions = 0;          // producer + subscribe steps
+    std::size_t admissionsRefused = 0;   // of those, answered with an error
+    std::size_t stepsRun = 0;
+};
+SuiteCounts gCounts;
+
+const std::string& suiteYaml() {
+    static const std::string text = cnx::bench::generateSuiteYaml(gShape);
+    return text;
+}
+
+cnx::sim::LoadResult loadSuite() { return cnx::sim::loadScenarioText(suiteYaml(), "bench-suite.yaml", "."); }
+
+const cnx::sim::LoadResult& loadedSuite() {
+    static const cnx::sim::LoadResult loaded = [] {
+        auto r = loadSuite();
+        if (!r.ok()) {
+            std::fprintf(stderr, "the generated suite does not load (%zu errors), first: %s\n", r.errors.size(),
+                         r.errors.front().format().c_str());
+            std::exit(2);
+        }
+        return r;
+    }();
+    return loaded;
+}
+
+bool isAdmission(const cnx::sim::Step& s) {
+    return std::holds_alternative<cnx::sim::ProducerStep>(s.body) || std::holds_alternative<cnx::sim::SubscribeStep>(s.body);
+}
+
+std::optional<pulsar::proto::Schema> wireSchemaOf(const cnx::sim::SchemaRef& ref) {
+    using Kind = cnx::sim::SchemaRef::Kind;
+    switch (ref.kind) {
+        case Kind::none:
+        case Kind::autoProduceBytes: return std::nullopt;
+        case Kind::autoConsume: return cnx::wire::toProto(cnx::SchemaData{cnx::SchemaType::AUTO_CONSUME, "", {}}, "AutoConsume");
+        case Kind::definition: return cnx::wire::toProto(ref.data, ref.alias);
+    }
+    return std::nullopt;
+}
+
+/// The PRODUCER / SUBSCRIBE commands of every admission step of the suite.
+std::vector<BaseCommand> admissionCommands() {
+    std::vector<BaseCommand> out;
+    std::uint64_t id = 0;
+    for (const auto& sc : loadedSuite().scenarios) {
+        for (const auto& step : sc.steps) {
+            BaseCommand c;
+            if (const auto* p = std::get_if<cnx::sim::ProducerStep>(&step.body)) {
+                c.set_type(BaseCommand::PRODUCER);
+                auto* m = c.mutable_producer();
+                m->set_topic(p->topic);
+                m->set_producer_id(++id);
+                m->set_request_id(id);
+                m->set_producer_name(p->name);
+                if (auto s = wireSchemaOf(p->schema)) *m->mutable_schema() = *s;
+            } else if (const auto* s = std::get_if<cnx::sim::SubscribeStep>(&step.body)) {
+                c.set_type(BaseCommand::SUBSCRIBE);
+                auto* m = c.mutable_subscribe();
+                m->set_topic(s->topic);
+                m->set_subscription(s->subscription);
+                m->set_subtype(pulsar::proto::CommandSubscribe::Shared);
+                m->set_consumer_id(++id);
+                m->set_request_id(id);
+                m->set_consumer_name(s->consumer);
+                if (auto w = wireSchemaOf(s->schema)) *m->mutable_schema() = *w;
+            } else {
+                continue;
+            }
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+void record(const std::string& name, double seconds, double items) {
+    auto& f = gFigures[name];
+    f.seconds += seconds;
+    f.items += items;
+    ++f.iterations;
+}
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// --- baseline -------------------------------------------------------------------
+
+void BM_Baseline_WireRoundTrip(benchmark::State& state) {
+    const auto commands = admissionCommands();
+    std::size_t decoded = 0;
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        for (const auto& c : commands) {
+            auto bytes = cnx::wire::encodeFrame(c);
+            std::string error;
+            auto f = cnx::wire::decodeFrame(bytes, &error);
+            decoded += f.has_value();
+            benchmark::DoNotOptimize(f);
+        }
+        double s = since(t0);
+        state.SetIterationTime(s);
+        record("baseline", s, static_cast<double>(commands.size()));
+    }
+    if (decoded == 0) state.SkipWithError("no frame decoded");
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * commands.size()));
+    state.counters["frames"] = static_cast<double>(commands.size());
+}
+BENCHMARK(BM_Baseline_WireRoundTrip)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
+// --- suite ----------------------------------------------------------------------------
+
+void BM_Suite_Load(benchmark::State& state) {
+    std::size_t scenarios = 0;
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        auto r = loadSuite();
+        double s = since(t0);
+        scenarios = r.scenarios.size();
+        state.SetIterationTime(s);
+        record("load", s, 0);
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["scenarios"] = static_cast<double>(scenarios);
+}
+BENCHMARK(BM_Suite_Load)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+
+/// Runs every scenario once; returns the counts of what ran.
+SuiteCounts runSuite(const cnx::sim::LoadResult& suite) {
+    SuiteCounts c;
+    cnx::sim::RunOptions options;
+    for (const auto& sc : suite.scenarios) {
+        for (const auto& version : cnx::sim::versionsOf(sc)) {
+            auto r = cnx::sim::runScenario(sc, "bench-suite.yaml", version, options);
+            for (const auto& step : r.steps) {
+                ++c.stepsRun;
+                if (!step.step || !isAdmission(*step.step)) continue;
+                ++c.admissions;
+                c.admissionsRefused += !step.observed.ok;
+            }
+            c.steps += sc.steps.size();
+        }
+    }
+    return c;
+}
+
+void BM_Suite_Run(benchmark::State& state) {
+    const auto& suite = loadedSuite();
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        gCounts = runSuite(suite);
+        double s = since(t0);
+        state.SetIterationTime(s);
+        record("run", s, 0);
+    }
+    state.counters["steps/s"] = benchmark::Counter(static_cast<double>(gCounts.stepsRun) * state.iterations(),
+                                                   benchmark::Counter::kIsRate);
+    state.counters["admissions/s"] = benchmark::Counter(static_cast<double>(gCounts.admissions) * state.iterations(),
+                                                        benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Suite_Run)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+
+void BM_Suite_WallTime(benchmark::State& state) {
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        auto suite = loadSuite();
+        auto counts = runSuite(suite);
+        double s = since(t0);
+        state.SetIterationTime(s);
+        record("wall", s, static_cast<double>(counts.admissions));
+    }
+}
+BENCHMARK(BM_Suite_WallTime)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// --- summary --------------------------------------------------------------------------
+
+void printSummary() {
+    const auto& base = gFigures["baseline"];
+    const auto& load = gFigures["load"];
+    const auto& run = gFigures["run"];
+    const auto& wall = gFigures["wall"];
+    if (base.items == 0 || run.iterations == 0 || gCounts.stepsRun == 0) return;
+    const double baseNs = base.perItemNs();
+    const double runS = run.perIterationSeconds();
+    const double stepNs = runS * 1e9 / static_cast<double>(gCounts.stepsRun);
+    const double admissionNs = runS * 1e9 / static_cast<double>(gCounts.admissions);
+    const double loadStepNs = load.perIterationSeconds() * 1e9 / static_cast<double>(gCounts.steps);
+    auto ratio = [&](double ns) { return ns / baseNs; };
+
+    std::printf("\n== cnxsim admission benchmark: seed %llu, %zu scenarios, %zu steps (%zu admissions, %.1f%% refused)\n",
+                static_cast<unsigned long long>(gShape.seed), loadedSuite().scenarios.size(), gCounts.stepsRun,
+                gCounts.admissions, 100.0 * static_cast<double>(gCounts.admissionsRefused) / static_cast<double>(gCounts.admissions));
+    std::printf("%-58s %14s %10s\n", "figure", "absolute", "x baseline");
+    std::printf("%-58s %11.0f ns %10.2f\n", "baseline: wire round trip of one admission frame (no model)", baseNs, 1.0);
+    std::printf("%-58s %11.0f ns %10.2f\n", "load: YAML -> scenario model, per step", loadStepNs, ratio(loadStepNs));
+    std::printf("%-58s %11.0f ns %10.2f\n", "run: one step through ServerCnx / admin API (mean)", stepNs, ratio(stepNs));
+    std::printf("%-58s %11.0f ns %10.2f\n", "run: suite run time per admission step", admissionNs, ratio(admissionNs));
+    std::printf("%-58s %14.0f\n", "admission steps per second (run only)", static_cast<double>(gCounts.admissions) / runS);
+    std::printf("%-58s %14.0f\n", "steps per second (run only)", static_cast<double>(gCounts.stepsRun) / runS);
+    std::printf("%-58s %12.2f s %10.0f\n", "whole-suite wall time (load + run)", wall.perIterationSeconds(),
+                wall.perIterationSeconds() * 1e9 / baseNs);
+    std::printf("(the last ratio: the wall time in wire round trips; every ratio is relative to the same-process baseline)\n");
+}
+
+/// Takes `--scenarios=N` and `--seed=N` out of argv before Google Benchmark parses it.
+void takeOwnFlags(int& argc, char** argv) {
+    int out = 1;
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        if (a.starts_with("--scenarios=")) {
+            gShape.scenarios = std::strtoull(argv[i] + 12, nullptr, 10);
+        } else if (a.starts_with("--seed=")) {
+            gShape.seed = std::strtoull(argv[i] + 7, nullptr, 10);
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    argc = out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    takeOwnFlags(argc, argv);
+    if (gShape.scenarios == 0) gShape.scenarios = 1;
+    std::printf("cnxsim bench_admission: %zu generated scenarios, seed %llu\n", gShape.scenarios,
+                static_cast<unsigned long long>(gShape.seed));
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    loadedSuite();  // generate and load once, outside every timed region
+    benchmark::RunSpecifiedBenchmarks();
+    printSummary();
+    benchmark::Shutdown();
+    return 0;
+}

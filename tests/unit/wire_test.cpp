@@ -1,0 +1,583 @@
+// The wire layer and the connection state machine (reference §8, §1.1, §2.4):
+// framing round trips and every class of malformed frame, schema-version
+// encoding, proto <-> Java schema types, CONNECT / PING / protocol
+// negotiation, the producer-id de-duplication on one connection, and a seeded
+// fuzz of ServerCnx::receive (run under ASan/UBSan in CI).
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model_test_support.h"
+
+namespace {
+
+using cnx::SchemaType;
+using cnx::testing::BaseCommand;
+using cnx::testing::BrokerFixture;
+using cnx::testing::TestClient;
+using cnx::testing::wireSchema;
+using pulsar::proto::Schema;
+namespace wire = cnx::wire;
+
+std::string u32(std::uint32_t v) {
+    std::string out;
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+    return out;
+}
+
+/// A frame assembled by hand: `[total][commandSize][command][rest]`.
+std::string handFrame(std::string_view command, std::string_view rest = "", std::optional<std::uint32_t> total = {},
+                      std::optional<std::uint32_t> commandSize = {}) {
+    auto cs = commandSize.value_or(static_cast<std::uint32_t>(command.size()));
+    auto ts = total.value_or(static_cast<std::uint32_t>(4 + command.size() + rest.size()));
+    return u32(ts) + u32(cs) + std::string(command) + std::string(rest);
+}
+
+BaseCommand ping() {
+    BaseCommand c;
+    c.set_type(BaseCommand::PING);
+    c.mutable_ping();
+    return c;
+}
+
+BaseCommand producerWithSchema() {
+    return TestClient::producerCmd("persistent://public/default/orders", 7, 3, "p",
+                                   wireSchema(Schema::Avro, cnx::testing::kUserV1Avro));
+}
+
+BaseCommand sendCmd(std::uint64_t producerId = 1, std::uint64_t seq = 0) {
+    BaseCommand c;
+    c.set_type(BaseCommand::SEND);
+    c.mutable_send()->set_producer_id(producerId);
+    c.mutable_send()->set_sequence_id(seq);
+    return c;
+}
+
+pulsar::proto::MessageMetadata meta() {
+    pulsar::proto::MessageMetadata m;
+    m.set_producer_name("p");
+    m.set_sequence_id(0);
+    m.set_publish_time(1);
+    return m;
+}
+
+std::string decodeError(std::string_view bytes) {
+    std::string error;
+    auto f = wire::decodeFrame(bytes, &error);
+    if (f) return "<decoded>";
+    return error;
+}
+
+}  // namespace
+
+// --- §8.1 framing ----------------------------------------------------------------
+
+TEST_CASE("§8.1 simple-command frame: [totalSize][commandSize][BaseCommand] round trip", "[wire][§8.1]") {
+    auto cmd = producerWithSchema();
+    auto bytes = wire::encodeFrame(cmd);
+    auto body = cmd.SerializeAsString();
+    REQUIRE(bytes.size() == 8 + body.size());
+    CHECK(bytes.substr(0, 4) == u32(static_cast<std::uint32_t>(4 + body.size())));
+    CHECK(bytes.substr(4, 4) == u32(static_cast<std::uint32_t>(body.size())));
+    CHECK(bytes.substr(8) == body);
+
+    std::string error;
+    auto f = wire::decodeFrame(bytes, &error);
+    REQUIRE(f.has_value());
+    CHECK(f->command.SerializeAsString() == body);
+    CHECK_FALSE(f->metadata.has_value());
+    CHECK(f->payload.empty());
+    CHECK(f->command.producer().schema().type() == Schema::Avro);
+
+    auto p = wire::decodeFrame(wire::encodeFrame(ping()), &error);
+    REQUIRE(p.has_value());
+    CHECK(p->command.type() == BaseCommand::PING);
+}
+
+TEST_CASE("§8.1 payload frame (SEND): metadata and payload round trip, magic+checksum optional", "[wire][§8.1]") {
+    auto cmd = sendCmd(4, 9);
+    auto bytes = wire::encodePayloadFrame(cmd, meta(), "hello");
+    std::string error;
+    auto f = wire::decodeFrame(bytes, &error);
+    INFO(error);
+    REQUIRE(f.has_value());
+    CHECK(f->command.send().producer_id() == 4);
+    REQUIRE(f->metadata.has_value());
+    CHECK(f->metadata->producer_name() == "p");
+    CHECK(f->payload == "hello");
+
+    // The same with the magic 0x0e01 + CRC32C block before metadataSize (checksum not verified).
+    auto body = cmd.SerializeAsString();
+    auto m = meta().SerializeAsString();
+    std::string rest = std::string("\x0e\x01", 2) + u32(0xdeadbeef) + u32(static_cast<std::uint32_t>(m.size())) + m + "hi";
+    auto g = wire::decodeFrame(handFrame(body, rest), &error);
+    INFO(error);
+    REQUIRE(g.has_value());
+    CHECK(g->payload == "hi");
+}
+
+TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire][§8.1]") {
+    const auto good = wire::encodeFrame(ping());
+    const auto body = ping().SerializeAsString();
+
+    struct Case {
+        const char* what;
+        std::string bytes;
+        std::string expected;  // substring of the error
+    };
+    BaseCommand noBody;
+    noBody.set_type(BaseCommand::PRODUCER);  // type without its `producer` message
+    const auto sendBody = sendCmd().SerializeAsString();
+    const std::vector<Case> cases{
+        {"empty", "", "shorter than its 8-byte header"},
+        {"short header", good.substr(0, 5), "frame of 5 bytes is shorter than its 8-byte header"},
+        {"totalSize larger than the bytes", handFrame(body, "", static_cast<std::uint32_t>(body.size() + 10)),
+         "but " + std::to_string(4 + body.size()) + " bytes follow it"},
+        {"totalSize smaller than the bytes", good + "x", "frame says totalSize="},
+        {"commandSize > totalSize", handFrame(body, "", {}, static_cast<std::uint32_t>(body.size() + 1)),
+         "exceeds totalSize="},
+        {"oversize", u32(wire::kMaxFrameSize + 1) + u32(4), "exceeds the maximum 5253120"},
+        {"garbage protobuf", handFrame(std::string("\xff\xff\xff\xff\xff", 5)), "BaseCommand does not parse"},
+        {"missing required type", handFrame(""), "BaseCommand does not parse"},
+        {"type without its body", wire::encodeFrame(noBody), "BaseCommand of type PRODUCER lacks its command message"},
+        {"trailing bytes on a non-SEND command", handFrame(body, "xyz"), "a PING frame carries 3 bytes after its command"},
+        {"SEND without metadataSize", handFrame(sendBody, "ab"), "payload command lacks its 4-byte metadataSize"},
+        {"SEND with metadataSize past the end", handFrame(sendBody, u32(100) + "abc"),
+         "metadataSize=100 runs past the end of the frame"},
+        {"SEND with metadataSize 0xffffffff", handFrame(sendBody, u32(0xffffffffu)), "runs past the end of the frame"},
+        {"SEND with unparseable metadata", handFrame(sendBody, u32(3) + "\xff\xff\xff"), "MessageMetadata does not parse"},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.what) {
+            auto error = decodeError(c.bytes);
+            CHECK_THAT(error, Catch::Contains(c.expected));
+
+            // ServerCnx: the reason comes back, the connection closes, nothing is sent, no crash.
+            BrokerFixture f;
+            TestClient client(f);
+            REQUIRE(client.connect().type() == BaseCommand::CONNECTED);
+            auto refused = client.raw(c.bytes);
+            REQUIRE(refused.has_value());
+            CHECK_THAT(*refused, Catch::StartsWith("malformed frame: ") && Catch::Contains(c.expected));
+            CHECK(client.cnx().closed());
+            CHECK(client.send(ping()).empty());  // later frames are refused, no PONG
+            CHECK(client.raw(good) == std::optional<std::string>("the connection is closed"));
+        }
+    }
+}
+
+// --- §4.1 / §1.4 schema versions ------------------------------------------------------
+
+TEST_CASE("§4.1/§1.4 schema versions are 8-byte big-endian signed longs", "[wire][§4.1]") {
+    CHECK(wire::encodeSchemaVersion(0) == std::string(8, '\0'));
+    CHECK(wire::encodeSchemaVersion(1) == std::string(7, '\0') + "\x01");
+    CHECK(wire::encodeSchemaVersion(258) == std::string(6, '\0') + "\x01\x02");
+    CHECK(wire::encodeSchemaVersion(0x0102030405060708) == "\x01\x02\x03\x04\x05\x06\x07\x08");
+    CHECK(wire::encodeSchemaVersion(-1) == std::string(8, '\xff'));
+    for (std::int64_t v : {std::int64_t{0}, std::int64_t{1}, std::int64_t{255}, std::int64_t{256}, std::int64_t{-1},
+                           std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
+        CHECK(wire::decodeSchemaVersion(wire::encodeSchemaVersion(v)) == std::optional<std::int64_t>(v));
+    }
+    CHECK_FALSE(wire::decodeSchemaVersion("").has_value());
+    CHECK_FALSE(wire::decodeSchemaVersion(std::string(7, '\0')).has_value());
+    CHECK_FALSE(wire::decodeSchemaVersion(std::string(9, '\0')).has_value());
+    CHECK_FALSE(wire::decodeSchemaVersion(std::string(64, '\0')).has_value());  // pre-2.4 64-byte versions
+}
+
+TEST_CASE("§1.6 PRODUCER_SUCCESS carries the version as 8 bytes, or zero-length without schema", "[wire][§1.6]") {
+    BrokerFixture f;
+    TestClient c(f);
+    c.connect();
+    auto typed = c.producer("persistent://public/default/v", 1, "a", wireSchema(Schema::String));
+    REQUIRE(typed.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(typed.producer_success().schema_version() == wire::encodeSchemaVersion(0));
+    CHECK(typed.producer_success().last_sequence_id() == -1);
+    auto plain = c.producer("persistent://public/default/v", 2, "b");
+    REQUIRE(plain.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(plain.producer_success().has_schema_version());
+    CHECK(plain.producer_success().schema_version().empty());
+    auto generated = c.producer("persistent://public/default/v", 3);
+    REQUIRE(generated.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK_FALSE(generated.producer_success().producer_name().empty());  // broker-generated name
+}
+
+// --- §2.4 schema type conversions -------------------------------------------------------
+
+TEST_CASE("§2.4 proto <-> Java schema types", "[wire][§2.4]") {
+    SECTION("proto -> Java") {
+        CHECK(wire::fromProtoType(Schema::AutoConsume) == SchemaType::AUTO_CONSUME);
+        CHECK(wire::fromProtoType(Schema::External) == SchemaType::NONE);
+        CHECK(wire::fromProtoType(Schema::None) == SchemaType::NONE);
+        CHECK(wire::fromProtoType(Schema::String) == SchemaType::STRING);
+        CHECK(wire::fromProtoType(Schema::Bool) == SchemaType::BOOLEAN);
+        CHECK(wire::fromProtoType(Schema::Int32) == SchemaType::INT32);
+        CHECK(wire::fromProtoType(Schema::KeyValue) == SchemaType::KEY_VALUE);
+        CHECK(wire::fromProtoType(Schema::LocalDateTime) == SchemaType::LOCAL_DATE_TIME);
+        CHECK(wire::fromProtoType(Schema::ProtobufNative) == SchemaType::PROTOBUF_NATIVE);
+        for (int v = 0; v <= 20; ++v) {
+            CHECK(static_cast<int>(wire::fromProtoType(static_cast<Schema::Type>(v))) == v);
+        }
+    }
+    SECTION("Java -> proto: AUTO_CONSUME -> AutoConsume, other negatives -> None") {
+        CHECK(wire::toProtoType(SchemaType::AUTO_CONSUME) == Schema::AutoConsume);
+        CHECK(wire::toProtoType(SchemaType::BYTES) == Schema::None);
+        CHECK(wire::toProtoType(SchemaType::AUTO) == Schema::None);
+        CHECK(wire::toProtoType(SchemaType::AUTO_PUBLISH) == Schema::None);
+        CHECK(wire::toProtoType(SchemaType::NONE) == Schema::None);
+        CHECK(wire::toProtoType(SchemaType::AVRO) == Schema::Avro);
+        CHECK(wire::toProtoType(SchemaType::PROTOBUF_NATIVE) == Schema::ProtobufNative);
+    }
+    SECTION("the broker's record: name ignored, data verbatim, properties as a map (§1.2)") {
+        auto s = wireSchema(Schema::Json, "{\"type\":\"record\"}", "client-chosen-name");
+        auto* kv = s.add_properties();
+        kv->set_key("owner");
+        kv->set_value("billing");
+        auto d = wire::fromProto(s);
+        CHECK(d.type == SchemaType::JSON);
+        CHECK(d.data == "{\"type\":\"record\"}");
+        CHECK(d.properties == cnx::SchemaProperties{{"owner", "billing"}});
+        auto back = wire::toProto(d, "public/default/orders");
+        CHECK(back.name() == "public/default/orders");
+        CHECK(back.type() == Schema::Json);
+        CHECK(back.schema_data() == d.data);
+        REQUIRE(back.properties_size() == 1);
+        CHECK(back.properties(0).key() == "owner");
+    }
+    SECTION("an unknown proto type value (23) makes the command unparseable (closed proto2 enum, §2.3 derived)") {
+        // A Schema with an unknown required enum value fails to parse: here, inside a SUBSCRIBE.
+        auto sub = TestClient::subscribeCmd("persistent://public/default/x", "s", 5, 6, wireSchema(Schema::String));
+        auto bytes = sub.SerializeAsString();
+        // Patch the schema type varint (String=1) to 23: find "\x20\x01" (field 4 varint 1) inside the schema.
+        auto at = bytes.rfind(std::string("\x20\x01", 2));
+        REQUIRE(at != std::string::npos);
+        bytes[at + 1] = 23;
+        CHECK_THAT(decodeError(handFrame(bytes)), Catch::Contains("BaseCommand does not parse"));
+    }
+}
+
+// --- §8.6 connection state machine ----------------------------------------------------------
+
+TEST_CASE("§8.6 commands before CONNECT are refused and close the connection", "[wire][§8.6]") {
+    BrokerFixture f;
+    BaseCommand getSchema;
+    getSchema.set_type(BaseCommand::GET_SCHEMA);
+    getSchema.mutable_getschema()->set_request_id(1);
+    getSchema.mutable_getschema()->set_topic("persistent://public/default/a");
+    for (const auto& cmd : {TestClient::producerCmd("persistent://public/default/a", 1, 1),
+                            TestClient::subscribeCmd("persistent://public/default/a", "s", 1, 1), getSchema}) {
+        TestClient c(f);
+        std::optional<std::string> refusal;
+        auto frames = c.send(cmd, &refusal);
+        INFO(BaseCommand::Type_Name(cmd.type()));
+        REQUIRE(refusal.has_value());
+        CHECK(*refusal == "received " + BaseCommand::Type_Name(cmd.type()) + " before CONNECT");
+        CHECK(frames.empty());
+        CHECK(c.cnx().closed());
+        CHECK(c.cnx().protocolVersion() == 0);
+    }
+    CHECK(f.broker.loadedTopics().empty());  // nothing reached the model
+}
+
+TEST_CASE("§8.6 a second CONNECT and broker-only commands from the client are refused", "[wire][§8.6]") {
+    BrokerFixture f;
+    SECTION("second CONNECT") {
+        TestClient c(f);
+        c.connect();
+        BaseCommand again;
+        again.set_type(BaseCommand::CONNECT);
+        again.mutable_connect()->set_client_version("x");
+        std::optional<std::string> refusal;
+        c.send(again, &refusal);
+        CHECK(refusal == std::optional<std::string>("received a second CONNECT"));
+        CHECK(c.cnx().closed());
+    }
+    SECTION("PRODUCER_SUCCESS sent by a client") {
+        TestClient c(f);
+        c.connect();
+        BaseCommand bogus;
+        bogus.set_type(BaseCommand::PRODUCER_SUCCESS);
+        bogus.mutable_producer_success()->set_request_id(1);
+        bogus.mutable_producer_success()->set_producer_name("x");
+        std::optional<std::string> refusal;
+        c.send(bogus, &refusal);
+        CHECK(refusal == std::optional<std::string>("a client may not send PRODUCER_SUCCESS"));
+    }
+}
+
+TEST_CASE("§8.1/§8.6 PING is answered with PONG", "[wire][§8.1][§8.6]") {
+    BrokerFixture f;
+    TestClient c(f);
+    c.connect();
+    for (int i = 0; i < 3; ++i) {
+        std::optional<std::string> refusal;
+        auto frames = c.send(ping(), &refusal);
+        CHECK_FALSE(refusal.has_value());
+        REQUIRE(frames.size() == 1);
+        CHECK(frames[0].type() == BaseCommand::PONG);
+    }
+    BaseCommand pong;
+    pong.set_type(BaseCommand::PONG);
+    pong.mutable_pong();
+    CHECK(c.send(pong).empty());  // a PONG from the client is accepted silently
+    CHECK_FALSE(c.cnx().closed());
+}
+
+TEST_CASE("§8.3/§8.5 protocol negotiation answers min(client, profile max)", "[wire][§8.5]") {
+    auto negotiated = [](const cnx::BehaviourProfile& p, int client) {
+        BrokerFixture f(p);
+        TestClient c(f);
+        auto r = c.connect(client);
+        REQUIRE(r.type() == BaseCommand::CONNECTED);
+        CHECK(c.cnx().protocolVersion() == r.connected().protocol_version());
+        CHECK(r.connected().server_version() == "Pulsar Server" + p.serverVersion);
+        CHECK(r.connected().max_message_size() == 5 * 1024 * 1024);
+        return r.connected().protocol_version();
+    };
+    const auto& newest = cnx::newestProfile();
+    CHECK(newest.maxProtocolVersion == 21);
+    CHECK(negotiated(newest, 21) == 21);
+    CHECK(negotiated(newest, 25) == 21);
+    CHECK(negotiated(newest, 14) == 14);
+    CHECK(negotiated(newest, 0) == 0);
+    auto old = newest;
+    old.maxProtocolVersion = 15;
+    CHECK(negotiated(old, 21) == 15);
+    CHECK(negotiated(old, 13) == 13);
+}
+
+TEST_CASE("§1.8 GET_OR_CREATE_SCHEMA on a topic that does not exist: TopicNotFound, no auto-creation",
+          "[wire][§1.8]") {
+    BrokerFixture f;
+    BaseCommand goc;
+    goc.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);
+    goc.mutable_getorcreateschema()->set_request_id(5);
+    goc.mutable_getorcreateschema()->set_topic("persistent://public/default/x");
+    *goc.mutable_getorcreateschema()->mutable_schema() = wireSchema(Schema::String);
+
+    std::optional<std::string> refusal;
+    TestClient modern(f);
+    modern.connect(21);
+    auto frames = modern.send(goc, &refusal);
+    CHECK_FALSE(refusal.has_value());
+    REQUIRE(frames.size() == 1);
+    CHECK(frames[0].type() == BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
+    // The topic does not exist and GET_OR_CREATE does not auto-create it (§1.8).
+    CHECK(frames[0].getorcreateschemaresponse().error_code() == pulsar::proto::TopicNotFound);
+    CHECK(frames[0].getorcreateschemaresponse().error_message() == "Topic not found persistent://public/default/x");
+    CHECK(f.broker.loadedTopics().empty());
+}
+
+// --- §1.1 step 3 producer-id de-duplication ------------------------------------------------
+
+TEST_CASE("§1.1 producer-id de-duplication on one connection", "[wire][§1.1]") {
+    const std::string topic = "persistent://public/default/dedup";
+    BrokerFixture f;
+    TestClient c(f);
+    c.connect();
+
+    SECTION("pending creation -> ServiceNotReady 'Producer is already present on the connection'") {
+        auto first = TestClient::producerCmd(topic, 1, c.takeRequestId(), "p1", wireSchema(Schema::String));
+        CHECK(c.deliverOnly(first).empty());  // the schema step is posted: still pending
+        auto again = TestClient::producerCmd(topic, 1, c.takeRequestId(), "p1", wireSchema(Schema::String));
+        auto frames = c.deliverOnly(again);
+        REQUIRE(frames.size() == 1);
+        CHECK(frames[0].type() == BaseCommand::ERROR);
+        CHECK(frames[0].error().request_id() == again.producer().request_id());
+        CHECK(frames[0].error().error() == pulsar::proto::ServiceNotReady);
+        CHECK(frames[0].error().message() == "Producer is already present on the connection");
+        auto later = c.runPending();
+        REQUIRE(later.size() == 1);
+        CHECK(later[0].type() == BaseCommand::PRODUCER_SUCCESS);
+        CHECK(later[0].producer_success().request_id() == first.producer().request_id());
+    }
+    SECTION("ready -> PRODUCER_SUCCESS repeated with the same name and schema version") {
+        auto r1 = c.producer(topic, 1, "p1", wireSchema(Schema::String));
+        REQUIRE(r1.type() == BaseCommand::PRODUCER_SUCCESS);
+        auto r2 = c.producer(topic, 1, "other-name", wireSchema(Schema::Int32));  // different request, same id
+        REQUIRE(r2.type() == BaseCommand::PRODUCER_SUCCESS);
+        CHECK(r2.producer_success().request_id() != r1.producer_success().request_id());
+        CHECK(r2.producer_success().producer_name() == "p1");
+        CHECK(r2.producer_success().schema_version() == r1.producer_success().schema_version());
+        CHECK(f.broker.findTopic(*cnx::TopicName::parse(topic))->producers().size() == 1);
+        CHECK(f.broker.registry().history("public/default/dedup").size() == 1);  // INT32 never registered
+    }
+    SECTION("failed -> its code, 'Producer is already failed to register present on the connection'") {
+        REQUIRE(c.producer(topic, 9, "typed", wireSchema(Schema::String)).type() == BaseCommand::PRODUCER_SUCCESS);
+        auto bad = c.producer(topic, 1, "p1", wireSchema(Schema::Int32));  // FULL: type mismatch
+        REQUIRE(bad.type() == BaseCommand::ERROR);
+        CHECK(bad.error().error() == pulsar::proto::IncompatibleSchema);
+        auto again = c.producer(topic, 1, "p1", wireSchema(Schema::String));
+        REQUIRE(again.type() == BaseCommand::ERROR);
+        CHECK(again.error().error() == pulsar::proto::IncompatibleSchema);
+        CHECK(again.error().message() == "Producer is already failed to register present on the connection");
+    }
+    SECTION("producer ids are per connection") {
+        REQUIRE(c.producer(topic, 1, "p1").type() == BaseCommand::PRODUCER_SUCCESS);
+        TestClient other(f);
+        other.connect();
+        auto r = other.producer(topic, 1, "p2");
+        CHECK(r.type() == BaseCommand::PRODUCER_SUCCESS);
+        CHECK(r.producer_success().producer_name() == "p2");
+    }
+}
+
+// --- fuzz ---------------------------------------------------------------------------------
+
+namespace {
+
+/// Valid frames of every command the model handles, to be mutated.
+std::vector<std::string> seedFrames() {
+    std::vector<std::string> out;
+    BaseCommand connect;
+    connect.set_type(BaseCommand::CONNECT);
+    connect.mutable_connect()->set_client_version("Pulsar-CPP-v4.2.0");
+    connect.mutable_connect()->set_protocol_version(21);
+    out.push_back(wire::encodeFrame(connect));
+    out.push_back(wire::encodeFrame(producerWithSchema()));
+    out.push_back(wire::encodeFrame(TestClient::producerCmd("orders", 1, 2, "", wireSchema(Schema::String))));
+    out.push_back(wire::encodeFrame(TestClient::producerCmd("non-persistent://public/default/np", 2, 3)));
+    out.push_back(wire::encodeFrame(
+        TestClient::subscribeCmd("persistent://public/default/orders", "s", 1, 4, wireSchema(Schema::AutoConsume))));
+    out.push_back(wire::encodeFrame(
+        TestClient::subscribeCmd("orders", "s", 2, 5, wireSchema(Schema::Avro, cnx::testing::kUserV1Avro))));
+    out.push_back(wire::encodePayloadFrame(sendCmd(7, 1), meta(), "payload"));
+    out.push_back(wire::encodePayloadFrame(sendCmd(1, 2), meta(), ""));
+    BaseCommand gs;
+    gs.set_type(BaseCommand::GET_SCHEMA);
+    gs.mutable_getschema()->set_request_id(6);
+    gs.mutable_getschema()->set_topic("orders");
+    gs.mutable_getschema()->set_schema_version(wire::encodeSchemaVersion(0));
+    out.push_back(wire::encodeFrame(gs));
+    BaseCommand goc;
+    goc.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);
+    goc.mutable_getorcreateschema()->set_request_id(7);
+    goc.mutable_getorcreateschema()->set_topic("orders");
+    *goc.mutable_getorcreateschema()->mutable_schema() = wireSchema(Schema::Int64);
+    out.push_back(wire::encodeFrame(goc));
+    BaseCommand cp;
+    cp.set_type(BaseCommand::CLOSE_PRODUCER);
+    cp.mutable_close_producer()->set_producer_id(7);
+    cp.mutable_close_producer()->set_request_id(8);
+    out.push_back(wire::encodeFrame(cp));
+    BaseCommand cc;
+    cc.set_type(BaseCommand::CLOSE_CONSUMER);
+    cc.mutable_close_consumer()->set_consumer_id(1);
+    cc.mutable_close_consumer()->set_request_id(9);
+    out.push_back(wire::encodeFrame(cc));
+    out.push_back(wire::encodeFrame(ping()));
+    return out;
+}
+
+std::string randomBytes(std::mt19937_64& rng, std::size_t maxLen) {
+    std::uniform_int_distribution<std::size_t> len(0, maxLen);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::string s(len(rng), '\0');
+    for (auto& ch : s) ch = static_cast<char>(byte(rng));
+    return s;
+}
+
+/// One random mutation of a valid frame: flips, truncation, extension, size-field rewrites.
+std::string mutate(std::mt19937_64& rng, std::string s) {
+    std::uniform_int_distribution<int> kind(0, 6);
+    std::uniform_int_distribution<int> byte(0, 255);
+    auto pos = [&](std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    switch (kind(rng)) {
+        case 0:  // flip 1..4 random bytes
+            for (int i = 0, n = 1 + byte(rng) % 4; i < n && !s.empty(); ++i) s[pos(s.size())] = static_cast<char>(byte(rng));
+            break;
+        case 1:  // truncate
+            s.resize(pos(s.size() + 1));
+            break;
+        case 2:  // append garbage
+            s += randomBytes(rng, 16);
+            break;
+        case 3:  // rewrite totalSize
+            if (s.size() >= 4) s.replace(0, 4, u32(static_cast<std::uint32_t>(rng())));
+            break;
+        case 4:  // rewrite commandSize, keeping totalSize consistent with the length
+            if (s.size() >= 8) s.replace(4, 4, u32(static_cast<std::uint32_t>(pos(s.size() + 8))));
+            break;
+        case 5:  // flip a byte inside the BaseCommand and keep the sizes (reaches the handlers)
+            if (s.size() > 8) s[8 + pos(s.size() - 8)] ^= static_cast<char>(1 << (byte(rng) % 8));
+            break;
+        case 6:  // insert a byte and fix totalSize
+            if (s.size() >= 8) {
+                s.insert(8 + pos(s.size() - 7), 1, static_cast<char>(byte(rng)));
+                s.replace(0, 4, u32(static_cast<std::uint32_t>(s.size() - 4)));
+            }
+            break;
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("§8.1 fuzz: 5,000 seeded random and mutated frames never crash or hang ServerCnx", "[wire][§8.1][fuzz]") {
+    struct Row {
+        const char* what;
+        std::uint64_t seed;
+        int iterations;
+        bool mutateValid;   // mutations of valid frames, else random bytes
+        bool connectFirst;  // a valid CONNECT precedes the input
+    };
+    // 4 x 1,250 = 5,000 inputs. A failure prints the row and the iteration: rerun with that seed.
+    const Row rows[] = {
+        {"random bytes before CONNECT", 0xC0FFEE, 1250, false, false},
+        {"random bytes after CONNECT", 0xBADC0DE, 1250, false, true},
+        {"mutated valid frames before CONNECT", 0x5EED, 1250, true, false},
+        {"mutated valid frames after CONNECT", 0xFEEDFACE, 1250, true, true},
+    };
+    const auto seeds = seedFrames();
+    const auto connectFrame = seeds.front();
+    for (const auto& row : rows) {
+        SECTION(row.what) {
+            std::mt19937_64 rng(row.seed);
+            BrokerFixture f;  // one broker per row: state accumulates across inputs, as on a real broker
+            std::size_t refusedCount = 0, answered = 0;
+            for (int i = 0; i < row.iterations; ++i) {
+                std::string input;
+                if (row.mutateValid) {
+                    input = seeds[std::uniform_int_distribution<std::size_t>(0, seeds.size() - 1)(rng)];
+                    for (int m = 0, n = 1 + static_cast<int>(rng() % 3); m < n; ++m) input = mutate(rng, input);
+                } else {
+                    // Mostly short strings; sometimes with a plausible header so decoding gets further.
+                    input = randomBytes(rng, 64);
+                    if (rng() % 2 && input.size() >= 8) {
+                        input.replace(0, 4, u32(static_cast<std::uint32_t>(input.size() - 4)));
+                        input.replace(4, 4, u32(static_cast<std::uint32_t>(rng() % (input.size() - 4))));
+                    }
+                }
+                std::size_t frames = 0;
+                cnx::ServerCnx conn(f.broker, [&](std::string out) {
+                    ++frames;
+                    std::string error;
+                    // Whatever the broker sends back must itself be a well-formed frame.
+                    CHECK(wire::decodeFrame(out, &error).has_value());
+                });
+                if (row.connectFirst) REQUIRE_FALSE(conn.receive(connectFrame).has_value());
+                auto refused = conn.receive(input);
+                // Bounded: the executor drains (a runaway continuation loop would show here).
+                auto ran = f.executor.runUntilIdle();
+                INFO("row '" << row.what << "' seed " << row.seed << " iteration " << i << " ran " << ran);
+                CHECK(ran < 1000);
+                if (refused) {
+                    ++refusedCount;
+                    CHECK(conn.closed());
+                    CHECK_FALSE(refused->empty());
+                    CHECK(conn.receive(connectFrame) == std::optional<std::string>("the connection is closed"));
+                } else {
+                    ++answered;
+                }
+                (void)frames;
+            }
+            CHECK(refusedCount + answered == static_cast<std::size_t>(row.iterations));
+            if (row.mutateValid) CHECK(answered > 0);  // some mutations must reach the handlers
+            CHECK(f.executor.pending() == 0);
+        }
+    }
+}
