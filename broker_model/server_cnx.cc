@@ -486,9 +486,12 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
         auto* resp = out.mutable_getorcreateschemaresponse();
         resp->set_request_id(requestId);
         if (!r.ok()) {
-            trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + r.error().message);
-            resp->set_error_code(r.error().code);
-            resp->set_error_message(producerErrorText(r.error()));
+            // Schema-step failures carry the §1.5 wrapping; the handler's own
+            // refusals (topic not found) are sent as plain text.
+            const auto& e = r.error();
+            trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
+            resp->set_error_code(e.code);
+            resp->set_error_message(e.exceptionClass.empty() ? e.message : producerErrorText(e));
         } else {
             auto v = r.value();
             resp->set_schema_version(v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v));

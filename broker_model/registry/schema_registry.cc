@@ -75,7 +75,11 @@ std::uint64_t SchemaRegistry::generationOf(const std::string& id) const {
 SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& schema, bool deleted) {
     auto& loc = locators_[id];
     SchemaVersion v = loc.entries.empty() ? 0 : loc.entries.back().version + 1;
-    loc.entries.push_back({v, schema, deleted});
+    StoredSchema entry{v, schema, deleted};
+    // §4.1: the stored type is the Java value + 1; negative Java types (BYTES,
+    // AUTO, ...) are stored, and so read back, as NONE.
+    if (static_cast<int>(entry.schema.type) < 0) entry.schema.type = SchemaType::NONE;
+    loc.entries.push_back(std::move(entry));
     loc.generation = nextGeneration_++;
     return v;
 }

@@ -85,8 +85,10 @@ bool decodePayload(std::string_view rest, Frame& frame, std::string* error) {
     if (static_cast<std::uint64_t>(metaSize) + 4 > rest.size())
         return fail(error, "metadataSize=" + std::to_string(metaSize) + " runs past the end of the frame");
     pulsar::proto::MessageMetadata meta;
-    if (!meta.ParseFromArray(rest.data() + 4, static_cast<int>(metaSize)))
-        return fail(error, "MessageMetadata does not parse");
+    if (!meta.ParsePartialFromArray(rest.data() + 4, static_cast<int>(metaSize)))
+        return fail(error, "MessageMetadata does not parse (bad protobuf encoding)");
+    if (!meta.IsInitialized())
+        return fail(error, "MessageMetadata lacks required fields: " + meta.InitializationErrorString());
     frame.metadata = std::move(meta);
     frame.payload = std::string(rest.substr(4 + metaSize));
     return true;
@@ -115,8 +117,12 @@ std::optional<Frame> decodeFrame(std::string_view bytes, std::string* error) {
         return std::nullopt;
     }
     Frame frame;
-    if (!frame.command.ParseFromArray(bytes.data() + 8, static_cast<int>(commandSize))) {
-        fail(error, "BaseCommand does not parse (missing required fields or bad encoding)");
+    if (!frame.command.ParsePartialFromArray(bytes.data() + 8, static_cast<int>(commandSize))) {
+        fail(error, "BaseCommand does not parse (bad protobuf encoding)");
+        return std::nullopt;
+    }
+    if (!frame.command.IsInitialized()) {
+        fail(error, "BaseCommand lacks required fields: " + frame.command.InitializationErrorString());
         return std::nullopt;
     }
     if (!hasBody(frame.command)) {

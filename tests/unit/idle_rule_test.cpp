@@ -49,7 +49,7 @@ bool idleNow(BrokerFixture& f, const std::string& topic, std::string* why = null
 }  // namespace
 
 TEST_CASE("§3.5 idle topic: no schema, producers, consumers or data -> the consumer's schema is registered",
-          "[idle][§3.5]") {
+          "[idle][ref-3.5]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -68,7 +68,7 @@ TEST_CASE("§3.5 idle topic: no schema, producers, consumers or data -> the cons
     CHECK(sawIdle);
 }
 
-TEST_CASE("§3.5 a producer without schema makes the topic not idle", "[idle][§3.5]") {
+TEST_CASE("§3.5 a producer without schema makes the topic not idle", "[idle][ref-3.5]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -98,7 +98,7 @@ TEST_CASE("§3.5 a producer without schema makes the topic not idle", "[idle][§
     }
 }
 
-TEST_CASE("§3.5/§2.2 a consumer without schema (recorded NONE) makes the topic not idle", "[idle][§3.5][§2.2]") {
+TEST_CASE("§3.5/§2.2 a consumer without schema (recorded NONE) makes the topic not idle", "[idle][ref-3.5][ref-2.2]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -118,7 +118,7 @@ TEST_CASE("§3.5/§2.2 a consumer without schema (recorded NONE) makes the topic
     CHECK(r.error().message() == kActiveTopicAvro);
 }
 
-TEST_CASE("§3.5/§2.3 an AUTO_CONSUME consumer does not block the idle rule (PIP-236, 3.0+)", "[idle][§3.5][§2.3]") {
+TEST_CASE("§3.5/§2.3 an AUTO_CONSUME consumer does not block the idle rule (PIP-236, 3.0+)", "[idle][ref-3.5][ref-2.3]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -134,7 +134,7 @@ TEST_CASE("§3.5/§2.3 an AUTO_CONSUME consumer does not block the idle rule (PI
 }
 
 TEST_CASE("§3.5 with idleIgnoresAutoConsumeConsumers off, an AUTO_CONSUME consumer counts (#17354)",
-          "[idle][§3.5][§2.3]") {
+          "[idle][ref-3.5][ref-2.3]") {
     auto topic = ANY_DOMAIN_TOPIC();
     auto profile = cnx::newestProfile();
     profile.idleIgnoresAutoConsumeConsumers = false;
@@ -150,7 +150,7 @@ TEST_CASE("§3.5 with idleIgnoresAutoConsumeConsumers off, an AUTO_CONSUME consu
 }
 
 TEST_CASE("§3.5 replicator producers (`pulsar.repl.` prefix) are ignored on persistent topics only (#20888)",
-          "[idle][§3.5]") {
+          "[idle][ref-3.5]") {
     BrokerFixture f;
     TestClient c(f);
     c.connect();
@@ -185,7 +185,7 @@ TEST_CASE("§3.5 replicator producers (`pulsar.repl.` prefix) are ignored on per
     }
 }
 
-TEST_CASE("§3.5 published data makes the topic not idle (ledger size / messages added)", "[idle][§3.5]") {
+TEST_CASE("§3.5 published data makes the topic not idle (ledger size / messages added)", "[idle][ref-3.5]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -212,7 +212,7 @@ TEST_CASE("§3.5 published data makes the topic not idle (ledger size / messages
 }
 
 TEST_CASE("§3.5 a topic with a schema is not idle: the consumer is checked, nothing is registered",
-          "[idle][§3.5][§4.7]") {
+          "[idle][ref-3.5][ref-4.7]") {
     auto topic = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     TestClient c(f);
@@ -231,7 +231,7 @@ TEST_CASE("§3.5 a topic with a schema is not idle: the consumer is checked, not
 }
 
 TEST_CASE("§3.5/§4.8 idle topic with auto-update disabled: the consumer's schema cannot be created",
-          "[idle][§3.5][§4.8]") {
+          "[idle][ref-3.5][ref-4.8]") {
     BrokerFixture f;
     REQUIRE_FALSE(f.broker.policies().broker.set("isAllowAutoUpdateSchemaEnabled", "false").has_value());
     TestClient c(f);
@@ -243,7 +243,7 @@ TEST_CASE("§3.5/§4.8 idle topic with auto-update disabled: the consumer's sche
 }
 
 TEST_CASE("§3.5 (2.4.0-2.7.1 rule) a durable subscription without consumers makes the topic not idle (#7728)",
-          "[idle][§3.5]") {
+          "[idle][ref-3.5]") {
     const std::string topic = "persistent://public/default/orders";
     auto scenario = [&](const cnx::BehaviourProfile& profile) {
         BrokerFixture f(profile);
@@ -269,7 +269,7 @@ TEST_CASE("§3.5 (2.4.0-2.7.1 rule) a durable subscription without consumers mak
     }
 }
 
-TEST_CASE("§3.5 activeUsageOrSubscriptions: a non-durable subscription goes with its consumer", "[idle][§3.5]") {
+TEST_CASE("§3.5 activeUsageOrSubscriptions: a non-durable subscription goes with its consumer", "[idle][ref-3.5]") {
     auto old = cnx::newestProfile();
     old.idleRule = cnx::IdleRule::activeUsageOrSubscriptions;
     BrokerFixture f(old);
@@ -282,7 +282,7 @@ TEST_CASE("§3.5 activeUsageOrSubscriptions: a non-durable subscription goes wit
     CHECK(idleNow(f, topic));
 }
 
-TEST_CASE("§3.5 Topic::addSchemaIfIdleOrCheckCompatible called directly", "[idle][§3.5]") {
+TEST_CASE("§3.5 Topic::addSchemaIfIdleOrCheckCompatible called directly", "[idle][ref-3.5]") {
     auto topicText = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     auto name = *cnx::TopicName::parse(topicText);

@@ -52,7 +52,7 @@ void setTopic(PolicyStore& s, const char* field, std::optional<std::string_view>
 }  // namespace
 
 TEST_CASE("§5.3 effective strategy: topic -> namespace explicit -> namespace auto-update -> broker",
-          "[policies][§5.3]") {
+          "[policies][ref-5.3]") {
     PolicyStore s;
     SECTION("nothing set: broker schemaCompatibilityStrategy, default FULL (§5.6)") {
         CHECK(effective(s) == CompatibilityStrategy::FULL);
@@ -109,7 +109,7 @@ TEST_CASE("§5.3 effective strategy: topic -> namespace explicit -> namespace au
 }
 
 TEST_CASE("§5.3 system topics use systemTopicSchemaCompatibilityStrategy and ignore topic/namespace policies",
-          "[policies][§5.3]") {
+          "[policies][ref-5.3]") {
     PolicyStore s;
     CHECK(kSystemTopic.isSystemTopic());
     CHECK(effective(s, kSystemTopic) == CompatibilityStrategy::ALWAYS_COMPATIBLE);  // default (§5.6)
@@ -123,7 +123,7 @@ TEST_CASE("§5.3 system topics use systemTopicSchemaCompatibilityStrategy and ig
     CHECK(effective(s) == CompatibilityStrategy::BACKWARD);
 }
 
-TEST_CASE("§7.3 admin strategy: same hierarchy, no system-topic special case", "[policies][§7.3]") {
+TEST_CASE("§7.3 admin strategy: same hierarchy, no system-topic special case", "[policies][ref-7.3]") {
     PolicyStore s;
     CHECK(admin(s) == CompatibilityStrategy::FULL);
     CHECK(admin(s, kSystemTopic) == CompatibilityStrategy::FULL);  // not ALWAYS_COMPATIBLE
@@ -139,7 +139,7 @@ TEST_CASE("§7.3 admin strategy: same hierarchy, no system-topic special case", 
 }
 
 TEST_CASE("§5.4 effective auto-update: namespace value, else broker; system topics always true",
-          "[policies][§5.4][§3.3]") {
+          "[policies][ref-5.4][ref-3.3]") {
     PolicyStore s;
     CHECK(autoUpdate(s));  // broker default true
     REQUIRE_FALSE(s.broker.set("isAllowAutoUpdateSchemaEnabled", "false").has_value());
@@ -157,7 +157,7 @@ TEST_CASE("§5.4 effective auto-update: namespace value, else broker; system top
     CHECK(tp.set("is_allow_auto_update_schema", "false").has_value());
 }
 
-TEST_CASE("§5.5/§3.7 topic enforcement: topic policy overrides the namespace value", "[policies][§5.5]") {
+TEST_CASE("§5.5/§3.7 topic enforcement: topic policy overrides the namespace value", "[policies][ref-5.5]") {
     PolicyStore s;
     CHECK_FALSE(enforced(s));
     setNs(s, "schema_validation_enforced", "true");
@@ -192,7 +192,7 @@ const std::string kEnforcedText =
 }  // namespace
 
 TEST_CASE("§1.3/§5.5 the broker enforcement flag is read once, when the connection is created",
-          "[policies][§5.5][§1.3]") {
+          "[policies][ref-5.5][ref-1.3]") {
     const std::string topic = "persistent://public/default/enforced";
     BrokerFixture f;
     registerString(f, topic);
@@ -246,7 +246,7 @@ TEST_CASE("§1.3/§5.5 the broker enforcement flag is read once, when the connec
     }
 }
 
-TEST_CASE("§5.6 BrokerConfig::set: values and errors", "[policies][§5.6]") {
+TEST_CASE("§5.6 BrokerConfig::set: values and errors", "[policies][ref-5.6]") {
     cnx::BrokerConfig b;
     CHECK(b.isSchemaValidationEnforced == false);
     CHECK(b.schemaCompatibilityStrategy == CompatibilityStrategy::FULL);
@@ -278,7 +278,7 @@ TEST_CASE("§5.6 BrokerConfig::set: values and errors", "[policies][§5.6]") {
     CHECK_FALSE(cnx::BrokerConfig::isDynamic("isSchemaValidationEnforced"));
 }
 
-TEST_CASE("§5.2 NamespacePolicies::set: values, null resets and errors", "[policies][§5.2]") {
+TEST_CASE("§5.2 NamespacePolicies::set: values, null resets and errors", "[policies][ref-5.2]") {
     cnx::NamespacePolicies ns;
     CHECK(ns.schema_compatibility_strategy == CompatibilityStrategy::UNDEFINED);
     CHECK_FALSE(ns.schema_auto_update_compatibility_strategy.has_value());
@@ -310,7 +310,7 @@ TEST_CASE("§5.2 NamespacePolicies::set: values, null resets and errors", "[poli
     CHECK(ns.schema_validation_enforced == false);
 }
 
-TEST_CASE("§5.3/§5.5 TopicPolicies::set: both spellings, null resets and errors", "[policies][§5.3][§5.5]") {
+TEST_CASE("§5.3/§5.5 TopicPolicies::set: both spellings, null resets and errors", "[policies][ref-5.3][ref-5.5]") {
     cnx::TopicPolicies tp;
     CHECK_FALSE(tp.schemaCompatibilityStrategy.has_value());
     CHECK_FALSE(tp.schemaValidationEnforced.has_value());

@@ -94,7 +94,7 @@ const SchemaData kInt64 = schemaOf(SchemaType::INT64);
 
 }  // namespace
 
-TEST_CASE("§4.1 versions start at 0 and every append takes previous+1", "[registry][§4.1]") {
+TEST_CASE("§4.1 versions start at 0 and every append takes previous+1", "[registry][ref-4.1]") {
     RegistryFixture f;
     CHECK(f.registry.history(kId).empty());
     CHECK_FALSE(f.registry.latest(kId).has_value());
@@ -114,7 +114,7 @@ TEST_CASE("§4.1 versions start at 0 and every append takes previous+1", "[regis
     CHECK(other->value() == 0);
 }
 
-TEST_CASE("§4.2/§4.9 a soft-delete marker consumes a version and empties the live list", "[registry][§4.2][§4.9]") {
+TEST_CASE("§4.2/§4.9 a soft-delete marker consumes a version and empties the live list", "[registry][ref-4.2][ref-4.9]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     REQUIRE(f.putOk(kInt32, CompatibilityStrategy::ALWAYS_COMPATIBLE) == 1);
@@ -163,7 +163,7 @@ TEST_CASE("§4.2/§4.9 a soft-delete marker consumes a version and empties the l
     }
 }
 
-TEST_CASE("§4.2 live list = entries after the last marker, oldest first", "[registry][§4.2]") {
+TEST_CASE("§4.2 live list = entries after the last marker, oldest first", "[registry][ref-4.2]") {
     RegistryFixture f;
     f.putOk(kString);                                          // 0
     f.registry.deleteSchema(kId, false);                       // 1 (marker)
@@ -176,7 +176,7 @@ TEST_CASE("§4.2 live list = entries after the last marker, oldest first", "[reg
     CHECK(f.registry.history(kId).size() == 6);
 }
 
-TEST_CASE("§4.9 hard (force) delete removes the history and numbering restarts at 0", "[registry][§4.9]") {
+TEST_CASE("§4.9 hard (force) delete removes the history and numbering restarts at 0", "[registry][ref-4.9]") {
     RegistryFixture f;
     f.putOk(kString);
     f.putOk(kInt32, CompatibilityStrategy::ALWAYS_COMPATIBLE);
@@ -189,7 +189,7 @@ TEST_CASE("§4.9 hard (force) delete removes the history and numbering restarts 
 }
 
 TEST_CASE("§4.3/§4.5 de-duplication searches the live list oldest first and may return an older version",
-          "[registry][§4.3][§4.5]") {
+          "[registry][ref-4.3][ref-4.5]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     REQUIRE(f.putOk(kInt32, CompatibilityStrategy::ALWAYS_COMPATIBLE) == 1);
@@ -206,7 +206,7 @@ TEST_CASE("§4.3/§4.5 de-duplication searches the live list oldest first and ma
 }
 
 TEST_CASE("§4.5 (2.8+) de-duplication is typed: STRING and INT32 with the same empty data differ",
-          "[registry][§4.5]") {
+          "[registry][ref-4.5]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     SECTION("ALWAYS_COMPATIBLE: INT32 is appended as a new version, not matched to STRING v0") {
@@ -224,7 +224,7 @@ TEST_CASE("§4.5 (2.8+) de-duplication is typed: STRING and INT32 with the same 
     }
 }
 
-TEST_CASE("§4.5 schema properties are not part of equality", "[registry][§4.5]") {
+TEST_CASE("§4.5 schema properties are not part of equality", "[registry][ref-4.5]") {
     RegistryFixture f;
     REQUIRE(f.putOk(schemaOf(SchemaType::STRING, "", {{"owner", "billing"}})) == 0);
     CHECK(f.putOk(schemaOf(SchemaType::STRING, "", {{"owner", "shipping"}})) == 0);
@@ -238,7 +238,7 @@ TEST_CASE("§4.5 schema properties are not part of equality", "[registry][§4.5]
     CHECK(r.value() == 0);
 }
 
-TEST_CASE("§4.1 get-by-version answers only versions in the live list (2.6.0+)", "[registry][§4.1][§4.2]") {
+TEST_CASE("§4.1 get-by-version answers only versions in the live list (2.6.0+)", "[registry][ref-4.1][ref-4.2]") {
     RegistryFixture f;
     f.putOk(kString);                     // 0
     f.registry.deleteSchema(kId, false);  // 1
@@ -252,7 +252,7 @@ TEST_CASE("§4.1 get-by-version answers only versions in the live list (2.6.0+)"
     CHECK_FALSE(f.registry.byVersion("public/default/unknown", 0).has_value());
 }
 
-TEST_CASE("§4.6 checkWithLatest / checkWithAll: type mismatch messages (2.7.2/2.8.0+)", "[registry][§4.6][§6.8]") {
+TEST_CASE("§4.6 checkWithLatest / checkWithAll: type mismatch messages (2.7.2/2.8.0+)", "[registry][ref-4.6][ref-6.8]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     REQUIRE(f.putOk(kInt32, CompatibilityStrategy::ALWAYS_COMPATIBLE) == 1);
@@ -283,7 +283,7 @@ TEST_CASE("§4.6 checkWithLatest / checkWithAll: type mismatch messages (2.7.2/2
     }
 }
 
-TEST_CASE("§4.6 ALWAYS_COMPATIBLE short-circuits both paths before the type check", "[registry][§4.6]") {
+TEST_CASE("§4.6 ALWAYS_COMPATIBLE short-circuits both paths before the type check", "[registry][ref-4.6]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     CHECK_FALSE(f.withLatest(kInt64, CompatibilityStrategy::ALWAYS_COMPATIBLE).has_value());
@@ -291,7 +291,7 @@ TEST_CASE("§4.6 ALWAYS_COMPATIBLE short-circuits both paths before the type che
     CHECK(f.putOk(kInt64, CompatibilityStrategy::ALWAYS_COMPATIBLE) == 1);
 }
 
-TEST_CASE("§4.6/§6.2 ALWAYS_INCOMPATIBLE through the DEFAULT checker for primitive types", "[registry][§4.6][§6.2]") {
+TEST_CASE("§4.6/§6.2 ALWAYS_INCOMPATIBLE through the DEFAULT checker for primitive types", "[registry][ref-4.6][ref-6.2]") {
     RegistryFixture f;
     REQUIRE(f.putOk(kString) == 0);
     const auto stringNull = schemaOf(SchemaType::STRING, "null");  // a valid STRING definition with other bytes
@@ -319,7 +319,7 @@ TEST_CASE("§4.6/§6.2 ALWAYS_INCOMPATIBLE through the DEFAULT checker for primi
     }
 }
 
-TEST_CASE("§4.6 checkWithLatest without a live schema passes (#22720, 3.0.6/3.2.4/4.0.0+)", "[registry][§4.6]") {
+TEST_CASE("§4.6 checkWithLatest without a live schema passes (#22720, 3.0.6/3.2.4/4.0.0+)", "[registry][ref-4.6]") {
     RegistryFixture f;
     CHECK_FALSE(f.withLatest(kString, CompatibilityStrategy::FULL).has_value());
     f.putOk(kInt32);
@@ -328,7 +328,7 @@ TEST_CASE("§4.6 checkWithLatest without a live schema passes (#22720, 3.0.6/3.2
     CHECK_FALSE(f.withAll(kString, CompatibilityStrategy::FULL_TRANSITIVE).has_value());  // empty list: DEFAULT passes
 }
 
-TEST_CASE("§4.7 checkConsumerCompatibility routing", "[registry][§4.7]") {
+TEST_CASE("§4.7 checkConsumerCompatibility routing", "[registry][ref-4.7]") {
     RegistryFixture f;
 
     SECTION("ALWAYS_COMPATIBLE passes even without a schema (#12721)") {
@@ -393,7 +393,7 @@ TEST_CASE("§4.7 checkConsumerCompatibility routing", "[registry][§4.7]") {
 }
 
 TEST_CASE("§4.7 consumer check with the latest path forces BACKWARD (consumer reads the latest writer)",
-          "[registry][§4.7][avro]") {
+          "[registry][ref-4.7][avro]") {
     // Writer {id, name} with `name` lacking a default; reader {id}. BACKWARD (reader=new) passes,
     // FORWARD (old schema reads new data) fails: `name` has no default.
     const auto writer = schemaOf(SchemaType::AVRO,
@@ -413,7 +413,7 @@ TEST_CASE("§4.7 consumer check with the latest path forces BACKWARD (consumer r
     CHECK(f.consumerCheck(reader, CompatibilityStrategy::FULL_TRANSITIVE).has_value());
 }
 
-TEST_CASE("§4.8 auto-update disabled: lookup of an equal live schema, else the refusal", "[registry][§4.8]") {
+TEST_CASE("§4.8 auto-update disabled: lookup of an equal live schema, else the refusal", "[registry][ref-4.8]") {
     RegistryFixture f;
 
     SECTION("no schema at all: even the first registration is refused") {
@@ -452,7 +452,7 @@ TEST_CASE("§4.8 auto-update disabled: lookup of an equal live schema, else the 
     }
 }
 
-TEST_CASE("§6.7/§4.10 definition validation before putSchemaIfAbsent", "[registry][§6.7][§4.10]") {
+TEST_CASE("§6.7/§4.10 definition validation before putSchemaIfAbsent", "[registry][ref-6.7][ref-4.10]") {
     RegistryFixture f;
     auto refused = [&](const SchemaData& s) {
         auto r = f.put(s, CompatibilityStrategy::ALWAYS_COMPATIBLE);
@@ -492,7 +492,7 @@ TEST_CASE("§6.7/§4.10 definition validation before putSchemaIfAbsent", "[regis
 }
 
 TEST_CASE("§4.11 concurrent identical registrations (2.10.3/2.11/3.0+): the decision is re-run, one version",
-          "[registry][§4.11]") {
+          "[registry][ref-4.11]") {
     RegistryFixture f;
     std::vector<Result<SchemaVersion>> results;
     auto collect = [&](Result<SchemaVersion> r) { results.push_back(std::move(r)); };
@@ -510,7 +510,7 @@ TEST_CASE("§4.11 concurrent identical registrations (2.10.3/2.11/3.0+): the dec
 }
 
 TEST_CASE("§4.11 without the whole-decision retry (before #18701/#18760) two identical versions are appended (#18292)",
-          "[registry][§4.11]") {
+          "[registry][ref-4.11]") {
     auto old = cnx::newestProfile();
     old.registryRetriesWholeDecision = false;
     RegistryFixture f(old);
@@ -536,10 +536,8 @@ TEST_CASE("§4.11 without the whole-decision retry (before #18701/#18760) two id
 
 // §6.7 says BYTES is "accepted (stored as NONE)" and §4.1 that negative Java
 // types are stored as NONE (stored enum = Java value + 1, negatives -> NONE).
-// The model keeps the Java type it was given. [!mayfail]: reported to the lead
-// as a possible model deviation; it is only reachable through the admin API
-// (the binary protocol has no BYTES type, §2.4).
-TEST_CASE("§4.1/§6.7 a BYTES schema is stored as NONE", "[registry][§4.1][§6.7][!mayfail]") {
+// Only reachable through the admin API (the binary protocol has no BYTES type, §2.4).
+TEST_CASE("§4.1/§6.7 a BYTES schema is stored as NONE", "[registry][ref-4.1][ref-6.7]") {
     RegistryFixture f;
     REQUIRE(f.putOk(schemaOf(SchemaType::BYTES)) == 0);
     REQUIRE(f.registry.latest(kId).has_value());
