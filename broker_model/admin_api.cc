@@ -11,7 +11,7 @@ AdminResponse failure(TracePtr trace, int status, std::string reason) {
     AdminResponse r;
     r.status = status;
     r.reason = std::move(reason);
-    r.body = {{"reason", r.reason}};
+    if (!r.reason.empty()) r.body = {{"reason", r.reason}};
     r.trace = std::move(trace);
     return r;
 }
@@ -39,6 +39,16 @@ std::string renderData(const SchemaData& schema) {
     return nlohmann::json{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump();
 }
 
+// §7.4: the text of an error response, per release.
+std::string errorText(const BehaviourProfile& profile, const BrokerError& e) {
+    switch (profile.adminErrorText) {
+        case AdminErrorText::none: return "";
+        case AdminErrorText::wrapped: return e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message;
+        case AdminErrorText::root: return e.message;
+    }
+    return e.message;
+}
+
 }  // namespace
 
 nlohmann::json schemaResponseJson(const StoredSchema& entry) {
@@ -49,13 +59,25 @@ nlohmann::json schemaResponseJson(const StoredSchema& entry) {
             {"properties", entry.schema.properties}};
 }
 
+// §3.1/§7.1: the admin resource's schema-id; 2.4.0-2.4.1 kept the partition suffix (#4751).
+std::string AdminApi::schemaIdOf(const TopicName& topic) const {
+    if (broker_.profile().adminSchemaIdStripsPartition) return topic.schemaId();
+    return topic.tenant() + "/" + topic.namespacePortion() + "/" + topic.localName();
+}
+
+AdminResponse AdminApi::missingEndpoint(const char* what) const {
+    auto trace = std::make_shared<Trace>();
+    trace->add("§7.1", what, "endpoint added in 2.4.2/2.5.0 (#4800): not in this release");
+    return failure(trace, 404, "HTTP 404 Not Found");
+}
+
 void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Callback done) {
     auto trace = std::make_shared<Trace>();
     const auto& profile = broker_.profile();
     // §7.4: isAllowAutoUpdateSchema and enforcement play no role here.
     auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get());
     broker_.registry().putSchemaIfAbsent(
-        topic.schemaId(), schema, strategy, trace, [done, trace, &profile](Result<SchemaVersion> r) {
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, &profile](Result<SchemaVersion> r) {
             if (r.ok()) {
                 trace->add("§7.4", "POST schema", "version " + std::to_string(r.value()));
                 // {"version": {"version": n}} per Jackson bean rules (UNCONFIRMED, §7.2).
@@ -64,9 +86,9 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
             }
             const auto& e = r.error();
             if (e.exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(failure(trace, profile.adminInvalidDefinitionStatus, e.message));
+                done(failure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
             } else if (e.code == pulsar::proto::IncompatibleSchema) {
-                done(failure(trace, 409, e.message));
+                done(failure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
             } else {
                 done(failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
             }
@@ -76,11 +98,24 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
 void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done) {
     auto trace = std::make_shared<Trace>();
     broker_.executor().post("registry read", [this, topic, version, trace, done] {
-        auto id = topic.schemaId();
-        auto found = version ? broker_.registry().byVersion(id, *version) : broker_.registry().latest(id);
+        auto id = schemaIdOf(topic);
+        auto& registry = broker_.registry();
+        std::optional<StoredSchema> found;
+        if (version) {
+            found = registry.byVersion(id, *version);
+        } else if (registry.hasSchema(id)) {
+            const auto& all = registry.history(id);
+            found = all.back();  // 2.4.0 returns the marker itself (§3.2)
+        }
+        std::string reason = broker_.profile().adminNotFoundReason ? "Schema not found" : "";
         if (!found) {
             trace->add("§7.4", "GET schema", "no live schema" + (version ? " with version " + std::to_string(*version) : std::string()));
-            done(failure(trace, 404, "Schema not found"));
+            done(failure(trace, 404, reason));
+            return;
+        }
+        if (found->deleted) {
+            trace->add("§7.4", "GET schema", "the entry is a delete marker -> 404 (before #6764)");
+            done(failure(trace, 404, version ? "Schema is deleted" : reason));
             return;
         }
         trace->add("§7.4", "GET schema", "version " + std::to_string(found->version));
@@ -88,48 +123,66 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
     });
 }
 
-// §7.2: "equal" here is the same SHA-256 over data plus type (2.8+), in the live list.
+// §7.2: "equal" here is the same SHA-256 over data (plus type since 2.8.0), in the live list.
 void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& schema, Callback done) {
+    if (!broker_.profile().adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("POST version"));
+        return;
+    }
     auto trace = std::make_shared<Trace>();
     broker_.executor().post("registry read", [this, topic, schema, trace, done] {
         SchemaVersion v = kNoVersion;
-        for (const auto& e : broker_.registry().liveList(topic.schemaId())) {
-            if (e.schema.data == schema.data && e.schema.type == schema.type) {
+        bool typed = broker_.profile().hashIncludesType;
+        for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) {
+            if (e.schema.data == schema.data && (!typed || e.schema.type == schema.type)) {
                 v = e.version;
                 break;
             }
         }
         trace->add("§7.4", "POST version", "hash match in live list -> " + std::to_string(v));
-        done(success(trace, broker_.profile().adminPostSchemaSuccessStatus, {{"version", v}}));
+        done(success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
     });
 }
 
 void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
     auto trace = std::make_shared<Trace>();
     broker_.executor().post("registry write", [this, topic, force, trace, done] {
-        if (force && !broker_.profile().forceDeleteSupported) {
-            trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 -> soft delete");
-        }
         bool hard = force && broker_.profile().forceDeleteSupported;
-        auto v = broker_.registry().deleteSchema(topic.schemaId(), hard);
+        if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
+        auto v = broker_.registry().deleteSchema(schemaIdOf(topic), hard);
         trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
         done(success(trace, 200, {{"version", v}}));
     });
 }
 
 void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schema, Callback done) {
+    const auto& profile = broker_.profile();
+    if (!profile.adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("POST compatibility"));
+        return;
+    }
     auto trace = std::make_shared<Trace>();
-    auto strategy = adminStrategy(broker_.profile(), broker_.policies(), topic, trace.get());
+    auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get(), /*forCompatibilityCheck=*/true);
+    auto body = [strategy](bool compatible) {
+        return nlohmann::json{{"compatibility", compatible}, {"schemaCompatibilityStrategy", std::string(to_string_view(strategy))}};
+    };
+    if (!profile.pip44Registry) {
+        // 2.4.2: the boolean isCompatible answers true or false in the body.
+        broker_.executor().post("registry read", [this, topic, schema, strategy, trace, done, body] {
+            bool ok = broker_.registry().legacyIsCompatible(schemaIdOf(topic), schema, strategy, *trace);
+            done(success(trace, 202, body(ok)));
+        });
+        return;
+    }
     broker_.registry().checkCompatible(
-        topic.schemaId(), schema, strategy, trace, [done, trace, strategy](std::optional<BrokerError> err) {
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, body, &profile](std::optional<BrokerError> err) {
             if (!err) {
-                done(success(trace, 202,
-                             {{"compatibility", true}, {"schemaCompatibilityStrategy", std::string(to_string_view(strategy))}}));
+                done(success(trace, 202, body(true)));
                 return;
             }
             // §7.4: the registry fails instead of answering false: 500 with the text.
             if (err->exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(failure(trace, 422, err->message));
+                done(failure(trace, profile.adminInvalidDefinitionStatus, err->message));
                 return;
             }
             done(failure(trace, 500, err->message));
@@ -154,13 +207,32 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
         return failure(trace, 412, "Topic has active producers/subscriptions");
     }
     broker_.deleteTopicState(topic);
-    bool dropSchema = deleteSchema || broker_.profile().topicDeleteDeletesSchema;
-    if (dropSchema && broker_.registry().latest(topic.schemaId())) {
-        broker_.registry().deleteSchema(topic.schemaId(), true);  // §3.6: hard delete (2.7.0+)
-        trace->add("§3.6", "delete topic", "schema storage hard-deleted; versions restart at 0");
-    } else {
-        trace->add("§3.6", "delete topic", dropSchema ? "no live schema to delete" : "schema kept");
+    auto id = topic.schemaId();
+    bool live = broker_.registry().latest(id).has_value();
+    switch (broker_.profile().topicDeleteSchema) {
+        case TopicDeleteSchema::softWhenAsked:
+            if (deleteSchema && live) {
+                auto v = broker_.registry().deleteSchema(id, false);
+                trace->add("§3.6", "delete topic", "schema soft-deleted, marker version " + std::to_string(v));
+                return success(trace, 204, nullptr);
+            }
+            break;
+        case TopicDeleteSchema::hardWhenAsked:
+            if (deleteSchema && live) {
+                broker_.registry().deleteSchema(id, true);
+                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#8167); versions restart at 0");
+                return success(trace, 204, nullptr);
+            }
+            break;
+        case TopicDeleteSchema::hardAlways:
+            if (live) {
+                broker_.registry().deleteSchema(id, true);
+                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#14608); versions restart at 0");
+                return success(trace, 204, nullptr);
+            }
+            break;
     }
+    trace->add("§3.6", "delete topic", live ? "schema kept (delete_schema not asked)" : "no live schema to delete");
     return success(trace, 204, nullptr);
 }
 

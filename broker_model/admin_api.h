@@ -46,6 +46,9 @@ public:
     AdminResponse deleteTopic(const TopicName& topic, bool force, bool deleteSchema);
 
 private:
+    std::string schemaIdOf(const TopicName& topic) const;
+    AdminResponse missingEndpoint(const char* what) const;
+
     Broker& broker_;
 };
 

@@ -4,14 +4,36 @@ namespace cnx {
 
 Broker::Broker(const BehaviourProfile& profile, Executor& executor)
     : profile_(&profile), executor_(executor), registry_(profile, executor) {
-    registry_.setAllowLegacyJsonFormat(profile.checkOptions.jsonAllowLegacyJacksonFormat);
+    applyConfig();
+}
+
+// §5.6: the release's defaults, then the scenario's broker.conf lines.
+void Broker::applyConfig() {
+    BrokerConfig config;
+    config.schemaCompatibilityStrategy = profile_->brokerStrategyDefault;
+    for (const auto& [key, value] : configOverrides_) config.set(key, value);
+    policies_.broker = config;
+    registry_.setAllowLegacyJsonFormat(config.schemaJsonAllowLegacyJacksonFormat);
 }
 
 std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {
-    auto err = policies_.broker.set(key, value);
-    if (!err && key == "schemaJsonAllowLegacyJacksonFormat")
-        registry_.setAllowLegacyJsonFormat(policies_.broker.schemaJsonAllowLegacyJacksonFormat);
-    return err;
+    BrokerConfig probe;
+    if (auto err = probe.set(key, value)) return err;
+    configOverrides_[std::string(key)] = std::string(value);
+    applyConfig();
+    return std::nullopt;
+}
+
+void Broker::resetConfig(std::string_view key) {
+    configOverrides_.erase(std::string(key));
+    applyConfig();
+}
+
+void Broker::restart(const BehaviourProfile& profile) {
+    topics_.clear();
+    profile_ = &profile;
+    registry_.setProfile(profile);
+    applyConfig();
 }
 
 Topic* Broker::findTopic(const TopicName& name) {

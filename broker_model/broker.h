@@ -37,8 +37,16 @@ public:
     SchemaRegistry& registry() { return registry_; }
     const SchemaRegistry& registry() const { return registry_; }
 
-    /// Applies a broker.conf setting; the error text for an unknown key or bad value.
+    /// Applies a broker.conf setting; the error text for an unknown key or bad
+    /// value. Settings survive a restart; unset keys take the release's defaults.
     std::optional<std::string> setConfig(std::string_view key, std::string_view value);
+    /// Removes a setting: the key goes back to the release's default.
+    void resetConfig(std::string_view key);
+
+    /// Restarts on `profile` (a broker upgrade or restart): loaded topics go,
+    /// stored schemas, policies, settings and managed ledgers stay. Connections
+    /// must be closed by their owners first.
+    void restart(const BehaviourProfile& profile);
 
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
@@ -66,7 +74,10 @@ public:
     std::uint64_t nextConnectionId() { return ++lastConnectionId_; }
 
 private:
+    void applyConfig();
+
     const BehaviourProfile* profile_;
+    std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
     Executor& executor_;
     PolicyStore policies_;
     SchemaRegistry registry_;

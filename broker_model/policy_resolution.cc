@@ -9,59 +9,45 @@ void note(Trace* trace, const char* section, const char* rule, std::string detai
     if (trace) trace->add(section, rule, std::move(detail));
 }
 
-/// The namespace part of the hierarchy: explicit value, else the converted
-/// auto-update strategy, else unset (UNDEFINED).
-CompatibilityStrategy namespaceLevel(const NamespacePolicies& ns) {
-    if (ns.schema_compatibility_strategy != CompatibilityStrategy::UNDEFINED) return ns.schema_compatibility_strategy;
+/// §5.2: the namespace's auto-update strategy, converted; UNDEFINED when unset
+/// (a release before #13938 defaults it to Full).
+CompatibilityStrategy autoUpdateLevel(const BehaviourProfile& profile, const NamespacePolicies& ns) {
     if (ns.schema_auto_update_compatibility_strategy)
         return fromAutoUpdatePolicy(*ns.schema_auto_update_compatibility_strategy);
-    return CompatibilityStrategy::UNDEFINED;
+    return profile.namespaceAutoUpdateDefaultsToFull ? CompatibilityStrategy::FULL : CompatibilityStrategy::UNDEFINED;
+}
+
+/// The broker's `schemaCompatibilityStrategy`, UNDEFINED when the release has no such key.
+CompatibilityStrategy brokerLevel(const BehaviourProfile& profile, const PolicyStore& store) {
+    return profile.brokerHasStrategyKey ? store.broker.schemaCompatibilityStrategy : CompatibilityStrategy::UNDEFINED;
 }
 
 std::optional<CompatibilityStrategy> topicLevel(const BehaviourProfile& profile, const PolicyStore& store,
                                                 const TopicName& topic) {
-    if (!profile.topicLevelStrategy || !store.broker.topicLevelPoliciesEnabled || !store.broker.systemTopicEnabled)
-        return std::nullopt;
+    if (!store.broker.topicLevelPoliciesEnabled || !store.broker.systemTopicEnabled) return std::nullopt;
     auto t = store.topicOf(topic).schemaCompatibilityStrategy;
     if (!t || *t == CompatibilityStrategy::UNDEFINED) return std::nullopt;
     return t;
 }
 
-// §5.3, v2.10.0 - NEWEST: topic -> namespace -> broker; system topics skip
-// topic and namespace and use systemTopicSchemaCompatibilityStrategy.
-CompatibilityStrategy hierarchy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
-                                Trace* trace) {
-    if (topic.isSystemTopic()) {
-        auto s = store.broker.systemTopicSchemaCompatibilityStrategy;
-        note(trace, "§5.3", "effective strategy", "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s));
-        return s;
-    }
-    if (auto t = topicLevel(profile, store, topic)) {
-        note(trace, "§5.3", "effective strategy", "topic policy schemaCompatibilityStrategy=" + name(*t));
-        return *t;
-    }
-    auto ns = store.namespaceOf(topic);
-    if (auto n = namespaceLevel(ns); n != CompatibilityStrategy::UNDEFINED) {
-        note(trace, "§5.3", "effective strategy",
-             "topic policy unset; namespace " + topic.namespaceName() + " -> " + name(n));
-        return n;
-    }
-    auto b = store.broker.schemaCompatibilityStrategy;
-    note(trace, "§5.3", "effective strategy",
-         "topic and namespace policies unset -> broker schemaCompatibilityStrategy=" + name(b));
-    return b;
-}
+struct Level {
+    const char* what;
+    CompatibilityStrategy value;
+};
 
-// §5.3, v2.5.0 - v2.8.1: namespace explicit -> converted auto-update (default Full).
-CompatibilityStrategy namespaceThenAutoUpdate(const PolicyStore& store, const TopicName& topic, Trace* trace) {
-    auto ns = store.namespaceOf(topic);
-    if (ns.schema_compatibility_strategy != CompatibilityStrategy::UNDEFINED) {
-        note(trace, "§5.3", "effective strategy", "namespace explicit -> " + name(ns.schema_compatibility_strategy));
-        return ns.schema_compatibility_strategy;
+/// The first defined level wins; the trace lists what was looked at.
+CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const char* section, const char* rule,
+                                   Trace* trace) {
+    std::string looked;
+    for (const auto& l : levels) {
+        if (l.value != CompatibilityStrategy::UNDEFINED) {
+            note(trace, section, rule, looked + l.what + " -> " + name(l.value));
+            return l.value;
+        }
+        looked += std::string(l.what) + " unset; ";
     }
-    auto converted = fromAutoUpdatePolicy(ns.schema_auto_update_compatibility_strategy.value_or(AutoUpdateStrategy::Full));
-    note(trace, "§5.3", "effective strategy", "namespace auto-update strategy converted -> " + name(converted));
-    return converted;
+    note(trace, section, rule, looked + "nothing defined -> UNDEFINED");
+    return CompatibilityStrategy::UNDEFINED;
 }
 
 }  // namespace
@@ -76,33 +62,79 @@ TopicPolicies PolicyStore::topicOf(const TopicName& topic) const {
     return it == topics.end() ? TopicPolicies{} : it->second;
 }
 
+// §5.3, one branch per release range.
 CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,
                                         const TopicName& topic, Trace* trace) {
-    switch (profile.strategyResolution) {
-        case StrategyResolution::namespaceThenAutoUpdate: return namespaceThenAutoUpdate(store, topic, trace);
-        case StrategyResolution::hierarchy: return hierarchy(profile, store, topic, trace);
+    if (profile.systemTopicStrategy && topic.isSystemTopic()) {
+        auto s = store.broker.systemTopicSchemaCompatibilityStrategy;
+        note(trace, "§5.3", "effective strategy", "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s));
+        return s;
     }
-    return CompatibilityStrategy::FULL;
-}
-
-// §7.3, 2.10.0 - NEWEST: topic (when topic policies are enabled) -> namespace
-// explicit -> converted auto-update -> broker; no system-topic special case.
-CompatibilityStrategy adminStrategy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
-                                    Trace* trace) {
+    auto ns = store.namespaceOf(topic);
+    auto explicitNs = ns.schema_compatibility_strategy;
+    auto autoUpdate = autoUpdateLevel(profile, ns);
+    auto broker = brokerLevel(profile, store);
     switch (profile.strategyResolution) {
-        case StrategyResolution::namespaceThenAutoUpdate: return namespaceThenAutoUpdate(store, topic, trace);
+        case StrategyResolution::namespaceAutoUpdateOnly:
+            return firstDefined({{"namespace schema_auto_update_compatibility_strategy", autoUpdate}}, "§5.3",
+                                "effective strategy", trace);
+        case StrategyResolution::namespaceThenAutoUpdate:
+            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
+                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
+                                "§5.3", "effective strategy", trace);
+        case StrategyResolution::namespaceBrokerAutoUpdate:
+            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
+                                 {"broker schemaCompatibilityStrategy", broker},
+                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
+                                "§5.3", "effective strategy", trace);
+        case StrategyResolution::namespaceAutoUpdateBroker:
+            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
+                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
+                                 {"broker schemaCompatibilityStrategy", broker}},
+                                "§5.3", "effective strategy", trace);
         case StrategyResolution::hierarchy: break;
     }
-    if (auto t = topicLevel(profile, store, topic)) {
-        note(trace, "§7.3", "admin strategy", "topic policy -> " + name(*t));
-        return *t;
+    auto t = topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED);
+    return firstDefined({{"topic policy schemaCompatibilityStrategy", t},
+                         {"namespace schema_compatibility_strategy", explicitNs},
+                         {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
+                         {"broker schemaCompatibilityStrategy", broker}},
+                        "§5.3", "effective strategy", trace);
+}
+
+// §7.3: the admin endpoints; no system-topic special case. POST /compatibility
+// of 2.5.0-2.9.x ignored the broker level (`forCompatibilityCheck`).
+CompatibilityStrategy adminStrategy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
+                                    Trace* trace, bool forCompatibilityCheck) {
+    auto ns = store.namespaceOf(topic);
+    auto explicitNs = ns.schema_compatibility_strategy;
+    auto autoUpdate = autoUpdateLevel(profile, ns);
+    auto broker = brokerLevel(profile, store);
+    if (forCompatibilityCheck && !profile.adminCompatibilityUsesBroker) broker = CompatibilityStrategy::UNDEFINED;
+    switch (profile.adminStrategyResolution) {
+        case AdminStrategyResolution::fullHardcoded:
+            note(trace, "§7.3", "admin strategy", "hard-coded FULL (#4821)");
+            return CompatibilityStrategy::FULL;
+        case AdminStrategyResolution::namespaceAutoUpdate:
+            return firstDefined({{"namespace schema_auto_update_compatibility_strategy", autoUpdate}}, "§7.3",
+                                "admin strategy", trace);
+        case AdminStrategyResolution::namespaceThenAutoUpdate:
+            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
+                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
+                                "§7.3", "admin strategy", trace);
+        case AdminStrategyResolution::namespaceBrokerAutoUpdate:
+            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
+                                 {"broker schemaCompatibilityStrategy", broker},
+                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
+                                "§7.3", "admin strategy", trace);
+        case AdminStrategyResolution::hierarchy: break;
     }
-    if (auto n = namespaceLevel(store.namespaceOf(topic)); n != CompatibilityStrategy::UNDEFINED) {
-        note(trace, "§7.3", "admin strategy", "namespace -> " + name(n));
-        return n;
-    }
-    note(trace, "§7.3", "admin strategy", "broker schemaCompatibilityStrategy=" + name(store.broker.schemaCompatibilityStrategy));
-    return store.broker.schemaCompatibilityStrategy;
+    auto t = topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED);
+    return firstDefined({{"topic policy schemaCompatibilityStrategy", t},
+                         {"namespace schema_compatibility_strategy", explicitNs},
+                         {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
+                         {"broker schemaCompatibilityStrategy", broker}},
+                        "§7.3", "admin strategy", trace);
 }
 
 bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
@@ -113,6 +145,9 @@ bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& sto
     }
     auto ns = store.namespaceOf(topic);
     switch (profile.autoUpdateResolution) {
+        case AutoUpdateResolution::absent:
+            note(trace, "§5.4", "isAllowAutoUpdateSchema", "no such setting before 2.5 -> clients may register");
+            return true;
         case AutoUpdateResolution::namespaceOnly: {
             bool v = ns.is_allow_auto_update_schema.value_or(true);
             note(trace, "§5.4", "isAllowAutoUpdateSchema", std::string("namespace value -> ") + (v ? "true" : "false"));

@@ -29,9 +29,10 @@ struct PolicyStore {
 CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,
                                         const TopicName& topic, Trace* trace);
 
-/// §7.3: the strategy the admin endpoints (`POST .../schema`, `.../compatibility`) use.
+/// §7.3: the strategy the admin endpoints use; `forCompatibilityCheck` for
+/// `POST .../compatibility` (which skipped the broker level before 2.10).
 CompatibilityStrategy adminStrategy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
-                                    Trace* trace);
+                                    Trace* trace, bool forCompatibilityCheck = false);
 
 /// §5.4 (+ §3.3 system topics): whether clients may register new schemas.
 bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,

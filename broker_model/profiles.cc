@@ -1,6 +1,17 @@
-// The behaviour profiles (reference §10), as data. Each switch's meaning and
-// the PR that introduced it are documented on the field in profile.h.
+// The behaviour profiles as data (reference §9.1 timeline, §10 profiles).
+//
+// The baseline is Pulsar 2.4.0. Every later change is a Fix: the PR, the
+// reference section, the first release of each line that carries it, and the
+// switches it sets. A release carries a fix when the fix lists a release of
+// the same line no later than it, or — for lines the fix does not list — when
+// the fix reached an earlier line's first (.0) release, i.e. it was on master
+// before this line branched.
+#include <algorithm>
 #include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "broker_model/profile.h"
@@ -8,65 +19,427 @@
 namespace cnx {
 namespace {
 
-// P42: 4.1.x - 4.2.0, the newest release line (§10). Newest behaviour of
-// every section; the defaults of BehaviourProfile are this profile.
-BehaviourProfile makeP42() {
-    BehaviourProfile p;
-    p.name = "P42";
-    p.releases = "4.1.0 - 4.2.0";
-    p.first = {4, 1, 0};
-    p.last = {4, 2, 0};
-    p.serverVersion = "4.2.0";
-    p.maxProtocolVersion = 21;
-    // §1.3, #23344 (4.0.0): two Java literals concatenated without a space.
-    p.producerWithoutSchemaMessage =
-        "Producers cannot connect or send message without a schema to topics with a schemawhen "
-        "SchemaValidationEnforced is enabled";
-    p.checkOptions.avro = compat::AvroVersion::v1_12_0;        // #24617 (4.1.0)
-    p.checkOptions.jsonAllowLegacyJacksonFormat = false;       // PIP-464 (4.2.0); broker key overrides
-    p.checkOptions.avroNamesAllowDollar = true;                // #25193, #25255 (4.2.0)
-    return p;
-}
+using S = CompatibilityStrategy;
+using compat::AvroVersion;
 
-const std::vector<BehaviourProfile>& profiles() {
-    static const std::vector<BehaviourProfile> all{makeP42()};
+struct Fix {
+    const char* pr;
+    const char* section;
+    std::vector<ReleaseVersion> firstReleases;
+    std::vector<const char*> switches;  // the switches it sets, for provenance
+    std::function<void(BehaviourProfile&)> apply;
+};
+
+ReleaseVersion v(int major, int minor, int patch) { return {major, minor, patch}; }
+
+// §9.1, in the order the changes reached master.
+const std::vector<Fix>& fixes() {
+    static const std::vector<Fix> all{
+        {"#4669", "§3.2", {v(2, 4, 1), v(2, 5, 0)}, {"softDeleteMarkerIsSchema"},
+         [](BehaviourProfile& p) { p.softDeleteMarkerIsSchema = false; }},
+        {"#4731", "§4.4", {v(2, 4, 1), v(2, 5, 0)}, {"dedupRule"},
+         [](BehaviourProfile& p) { p.dedupRule = DedupRule::storageHashAfterLastDelete; }},
+        {"#4950", "§7.3", {v(2, 4, 2), v(2, 5, 0)}, {"adminStrategyResolution", "adminIncompatibleStatus"},
+         [](BehaviourProfile& p) {
+             p.adminStrategyResolution = AdminStrategyResolution::namespaceAutoUpdate;
+             p.adminIncompatibleStatus = 409;
+         }},
+        {"#4751", "§7.1", {v(2, 4, 2), v(2, 5, 0)}, {"adminSchemaIdStripsPartition"},
+         [](BehaviourProfile& p) { p.adminSchemaIdStripsPartition = true; }},
+        {"#4800", "§7.1", {v(2, 4, 2), v(2, 5, 0)}, {"adminHasCompatibilityAndVersion"},
+         [](BehaviourProfile& p) { p.adminHasCompatibilityAndVersion = true; }},
+        {"#5165 (PIP-43)", "§1.3 §1.8", {v(2, 5, 0)}, {"producerWithoutSchemaMessage", "maxProtocolVersion"},
+         [](BehaviourProfile& p) {
+             p.producerWithoutSchemaMessage =
+                 "Producers cannot connect or send message without a schema to topics with a schema";
+             p.maxProtocolVersion = 15;
+         }},
+        {"#5227 (PIP-44)", "§4.3 §4.7 §5.3 §5.4", {v(2, 5, 0)},
+         {"pip44Registry", "pip44ConsumerCheck", "dedupRule", "strategyResolution", "autoUpdateResolution",
+          "adminStrategyResolution", "adminErrorText"},
+         [](BehaviourProfile& p) {
+             p.adminErrorText = AdminErrorText::wrapped;
+             p.pip44Registry = true;
+             p.pip44ConsumerCheck = true;
+             p.dedupRule = DedupRule::dataHashAnyType;
+             p.strategyResolution = StrategyResolution::namespaceThenAutoUpdate;
+             p.autoUpdateResolution = AutoUpdateResolution::namespaceOnly;
+             p.adminStrategyResolution = AdminStrategyResolution::namespaceThenAutoUpdate;
+         }},
+        {"#5051, #5103", "§4.6", {v(2, 5, 0)}, {"typeCheckRule"},
+         [](BehaviourProfile& p) { p.typeCheckRule = TypeCheckRule::primitiveOnly; }},
+        {"#6764", "§4.1", {v(2, 5, 2), v(2, 6, 0)}, {"getByVersionLiveOnly"},
+         [](BehaviourProfile& p) { p.getByVersionLiveOnly = true; }},
+        {"Avro 1.9.1", "§6.3", {v(2, 6, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_9_1; }},
+        {"#7708", "§1.9", {v(2, 6, 1), v(2, 7, 0)}, {"getSchemaStripsPartition"},
+         [](BehaviourProfile& p) { p.getSchemaStripsPartition = true; }},
+        {"#8167", "§3.6", {v(2, 6, 2), v(2, 7, 0)}, {"topicDeleteSchema"},
+         [](BehaviourProfile& p) { p.topicDeleteSchema = TopicDeleteSchema::hardWhenAsked; }},
+        {"#9612", "§4.5", {v(2, 7, 1), v(2, 8, 0)}, {"dedupRule"},
+         [](BehaviourProfile& p) { p.dedupRule = DedupRule::avroStructuralAnyType; }},
+        {"#9853", "§3.5", {v(2, 7, 2), v(2, 8, 0)}, {"idleRule"},
+         [](BehaviourProfile& p) { p.idleRule = IdleRule::producersOrConnectedConsumers; }},
+        {"#9797, #10367, #10386", "§4.5 §4.6", {v(2, 7, 2), v(2, 8, 0)},
+         {"typeCheckRule", "alwaysCompatibleShortCircuit", "dedupRule"},
+         [](BehaviourProfile& p) {
+             p.typeCheckRule = TypeCheckRule::strict;
+             p.alwaysCompatibleShortCircuit = true;
+             p.dedupRule = DedupRule::avroStructuralTypedParseAll;
+         }},
+        {"#12598", "§5.3", {v(2, 7, 4), v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"systemTopicStrategy"},
+         [](BehaviourProfile& p) { p.systemTopicStrategy = true; }},
+        {"#10573", "§4.5 §4.6", {v(2, 8, 0)}, {"dedupRule", "hashIncludesType"},
+         [](BehaviourProfile& p) {
+             p.dedupRule = DedupRule::typedStructural;
+             p.hashIncludesType = true;
+         }},
+        {"#9544", "§1.5", {v(2, 8, 0)}, {"producerErrorCausedBy"},
+         [](BehaviourProfile& p) { p.producerErrorCausedBy = true; }},
+        {"ProtocolVersion v17", "§8.5", {v(2, 8, 0)}, {"maxProtocolVersion"},
+         [](BehaviourProfile& p) { p.maxProtocolVersion = 17; }},
+        {"Avro 1.10.2", "§6.3", {v(2, 8, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_10_2; }},
+        {"#11856", "§5.3 §5.6", {v(2, 8, 2), v(2, 9, 0)}, {"strategyResolution", "brokerHasStrategyKey", "brokerStrategyDefault"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::namespaceBrokerAutoUpdate;
+             p.brokerHasStrategyKey = true;
+             p.brokerStrategyDefault = S::UNDEFINED;
+         }},
+        {"#12786", "§5.4", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"autoUpdateResolution"},
+         [](BehaviourProfile& p) { p.autoUpdateResolution = AutoUpdateResolution::namespaceThenBroker; }},
+        {"#12721", "§4.7", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"consumerAlwaysCompatibleShortcut"},
+         [](BehaviourProfile& p) { p.consumerAlwaysCompatibleShortcut = true; }},
+        {"#13938", "§5.1 §5.3", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
+         {"strategyResolution", "brokerStrategyDefault", "namespaceAutoUpdateDefaultsToFull"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::namespaceAutoUpdateBroker;
+             p.brokerStrategyDefault = S::FULL;
+             p.namespaceAutoUpdateDefaultsToFull = false;
+         }},
+        {"ProtocolVersion v19", "§8.5", {v(2, 9, 0)}, {"maxProtocolVersion"},
+         [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
+        {"#11856 (admin)", "§7.3", {v(2, 9, 0)}, {"adminStrategyResolution"},
+         [](BehaviourProfile& p) { p.adminStrategyResolution = AdminStrategyResolution::namespaceBrokerAutoUpdate; }},
+        {"#14809", "§3.3 §4.8", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"systemTopicsAlwaysAutoUpdate"},
+         [](BehaviourProfile& p) { p.systemTopicsAlwaysAutoUpdate = true; }},
+        {"#14626", "§1.9", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"getSchemaEmptyVersionIsError"},
+         [](BehaviourProfile& p) { p.getSchemaEmptyVersionIsError = true; }},
+        {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)}, {"registryRetriesWholeDecision"},
+         [](BehaviourProfile& p) { p.registryRetriesWholeDecision = true; }},
+        {"#13297", "§5.3 §7.3", {v(2, 10, 0)},
+         {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::hierarchy;
+             p.adminStrategyResolution = AdminStrategyResolution::hierarchy;
+             p.adminCompatibilityUsesBroker = true;
+             p.adminNotFoundReason = true;
+         }},
+        {"#15712", "§5.5", {v(2, 11, 0)}, {"enforcementSource"},
+         [](BehaviourProfile& p) { p.enforcementSource = EnforcementSource::topicThenNamespace; }},
+        {"#14655", "§4.9", {v(2, 11, 0)}, {"forceDeleteSupported"},
+         [](BehaviourProfile& p) { p.forceDeleteSupported = true; }},
+        {"#14608", "§3.6", {v(2, 11, 0)}, {"topicDeleteSchema"},
+         [](BehaviourProfile& p) { p.topicDeleteSchema = TopicDeleteSchema::hardAlways; }},
+        {"#15733, #15821", "§7.4", {v(2, 11, 0)},
+         {"adminPostSchemaSuccessStatus", "adminInvalidDefinitionStatus", "adminVersionSuccessStatus", "adminErrorText"},
+         [](BehaviourProfile& p) {
+             p.adminErrorText = AdminErrorText::root;
+             p.adminPostSchemaSuccessStatus = 200;
+             p.adminInvalidDefinitionStatus = 422;
+             p.adminVersionSuccessStatus = 200;
+         }},
+        {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
+         {"autoConsumeSkipsSchema", "idleIgnoresAutoConsumeConsumers", "maxProtocolVersion"},
+         [](BehaviourProfile& p) {
+             p.autoConsumeSkipsSchema = true;
+             p.idleIgnoresAutoConsumeConsumers = true;
+             p.maxProtocolVersion = 21;
+         }},
+        {"#20888", "§3.5", {v(2, 10, 6), v(2, 11, 3), v(3, 0, 2), v(3, 1, 0)}, {"idleIgnoresReplicatorProducersPersistent"},
+         [](BehaviourProfile& p) { p.idleIgnoresReplicatorProducersPersistent = true; }},
+        {"#20932", "§1.8 §1.9", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 3), v(3, 2, 0)},
+         {"getSchemaNotFoundIncludesTopic", "getOrCreateNotFoundIncludesTopic"},
+         [](BehaviourProfile& p) {
+             p.getSchemaNotFoundIncludesTopic = true;
+             p.getOrCreateNotFoundIncludesTopic = true;
+         }},
+        {"Avro 1.11.3", "§6.3", {v(3, 2, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_3; }},
+        {"#22720", "§4.6 §7.4", {v(3, 0, 6), v(3, 2, 4), v(4, 0, 0)}, {"checkWithLatestPassesWithoutSchema"},
+         [](BehaviourProfile& p) { p.checkWithLatestPassesWithoutSchema = true; }},
+        {"#22974", "§3.5", {v(3, 0, 6), v(3, 2, 4), v(3, 3, 1), v(4, 0, 0)}, {"activeTopicEmptySchemaMessage"},
+         [](BehaviourProfile& p) { p.activeTopicEmptySchemaMessage = true; }},
+        {"#23394 (Avro 1.11.4)", "§6.3", {v(3, 0, 7), v(3, 3, 2), v(4, 0, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_4; }},
+        {"#23344", "§1.3", {v(4, 0, 0)}, {"producerWithoutSchemaMessage"},
+         [](BehaviourProfile& p) {
+             // Two Java literals concatenated without a space.
+             p.producerWithoutSchemaMessage =
+                 "Producers cannot connect or send message without a schema to topics with a schemawhen "
+                 "SchemaValidationEnforced is enabled";
+         }},
+        {"#24617 (Avro 1.12.0)", "§6.3", {v(4, 1, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_12_0; }},
+        {"#25193, #25255", "§4.5 §6.7", {v(4, 2, 0)}, {"checkOptions.avroNamesAllowDollar", "checkOptions.avroValidationMessageWithStrategy"},
+         [](BehaviourProfile& p) {
+             p.checkOptions.avroNamesAllowDollar = true;
+             // Seen with #25255 in the NEWEST AvroSchemaBasedCompatibilityCheck
+             // (c9629049); its own first release is UNCONFIRMED.
+             p.checkOptions.avroValidationMessageWithStrategy = true;
+         }},
+        {"#25362 (PIP-464)", "§6.4 §6.7", {v(4, 2, 0)}, {"checkOptions.jsonAllowLegacyJacksonFormat"},
+         [](BehaviourProfile& p) { p.checkOptions.jsonAllowLegacyJacksonFormat = false; }},
+    };
     return all;
 }
 
-bool covers(const BehaviourProfile& p, const ReleaseVersion& v) {
-    if (v.patch < 0) {
-        // A release line ("4.2") is covered by the profile holding its newest patch.
-        ReleaseVersion line{v.major, v.minor, -1};
-        ReleaseVersion firstLine{p.first.major, p.first.minor, -1};
-        ReleaseVersion lastLine{p.last.major, p.last.minor, -1};
-        return firstLine <= line && line <= lastLine;
-    }
-    return p.first <= v && v <= p.last;
+// The newest modelled patch of each release line (§9: patches named by the reference).
+struct Line {
+    int major, minor, lastPatch;
+};
+constexpr std::array<Line, 15> kLines{{
+    {2, 4, 2}, {2, 5, 2}, {2, 6, 4}, {2, 7, 5}, {2, 8, 4}, {2, 9, 5}, {2, 10, 6}, {2, 11, 4},
+    {3, 0, 12}, {3, 1, 3}, {3, 2, 4}, {3, 3, 7}, {4, 0, 5}, {4, 1, 0}, {4, 2, 0},
+}};
+
+bool sameLine(const ReleaseVersion& a, const ReleaseVersion& b) { return a.major == b.major && a.minor == b.minor; }
+
+bool lineBefore(const ReleaseVersion& a, const ReleaseVersion& b) {
+    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
 }
+
+bool carries(const ReleaseVersion& release, const Fix& fix) {
+    for (const auto& r : fix.firstReleases) {
+        if (sameLine(r, release)) return r.patch <= release.patch;
+    }
+    return std::any_of(fix.firstReleases.begin(), fix.firstReleases.end(),
+                       [&](const ReleaseVersion& r) { return r.patch == 0 && lineBefore(r, release); });
+}
+
+// §10's profile names; the releases between them keep the nearest older name.
+std::pair<std::string, std::string> profileName(const ReleaseVersion& r) {
+    auto at = [&](int ma, int mi, int pa) { return r >= v(ma, mi, pa); };
+    if (at(4, 1, 0)) return {"P42", "4.1.x - 4.2.0"};
+    if (at(4, 0, 0)) return {"P40", "4.0.x LTS"};
+    bool tail = (sameLine(r, v(3, 0, 0)) && r.patch >= 6) || (sameLine(r, v(3, 2, 0)) && r.patch >= 4) ||
+                (sameLine(r, v(3, 3, 0)) && r.patch >= 1);
+    if (tail) return {"P30z", "3.0.6+ LTS tail, 3.2.4, 3.3.1+"};
+    if (at(3, 1, 0)) return {"P31", "3.1.x - 3.3.0 (between P30a and P30z)"};
+    if (at(3, 0, 0)) return {"P30a", "3.0.0 - 3.0.5"};
+    if (at(2, 11, 0)) return {"P211", "2.11.x"};
+    if (at(2, 8, 2)) return {"P210", "2.8.2 - 2.10.x"};
+    if (at(2, 7, 2)) return {"P28", "2.7.2 - 2.8.1 (between P27 and P210)"};
+    if (at(2, 5, 0)) return {"P27", "2.5.0 - 2.7.1"};
+    return {"P24", "2.4.0 - 2.4.2"};
+}
+
+BehaviourProfile build(const ReleaseVersion& release) {
+    BehaviourProfile p;
+    p.checkOptions.avro = AvroVersion::v1_8_2;
+    p.checkOptions.jsonAllowLegacyJacksonFormat = true;
+    p.checkOptions.avroNamesAllowDollar = false;
+    p.checkOptions.avroValidationMessageWithStrategy = false;
+    for (const auto& fix : fixes()) {
+        if (!carries(release, fix)) continue;
+        fix.apply(p);
+        for (const char* name : fix.switches) p.provenance[name] = std::string(fix.pr) + " " + fix.section;
+    }
+    auto [name, releases] = profileName(release);
+    p.name = name;
+    p.releases = releases;
+    p.release = release;
+    p.serverVersion = release.toString();
+    return p;
+}
+
+const Line* lineOf(const ReleaseVersion& r) {
+    for (const auto& l : kLines) {
+        if (l.major == r.major && l.minor == r.minor) return &l;
+    }
+    return nullptr;
+}
+
+// Built once per exact release and kept: profiles are referenced by address.
+const BehaviourProfile& cached(const ReleaseVersion& release) {
+    static std::mutex mu;
+    static std::map<std::string, std::unique_ptr<BehaviourProfile>> cache;
+    std::lock_guard lock(mu);
+    auto& slot = cache[release.toString()];
+    if (!slot) slot = std::make_unique<BehaviourProfile>(build(release));
+    return *slot;
+}
+
+const std::vector<BehaviourProfile>& lineProfiles() {
+    static const std::vector<BehaviourProfile> all = [] {
+        std::vector<BehaviourProfile> out;
+        for (const auto& l : kLines) out.push_back(cached(v(l.major, l.minor, l.lastPatch)));
+        return out;
+    }();
+    return all;
+}
+
+std::string strategyText(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
+std::string flag(bool b) { return b ? "true" : "false"; }
 
 }  // namespace
 
-std::span<const BehaviourProfile> allProfiles() { return profiles(); }
+std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
 
-const BehaviourProfile& newestProfile() { return profiles().back(); }
+const BehaviourProfile& newestProfile() { return lineProfiles().back(); }
 
 const BehaviourProfile* profileFor(std::string_view version, std::string* error) {
-    auto v = ReleaseVersion::parse(version);
-    if (!v) {
+    auto parsed = ReleaseVersion::parse(version);
+    if (!parsed) {
         if (error) *error = "'" + std::string(version) + "' is not a Pulsar release number (expected e.g. \"4.2\" or \"4.2.0\")";
         return nullptr;
     }
-    // Newest first, so that a line spanning two profiles resolves to its newest patch.
-    const auto& all = profiles();
-    for (auto it = all.rbegin(); it != all.rend(); ++it) {
-        if (covers(*it, *v)) return &*it;
+    const Line* line = lineOf(*parsed);
+    if (!line || parsed->patch > line->lastPatch) {
+        if (error) {
+            *error = "no behaviour profile models Pulsar " + parsed->toString() + " (modelled: 2.4.0 - 2.4.2";
+            for (std::size_t i = 1; i < kLines.size(); ++i) {
+                const auto& l = kLines[i];
+                *error += ", " + std::to_string(l.major) + "." + std::to_string(l.minor) + ".0 - " + std::to_string(l.major) +
+                          "." + std::to_string(l.minor) + "." + std::to_string(l.lastPatch);
+            }
+            *error += ")";
+        }
+        return nullptr;
     }
-    if (error) {
-        std::string known;
-        for (const auto& p : all) known += (known.empty() ? "" : ", ") + p.releases;
-        *error = "no behaviour profile models Pulsar " + v->toString() + " (modelled releases: " + known + ")";
-    }
-    return nullptr;
+    ReleaseVersion exact = *parsed;
+    if (exact.patch < 0) exact.patch = line->lastPatch;
+    return &cached(exact);
+}
+
+std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
+    auto avro = [](compat::AvroVersion a) { return std::string(compat::to_string_view(a)); };
+    auto idle = [](IdleRule r) {
+        switch (r) {
+            case IdleRule::activeUsageOrSubscriptions: return "activeUsageOrSubscriptions";
+            case IdleRule::producersOrConnectedConsumers: return "producersOrConnectedConsumers";
+        }
+        return "?";
+    };
+    auto dedup = [](DedupRule r) {
+        switch (r) {
+            case DedupRule::storageHashWholeHistory: return "storageHashWholeHistory";
+            case DedupRule::storageHashAfterLastDelete: return "storageHashAfterLastDelete";
+            case DedupRule::dataHashAnyType: return "dataHashAnyType";
+            case DedupRule::avroStructuralAnyType: return "avroStructuralAnyType";
+            case DedupRule::avroStructuralTypedParseAll: return "avroStructuralTypedParseAll";
+            case DedupRule::typedStructural: return "typedStructural";
+        }
+        return "?";
+    };
+    auto typeCheck = [](TypeCheckRule r) {
+        switch (r) {
+            case TypeCheckRule::none: return "none";
+            case TypeCheckRule::primitiveOnly: return "primitiveOnly";
+            case TypeCheckRule::strict: return "strict";
+        }
+        return "?";
+    };
+    auto strategy = [](StrategyResolution r) {
+        switch (r) {
+            case StrategyResolution::namespaceAutoUpdateOnly: return "namespaceAutoUpdateOnly";
+            case StrategyResolution::namespaceThenAutoUpdate: return "namespaceThenAutoUpdate";
+            case StrategyResolution::namespaceBrokerAutoUpdate: return "namespaceBrokerAutoUpdate";
+            case StrategyResolution::namespaceAutoUpdateBroker: return "namespaceAutoUpdateBroker";
+            case StrategyResolution::hierarchy: return "hierarchy";
+        }
+        return "?";
+    };
+    auto admin = [](AdminStrategyResolution r) {
+        switch (r) {
+            case AdminStrategyResolution::fullHardcoded: return "fullHardcoded";
+            case AdminStrategyResolution::namespaceAutoUpdate: return "namespaceAutoUpdate";
+            case AdminStrategyResolution::namespaceThenAutoUpdate: return "namespaceThenAutoUpdate";
+            case AdminStrategyResolution::namespaceBrokerAutoUpdate: return "namespaceBrokerAutoUpdate";
+            case AdminStrategyResolution::hierarchy: return "hierarchy";
+        }
+        return "?";
+    };
+    auto autoUpdate = [](AutoUpdateResolution r) {
+        switch (r) {
+            case AutoUpdateResolution::absent: return "absent";
+            case AutoUpdateResolution::namespaceOnly: return "namespaceOnly";
+            case AutoUpdateResolution::namespaceThenBroker: return "namespaceThenBroker";
+        }
+        return "?";
+    };
+    auto enforcement = [](EnforcementSource r) {
+        switch (r) {
+            case EnforcementSource::namespaceOnly: return "namespaceOnly";
+            case EnforcementSource::topicThenNamespace: return "topicThenNamespace";
+        }
+        return "?";
+    };
+    auto errorText = [](AdminErrorText r) {
+        switch (r) {
+            case AdminErrorText::none: return "none";
+            case AdminErrorText::wrapped: return "wrapped";
+            case AdminErrorText::root: return "root";
+        }
+        return "?";
+    };
+    auto topicDelete = [](TopicDeleteSchema r) {
+        switch (r) {
+            case TopicDeleteSchema::softWhenAsked: return "softWhenAsked";
+            case TopicDeleteSchema::hardWhenAsked: return "hardWhenAsked";
+            case TopicDeleteSchema::hardAlways: return "hardAlways";
+        }
+        return "?";
+    };
+    return {
+        {"maxProtocolVersion", std::to_string(p.maxProtocolVersion)},
+        {"producerWithoutSchemaMessage", p.producerWithoutSchemaMessage},
+        {"producerErrorCausedBy", flag(p.producerErrorCausedBy)},
+        {"getOrCreateNotFoundIncludesTopic", flag(p.getOrCreateNotFoundIncludesTopic)},
+        {"getSchemaStripsPartition", flag(p.getSchemaStripsPartition)},
+        {"getSchemaEmptyVersionIsError", flag(p.getSchemaEmptyVersionIsError)},
+        {"getSchemaNotFoundIncludesTopic", flag(p.getSchemaNotFoundIncludesTopic)},
+        {"pip44ConsumerCheck", flag(p.pip44ConsumerCheck)},
+        {"autoConsumeSkipsSchema", flag(p.autoConsumeSkipsSchema)},
+        {"consumerAlwaysCompatibleShortcut", flag(p.consumerAlwaysCompatibleShortcut)},
+        {"activeTopicEmptySchemaMessage", flag(p.activeTopicEmptySchemaMessage)},
+        {"idleRule", idle(p.idleRule)},
+        {"idleIgnoresAutoConsumeConsumers", flag(p.idleIgnoresAutoConsumeConsumers)},
+        {"idleIgnoresReplicatorProducersPersistent", flag(p.idleIgnoresReplicatorProducersPersistent)},
+        {"systemTopicsAlwaysAutoUpdate", flag(p.systemTopicsAlwaysAutoUpdate)},
+        {"softDeleteMarkerIsSchema", flag(p.softDeleteMarkerIsSchema)},
+        {"topicDeleteSchema", topicDelete(p.topicDeleteSchema)},
+        {"pip44Registry", flag(p.pip44Registry)},
+        {"dedupRule", dedup(p.dedupRule)},
+        {"typeCheckRule", typeCheck(p.typeCheckRule)},
+        {"hashIncludesType", flag(p.hashIncludesType)},
+        {"alwaysCompatibleShortCircuit", flag(p.alwaysCompatibleShortCircuit)},
+        {"checkWithLatestPassesWithoutSchema", flag(p.checkWithLatestPassesWithoutSchema)},
+        {"registryRetriesWholeDecision", flag(p.registryRetriesWholeDecision)},
+        {"getByVersionLiveOnly", flag(p.getByVersionLiveOnly)},
+        {"forceDeleteSupported", flag(p.forceDeleteSupported)},
+        {"strategyResolution", strategy(p.strategyResolution)},
+        {"systemTopicStrategy", flag(p.systemTopicStrategy)},
+        {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},
+        {"enforcementSource", enforcement(p.enforcementSource)},
+        {"namespaceAutoUpdateDefaultsToFull", flag(p.namespaceAutoUpdateDefaultsToFull)},
+        {"brokerStrategyDefault", strategyText(p.brokerStrategyDefault)},
+        {"brokerHasStrategyKey", flag(p.brokerHasStrategyKey)},
+        {"adminStrategyResolution", admin(p.adminStrategyResolution)},
+        {"adminCompatibilityUsesBroker", flag(p.adminCompatibilityUsesBroker)},
+        {"adminSchemaIdStripsPartition", flag(p.adminSchemaIdStripsPartition)},
+        {"adminHasCompatibilityAndVersion", flag(p.adminHasCompatibilityAndVersion)},
+        {"adminPostSchemaSuccessStatus", std::to_string(p.adminPostSchemaSuccessStatus)},
+        {"adminIncompatibleStatus", std::to_string(p.adminIncompatibleStatus)},
+        {"adminInvalidDefinitionStatus", std::to_string(p.adminInvalidDefinitionStatus)},
+        {"adminNotFoundReason", flag(p.adminNotFoundReason)},
+        {"adminErrorText", errorText(p.adminErrorText)},
+        {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
+        {"checkOptions.avro", avro(p.checkOptions.avro)},
+        {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
+        {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},
+        {"checkOptions.avroValidationMessageWithStrategy", flag(p.checkOptions.avroValidationMessageWithStrategy)},
+    };
 }
 
 }  // namespace cnx

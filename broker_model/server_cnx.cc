@@ -36,6 +36,39 @@ void ServerCnx::close() {
     for (const auto& [name, topic] : broker_.loadedTopics()) topic->removeConnection(id_);
 }
 
+void ServerCnx::closeTopic(const TopicName& base) {
+    auto onTopic = [&](const std::string& topic) {
+        auto name = TopicName::parse(topic);
+        return name && name->partitionedBase() == base;
+    };
+    for (auto it = producers_.begin(); it != producers_.end();) {
+        if (!onTopic(it->second.topic)) {
+            ++it;
+            continue;
+        }
+        if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeProducer(id_, it->first);
+        BaseCommand out;
+        out.set_type(BaseCommand::CLOSE_PRODUCER);
+        out.mutable_close_producer()->set_producer_id(it->first);
+        out.mutable_close_producer()->set_request_id(0);
+        send(out);
+        it = producers_.erase(it);
+    }
+    for (auto it = consumers_.begin(); it != consumers_.end();) {
+        if (!onTopic(it->second.topic)) {
+            ++it;
+            continue;
+        }
+        if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeConsumer(id_, it->first);
+        BaseCommand out;
+        out.set_type(BaseCommand::CLOSE_CONSUMER);
+        out.mutable_close_consumer()->set_consumer_id(it->first);
+        out.mutable_close_consumer()->set_request_id(0);
+        send(out);
+        it = consumers_.erase(it);
+    }
+}
+
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {
     auto it = traces_.find(requestId);
     return it == traces_.end() ? std::make_shared<Trace>() : it->second;
@@ -85,7 +118,14 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
             handleConnect(c.connect());
             return std::nullopt;
         case BaseCommand::PRODUCER: handleProducer(c.producer()); return std::nullopt;
-        case BaseCommand::SUBSCRIBE: handleSubscribe(c.subscribe()); return std::nullopt;
+        case BaseCommand::SUBSCRIBE:
+            // §2.3 (derived, UNCONFIRMED): a broker before 3.0 has no proto value 21, so
+            // a required Schema.type of AutoConsume fails to parse and the frame is refused.
+            if (c.subscribe().has_schema() && c.subscribe().schema().type() == pulsar::proto::Schema::AutoConsume &&
+                broker_.profile().maxProtocolVersion < 21)
+                return "malformed frame: CommandSubscribe.schema.type 21 is unknown to this broker's protocol";
+            handleSubscribe(c.subscribe());
+            return std::nullopt;
         case BaseCommand::SEND: handleSend(c.send(), frame); return std::nullopt;
         case BaseCommand::CLOSE_PRODUCER: handleCloseProducer(c.close_producer()); return std::nullopt;
         case BaseCommand::CLOSE_CONSUMER: handleCloseConsumer(c.close_consumer()); return std::nullopt;
@@ -454,7 +494,11 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
             return;
         }
     }
-    broker_.executor().post("registry read", [this, alive = alive_, out, id = name->schemaId(), wanted,
+    // §1.9: until 2.6.1/2.7.0 (#7708) the id kept a `-partition-N` suffix.
+    std::string id = broker_.profile().getSchemaStripsPartition
+                         ? name->schemaId()
+                         : name->tenant() + "/" + name->namespacePortion() + "/" + name->localName();
+    broker_.executor().post("registry read", [this, alive = alive_, out, id, wanted,
                                               topic = cmd.topic(), trace]() mutable {
         if (!*alive) return;
         auto* r = out.mutable_getschemaresponse();

@@ -40,6 +40,10 @@ public:
     bool closed() const { return closed_; }
     /// The connection drops: every producer and consumer it holds is detached.
     void close();
+    /// The broker closes this connection's producers and consumers of `base`
+    /// (and its partitions) because the topic is unloaded: CLOSE_PRODUCER /
+    /// CLOSE_CONSUMER go to the client, which may reconnect with the same ids.
+    void closeTopic(const TopicName& base);
 
 private:
     enum class State { pending, ready, failed };

@@ -24,7 +24,7 @@ Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(b
     }
 }
 
-bool Topic::hasSchema() const { return broker_.registry().latest(name_.schemaId()).has_value(); }
+bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
 
 // §3.3 / §4.8: auto-update allowed -> putSchemaIfAbsent with the effective
 // strategy; otherwise the lookup-only path (no validation, no check).
@@ -103,6 +103,10 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
         }
         trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
         auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
+        if (!broker_.profile().pip44ConsumerCheck) {
+            checkConsumerLegacy(schema, strategy, trace, done);
+            return;
+        }
         bool convert = broker_.profile().activeTopicEmptySchemaMessage;
         auto type = std::string(to_string_view(schema.type));
         broker_.registry().checkConsumerCompatibility(
@@ -120,6 +124,24 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
 
 // Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema
 // logic, but they run after the schema step and decide the final answer).
+// §3.4 / §2.2 v2.4.x: the producer's boolean check; no live schema, or a
+// false answer, refuses with one message.
+void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
+                                CheckCallback done) {
+    broker_.executor().post("registry read", [this, schema, strategy, trace, done] {
+        auto& registry = broker_.registry();
+        bool live = registry.latest(name_.schemaId()).has_value();
+        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);
+        if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
+        if (ok) {
+            done(std::nullopt);
+            return;
+        }
+        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(compat::exception_class::kIncompatibleSchema),
+                         "Trying to subscribe with incompatible schema"});
+    });
+}
+
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
     for (const auto& p : producers_) {
         if (p.name == producer.name) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "broker_model/broker_error.h"
+#include "broker_model/compatibility_strategy.h"
 #include "broker_model/schema_data.h"
 #include "broker_model/topic_name.h"
 #include "broker_model/trace.h"
@@ -83,6 +84,8 @@ public:
 
 private:
     bool notIdle(std::string* why) const;
+    void checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
+                             CheckCallback done);
 
     TopicName name_;
     Broker& broker_;

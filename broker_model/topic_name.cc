@@ -101,7 +101,8 @@ std::string TopicName::schemaId() const {
 }
 
 bool TopicName::isSystemTopic() const {
-    std::string_view local = partitionedBase().local_;
+    const TopicName base = partitionedBase();
+    std::string_view local = base.local_;
     return local == "__change_events" || local.starts_with("__transaction_") || local.starts_with("__tc_") ||
            local.starts_with("__pulsar-") || namespace_ == "__system" || local.ends_with("__transaction_buffer_snapshot");
 }

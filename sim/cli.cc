@@ -12,6 +12,7 @@
 
 #include "broker_model/profile.h"
 #include "sim/accept_writer.h"
+#include "sim/compat_command.h"
 #include "sim/did_you_mean.h"
 #include "sim/expectation.h"
 #include "sim/loader.h"
@@ -29,6 +30,7 @@ constexpr std::string_view kUsage =
     "  explain FILE       print the decision trace of every step of FILE\n"
     "  lint PATH...       check scenario files without running them\n"
     "  profiles           list the broker behaviour profiles\n"
+    "  compat             check a schema against a schema history, as the broker would\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -62,7 +64,11 @@ constexpr std::string_view kLintUsage =
     "file:line:column: message, without running anything. Exit 2 on any problem.\n";
 
 constexpr std::string_view kProfilesUsage =
-    "usage: cnxsim profiles\n\nLists the behaviour profiles and the releases each models.\n";
+    "usage: cnxsim profiles [VERSION] [--diff A B]\n"
+    "\n"
+    "Lists the broker behaviour profiles (one per release line); with VERSION,\n"
+    "every switch of that release and the PR that set it; with --diff A B, the\n"
+    "switches that differ between two releases and the PR behind each.\n";
 
 struct Args {
     std::vector<std::string> positional;
@@ -76,7 +82,7 @@ const std::map<std::string, std::set<std::string>>& valueOptions() {
         {"run", {"--tags", "--junit", "--report", "--seed"}},
         {"explain", {}},
         {"lint", {}},
-        {"profiles", {}},
+        {"profiles", {"--diff"}},
     };
     return m;
 }
@@ -320,11 +326,60 @@ int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
     return kExitPassed;
 }
 
-int commandProfiles(std::ostream& out) {
-    for (const auto& p : allProfiles()) {
-        out << p.name << "  " << p.releases << "  (protocol v" << p.maxProtocolVersion << ", Avro "
-            << compat::to_string_view(p.checkOptions.avro) << ")\n";
+int commandProfiles(const Args& args, std::ostream& out, std::ostream& err) {
+    if (auto it = args.options.find("--diff"); it != args.options.end()) {
+        if (args.positional.size() != 1) {
+            err << "cnxsim profiles: --diff takes two versions, e.g. --diff 2.10 3.0\n" << kProfilesUsage;
+            return kExitInvalid;
+        }
+        std::string error;
+        const auto* a = profileFor(it->second, &error);
+        const auto* b = a ? profileFor(args.positional[0], &error) : nullptr;
+        if (!a || !b) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Pulsar " << a->release.toString() << " (" << a->name << ") vs " << b->release.toString() << " ("
+            << b->name << "):\n";
+        auto sa = switchesOf(*a), sb = switchesOf(*b);
+        int differing = 0;
+        for (std::size_t i = 0; i < sa.size(); ++i) {
+            if (sa[i].value == sb[i].value) continue;
+            ++differing;
+            // The PR that set the value of the later release.
+            const auto& later = a->release < b->release ? *b : *a;
+            auto prov = later.provenance.find(sa[i].name);
+            out << "  " << sa[i].name << ": " << sa[i].value << " -> " << sb[i].value << "  ("
+                << (prov != later.provenance.end() ? prov->second : std::string("baseline")) << ")\n";
+        }
+        out << differing << " switch(es) differ\n";
+        return kExitPassed;
     }
+    if (!args.positional.empty()) {
+        std::string error;
+        const auto* p = profileFor(args.positional[0], &error);
+        if (!p) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Pulsar " << p->release.toString() << " (" << p->name << ", " << p->releases << "):\n";
+        for (const auto& sw : switchesOf(*p)) {
+            auto prov = p->provenance.find(sw.name);
+            out << "  " << sw.name << " = " << sw.value << "  ("
+                << (prov != p->provenance.end() ? prov->second : std::string("2.4.0 baseline")) << ")\n";
+        }
+        return kExitPassed;
+    }
+    out << "release line  modelled up to  profile  protocol  Avro    represents\n";
+    for (const auto& p : allProfiles()) {
+        std::string line = std::to_string(p.release.major) + "." + std::to_string(p.release.minor);
+        out << "  " << line << std::string(12 - std::min<std::size_t>(line.size(), 11), ' ') << p.release.toString()
+            << std::string(16 - std::min<std::size_t>(p.release.toString().size(), 15), ' ') << p.name
+            << std::string(9 - std::min<std::size_t>(p.name.size(), 8), ' ') << "v" << p.maxProtocolVersion << "       "
+            << compat::to_string_view(p.checkOptions.avro) << "  " << p.releases << "\n";
+    }
+    out << "\nA version names a line (\"2.10\": its newest modelled release) or an exact release (\"2.10.4\").\n"
+           "`cnxsim profiles VERSION` lists every switch; `--diff A B` the ones that differ, with the PR.\n";
     return kExitPassed;
 }
 
@@ -333,6 +388,7 @@ std::string_view usageOf(const std::string& command) {
     if (command == "explain") return kExplainUsage;
     if (command == "lint") return kLintUsage;
     if (command == "profiles") return kProfilesUsage;
+    if (command == "compat") return compatUsage();
     return kUsage;
 }
 
@@ -352,8 +408,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         out << "cnxsim " << CNXSIM_VERSION << "\n";
         return kExitPassed;
     }
+    if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;
@@ -373,7 +430,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
     if (command == "run") return commandRun(args, out, err);
     if (command == "explain") return commandExplain(args, out, err);
     if (command == "lint") return commandLint(args, out, err);
-    return commandProfiles(out);
+    return commandProfiles(args, out, err);
 }
 
 }  // namespace cnx::sim

@@ -81,6 +81,16 @@ std::optional<Expect> expectationFor(const ExpectSpec& spec, const ReleaseVersio
 }
 
 std::string mismatch(const Expect& e, const Observed& o, const Scenario& scenario) {
+    if (!e.perClient.empty()) {
+        // Reconnect steps: each named client's own outcome; unnamed ones are not asserted.
+        for (const auto& [name, want] : e.perClient) {
+            auto it = o.perClient.find(name);
+            if (it == o.perClient.end()) return name + ": did not reconnect (not open before this step)";
+            auto why = mismatch(want, it->second, scenario);
+            if (!why.empty()) return name + ": " + why;
+        }
+        return {};
+    }
     bool wantsError = e.error.has_value() || e.httpStatus.has_value();
     if (e.ok || !wantsError) {
         if (!o.ok) return "expected success, got " + describeObserved(o);
@@ -116,6 +126,15 @@ std::string mismatch(const Expect& e, const Observed& o, const Scenario& scenari
 }
 
 std::string renderExpect(const Expect& e) {
+    if (!e.perClient.empty()) {
+        std::string out = "{ ";
+        bool first = true;
+        for (const auto& [name, each] : e.perClient) {
+            out += (first ? "" : ", ") + name + ": " + renderExpect(each);
+            first = false;
+        }
+        return out + " }";
+    }
     std::string fields;
     auto add = [&fields](const std::string& k, const std::string& v) {
         fields += (fields.empty() ? "" : ", ") + k + ": " + v;
@@ -134,6 +153,15 @@ std::string renderExpect(const Expect& e) {
 }
 
 std::string renderObserved(const Observed& o, const std::string& action) {
+    if (!o.perClient.empty()) {
+        std::string out = "{ ";
+        bool first = true;
+        for (const auto& [name, each] : o.perClient) {
+            out += (first ? "" : ", ") + name + ": " + renderObserved(each, "");
+            first = false;
+        }
+        return out + " }";
+    }
     if (!o.ok) {
         if (action == "check") return "ok";  // a failed check is not an outcome to accept
         return "{ error: " + o.error + ", message: " + yamlQuote(o.message) + " }";

@@ -17,15 +17,6 @@ std::string stepLabel(const Step& step, std::size_t index) {
     return step.id.empty() ? label : step.id + ": " + label;
 }
 
-// The exact release an expectation is matched against: "2.10" means the
-// newest release of that line the profile models.
-ReleaseVersion effectiveRelease(const std::string& version, const BehaviourProfile& profile) {
-    auto v = ReleaseVersion::parse(version).value_or(profile.last);
-    if (v.patch >= 0) return v;
-    if (v.major == profile.last.major && v.minor == profile.last.minor) return profile.last;
-    return {v.major, v.minor, 99};
-}
-
 StepResult judge(const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
                  const Scenario& scenario, const RunOptions& options) {
     StepResult r;
@@ -54,16 +45,10 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
 std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file) {
     std::vector<LoadError> errors;
     for (const auto& step : scenario.steps) {
-        bool later = std::holds_alternative<ConcurrentlyStep>(step.body) ||
-                     std::holds_alternative<UpgradeBrokerStep>(step.body) ||
-                     std::holds_alternative<RestartBrokerStep>(step.body) ||
-                     std::holds_alternative<UnloadStep>(step.body);
-        if (later) {
-            SourcePos pos = step.pos;
-            if (pos.file.empty()) pos.file = file;
-            errors.push_back({pos, "'" + step.action + "' is not supported yet by this cnxsim (broker restarts, "
-                                   "upgrades and races come in a later release)"});
-        }
+        if (!std::holds_alternative<ConcurrentlyStep>(step.body)) continue;
+        SourcePos pos = step.pos;
+        if (pos.file.empty()) pos.file = file;
+        errors.push_back({pos, "'concurrently' is not supported yet by this cnxsim (races come in a later release)"});
     }
     return errors;
 }
@@ -77,8 +62,8 @@ bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& ta
 
 std::vector<std::string> versionsOf(const Scenario& scenario) {
     if (!scenario.brokerVersions.empty()) return scenario.brokerVersions;
-    const auto& newest = newestProfile();
-    return {std::to_string(newest.last.major) + "." + std::to_string(newest.last.minor)};
+    const auto& newest = newestProfile().release;
+    return {std::to_string(newest.major) + "." + std::to_string(newest.minor)};
 }
 
 ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
@@ -103,7 +88,9 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
         result.setupError = *err;
         return result;
     }
-    auto release = effectiveRelease(version, *profile);
+    // Expectations are matched against the exact release the profile models
+    // ("2.10" is the line's newest modelled release).
+    const auto& release = profile->release;
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
         auto r = judge(step, i, run.run(step), release, scenario, options);

@@ -1,6 +1,9 @@
 #include "sim/scenario_run.h"
 
+#include <algorithm>
+
 #include "broker_model/policy_resolution.h"
+#include "broker_model/profile.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
 
@@ -37,8 +40,8 @@ Observed Observed::failure(std::string error, std::string message) {
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version)
-    : scenario_(scenario), profile_(profile), version_(std::move(version)) {
-    broker_ = std::make_unique<Broker>(profile_, executor_);
+    : scenario_(scenario), profile_(&profile), version_(std::move(version)) {
+    broker_ = std::make_unique<Broker>(*profile_, executor_);
     admin_ = std::make_unique<AdminApi>(*broker_);
 }
 
@@ -48,7 +51,7 @@ ScenarioRun::~ScenarioRun() {
 
 std::optional<std::string> ScenarioRun::setUp() {
     for (const auto& s : scenario_.brokerConfig) {
-        if (!s.value) return "broker.config." + s.key + " cannot be null";
+        if (!s.value) continue;  // null: the release's default
         if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
     }
     for (const auto& ns : scenario_.namespaces) {
@@ -71,9 +74,15 @@ std::optional<std::string> ScenarioRun::setUp() {
 ClientSession& ScenarioRun::session(const std::string& client) {
     auto it = sessions_.find(client);
     if (it != sessions_.end() && !it->second->cnx().closed()) return *it->second;
-    ClientDecl decl;
-    if (auto d = scenario_.clients.find(client); d != scenario_.clients.end()) decl = d->second;
-    auto made = std::make_unique<ClientSession>(*broker_, makeClientModel(decl, version_));
+    auto model = clientModels_.find(client);
+    if (model == clientModels_.end()) {
+        // A client's library and version are fixed when it first connects; a
+        // broker upgrade does not change the application.
+        ClientDecl decl;
+        if (auto d = scenario_.clients.find(client); d != scenario_.clients.end()) decl = d->second;
+        model = clientModels_.emplace(client, makeClientModel(decl, version_)).first;
+    }
+    auto made = std::make_unique<ClientSession>(*broker_, model->second);
     auto& ref = *made;
     sessions_[client] = std::move(made);
     return ref;
@@ -112,6 +121,9 @@ Observed ScenarioRun::run(const Step& step) {
             else if constexpr (std::is_same_v<T, SetPolicyStep>) return setPolicy(body);
             else if constexpr (std::is_same_v<T, SetBrokerConfigStep>) return setBrokerConfig(body);
             else if constexpr (std::is_same_v<T, CheckStep>) return check(body);
+            else if constexpr (std::is_same_v<T, UpgradeBrokerStep>) return upgradeBroker(body);
+            else if constexpr (std::is_same_v<T, RestartBrokerStep>) return restartBroker();
+            else if constexpr (std::is_same_v<T, UnloadStep>) return unload(body);
             else return Observed::failure("NotSupported", "this step is not supported by this cnxsim yet");
         },
         step.body);
@@ -156,10 +168,29 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
                                                            std::string(to_string_view(st.schema.data.type)));
             break;
     }
-    OpenHandle handle{st.client, {}, st.name, "", 0};
-    std::vector<std::uint64_t> requests;
-    for (const auto& part : partitionsOf(topic)) {
-        BaseCommand cmd;
+    OpenHandle handle;
+    handle.producer = true;
+    handle.client = st.client;
+    handle.name = st.name;
+    handle.producerStep = st;
+    handle.wireSchema = schema;
+    return open(std::move(handle), std::move(out.trace));
+}
+
+Observed ScenarioRun::subscribe(const SubscribeStep& st) {
+    OpenHandle handle;
+    handle.producer = false;
+    handle.client = st.client;
+    handle.name = st.consumer;
+    handle.subscribeStep = st;
+    return open(std::move(handle), Trace{});
+}
+
+pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
+                                                    Trace& trace) {
+    BaseCommand cmd;
+    if (h.producer) {
+        const auto& st = h.producerStep;
         cmd.set_type(BaseCommand::PRODUCER);
         auto* p = cmd.mutable_producer();
         p->set_topic(part.toString());
@@ -169,127 +200,175 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
         pulsar::proto::ProducerAccessMode mode{};
         pulsar::proto::ProducerAccessMode_Parse(st.accessMode, &mode);
         p->set_producer_access_mode(mode);
-        if (schema) *p->mutable_schema() = *schema;
-        handle.parts.emplace_back(part.toString(), p->producer_id());
-        requests.push_back(p->request_id());
-        s.send(cmd);
+        if (h.wireSchema) *p->mutable_schema() = *h.wireSchema;
+        return cmd;
+    }
+    const auto& st = h.subscribeStep;
+    // What the client sends depends on the protocol negotiated with this broker (§2.3).
+    auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
+    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::autoConsume && !schema)
+        trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
+    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::definition && !schema)
+        trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
+                                        std::string(to_string_view(st.schema.data.type)));
+    cmd.set_type(BaseCommand::SUBSCRIBE);
+    auto* c = cmd.mutable_subscribe();
+    c->set_topic(part.toString());
+    c->set_subscription(st.subscription);
+    pulsar::proto::CommandSubscribe::SubType type{};
+    pulsar::proto::CommandSubscribe::SubType_Parse(st.subType, &type);
+    c->set_subtype(type);
+    c->set_consumer_id(s.nextConsumerId());
+    c->set_request_id(s.nextRequestId());
+    c->set_consumer_name(st.consumer);
+    c->set_durable(st.durable);
+    if (schema) *c->mutable_schema() = *schema;
+    return cmd;
+}
+
+// Creates the producer or consumer of `h` on every partition, as clients do:
+// all requests first, then the executor runs; the first partition's error
+// fails the whole handle and the partitions that succeeded are closed again.
+Observed ScenarioRun::open(OpenHandle h, Trace trace) {
+    auto& s = session(h.client);
+    Observed out;
+    out.trace = std::move(trace);
+    std::vector<std::uint64_t> requests;
+    h.parts.clear();
+    for (const auto& part : partitionsOf(topicOf(h.topic()))) {
+        h.parts.emplace_back(part.toString(), 0);  // firstPart() needs the list
+        auto cmd = openCommand(h, s, part, out.trace);
+        h.parts.back().second = h.producer ? cmd.producer().producer_id() : cmd.subscribe().consumer_id();
+        requests.push_back(h.producer ? cmd.producer().request_id() : cmd.subscribe().request_id());
+        if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
     }
     executor_.runUntilIdle();
     std::optional<Observed> failure;
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto response = s.takeResponse(requests[i]);
-        std::string prefix = requests.size() > 1 ? handle.parts[i].first + ": " : "";
+        std::string prefix = requests.size() > 1 ? h.parts[i].first + ": " : "";
         appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
         auto o = fromResponse(response);
         if (!o.ok && !failure) failure = o;
-        if (o.ok && i == 0) handle.schemaVersion = response->producer_success().schema_version();
+        if (o.ok && i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
     }
     if (failure) {
-        // The client fails the whole producer and closes the partitions it got.
-        for (const auto& [part, id] : handle.parts) {
-            BaseCommand c;
+        closeParts(h);
+        failure->trace = std::move(out.trace);
+        forget(h.producer, h.name);
+        return *failure;
+    }
+    if (h.producer) out.schemaVersion = versionOf(h.schemaVersion);
+    remember(std::move(h));
+    return out;
+}
+
+void ScenarioRun::closeParts(const OpenHandle& h) {
+    auto& s = session(h.client);
+    for (const auto& [part, id] : h.parts) {
+        BaseCommand c;
+        if (h.producer) {
             c.set_type(BaseCommand::CLOSE_PRODUCER);
             c.mutable_close_producer()->set_producer_id(id);
             c.mutable_close_producer()->set_request_id(s.nextRequestId());
-            s.send(c);
-        }
-        executor_.runUntilIdle();
-        failure->trace = std::move(out.trace);
-        return *failure;
-    }
-    out.schemaVersion = versionOf(handle.schemaVersion);
-    producers_[st.name] = std::move(handle);
-    return out;
-}
-
-Observed ScenarioRun::subscribe(const SubscribeStep& st) {
-    auto& s = session(st.client);
-    Observed out;
-    auto topic = topicOf(st.topic);
-    auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
-    if (st.schema.kind == SchemaRef::Kind::autoConsume && !schema) {
-        out.trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
-    }
-    if (st.schema.kind == SchemaRef::Kind::definition && !schema) {
-        out.trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
-                                            std::string(to_string_view(st.schema.data.type)));
-    }
-    OpenHandle handle{st.client, {}, st.consumer, "", 0};
-    std::vector<std::uint64_t> requests;
-    for (const auto& part : partitionsOf(topic)) {
-        BaseCommand cmd;
-        cmd.set_type(BaseCommand::SUBSCRIBE);
-        auto* c = cmd.mutable_subscribe();
-        c->set_topic(part.toString());
-        c->set_subscription(st.subscription);
-        pulsar::proto::CommandSubscribe::SubType type{};
-        pulsar::proto::CommandSubscribe::SubType_Parse(st.subType, &type);
-        c->set_subtype(type);
-        c->set_consumer_id(s.nextConsumerId());
-        c->set_request_id(s.nextRequestId());
-        c->set_consumer_name(st.consumer);
-        c->set_durable(st.durable);
-        if (schema) *c->mutable_schema() = *schema;
-        handle.parts.emplace_back(part.toString(), c->consumer_id());
-        requests.push_back(c->request_id());
-        s.send(cmd);
-    }
-    executor_.runUntilIdle();
-    std::optional<Observed> failure;
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        std::string prefix = requests.size() > 1 ? handle.parts[i].first + ": " : "";
-        appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
-        auto o = fromResponse(s.takeResponse(requests[i]));
-        if (!o.ok && !failure) failure = o;
-    }
-    if (failure) {
-        for (const auto& [part, id] : handle.parts) {
-            BaseCommand c;
+        } else {
             c.set_type(BaseCommand::CLOSE_CONSUMER);
             c.mutable_close_consumer()->set_consumer_id(id);
             c.mutable_close_consumer()->set_request_id(s.nextRequestId());
-            s.send(c);
         }
-        executor_.runUntilIdle();
-        failure->trace = std::move(out.trace);
-        return *failure;
+        s.send(c);
     }
-    consumers_[st.consumer] = std::move(handle);
-    return out;
+    executor_.runUntilIdle();
+}
+
+// Handles are kept in the order they first connected (reconnects follow it).
+void ScenarioRun::remember(OpenHandle h) {
+    std::string key = (h.producer ? "p/" : "c/") + h.name;
+    auto& map = h.producer ? producers_ : consumers_;
+    if (std::find(order_.begin(), order_.end(), key) == order_.end()) order_.push_back(key);
+    map[h.name] = std::move(h);
+}
+
+void ScenarioRun::forget(bool producer, const std::string& name) {
+    (producer ? producers_ : consumers_).erase(name);
+    std::erase(order_, (producer ? "p/" : "c/") + name);
 }
 
 Observed ScenarioRun::close(const CloseStep& st) {
-    auto closeAll = [this](OpenHandle& h, bool producer) {
-        auto& s = session(h.client);
-        for (const auto& [part, id] : h.parts) {
-            BaseCommand c;
-            if (producer) {
-                c.set_type(BaseCommand::CLOSE_PRODUCER);
-                c.mutable_close_producer()->set_producer_id(id);
-                c.mutable_close_producer()->set_request_id(s.nextRequestId());
-            } else {
-                c.set_type(BaseCommand::CLOSE_CONSUMER);
-                c.mutable_close_consumer()->set_consumer_id(id);
-                c.mutable_close_consumer()->set_request_id(s.nextRequestId());
-            }
-            s.send(c);
-        }
-        executor_.runUntilIdle();
-    };
     Observed out;
-    if (auto it = producers_.find(st.name); it != producers_.end()) {
-        closeAll(it->second, true);
-        out.trace.add("§8.3", "CLOSE_PRODUCER", "producer '" + st.name + "' closed");
-        producers_.erase(it);
-        return out;
-    }
-    if (auto it = consumers_.find(st.name); it != consumers_.end()) {
-        closeAll(it->second, false);
-        out.trace.add("§8.3", "CLOSE_CONSUMER", "consumer '" + st.name + "' closed");
-        consumers_.erase(it);
+    for (bool producer : {true, false}) {
+        auto& map = producer ? producers_ : consumers_;
+        auto it = map.find(st.name);
+        if (it == map.end()) continue;
+        closeParts(it->second);
+        out.trace.add("§8.3", producer ? "CLOSE_PRODUCER" : "CLOSE_CONSUMER",
+                      std::string(producer ? "producer '" : "consumer '") + st.name + "' closed");
+        forget(producer, st.name);
         return out;
     }
     return Observed::failure("NotConnected", "no open producer or consumer named '" + st.name + "'");
+}
+
+// --- upgrade-broker, restart-broker, unload -------------------------------------
+
+// Every open producer and consumer selected by `which` connects again, in the
+// order it first connected, and is admitted again under the broker's current
+// rules; a refused one is closed. The step is ok when every reconnect is.
+Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
+    Observed out;
+    out.trace = std::move(trace);
+    auto order = order_;
+    for (const auto& key : order) {
+        bool producer = key[0] == 'p';
+        auto& map = producer ? producers_ : consumers_;
+        auto it = map.find(key.substr(2));
+        if (it == map.end() || !which(it->second)) continue;
+        OpenHandle h = it->second;
+        session(h.client);  // reconnect first, so the trace names the negotiated protocol
+        Trace t;
+        t.add("§9", "reconnect", std::string(producer ? "producer '" : "consumer '") + h.name + "' (" +
+                                     describeClient(h.client) + ")");
+        auto o = open(std::move(h), std::move(t));
+        appendTrace(out.trace, o.trace, key.substr(2) + ": ");
+        if (!o.ok) {
+            out.ok = false;
+            out.error = o.error;
+            out.message = key.substr(2) + ": " + o.message;
+        }
+        out.perClient[key.substr(2)] = std::move(o);
+    }
+    return out;
+}
+
+Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
+    executor_.runUntilIdle();
+    sessions_.clear();  // every connection drops; the clients keep their handles
+    broker_->restart(profile);
+    profile_ = &profile;
+    Trace t;
+    t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
+    return reconnect([](const OpenHandle&) { return true; }, std::move(t));
+}
+
+Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
+    std::string error;
+    const auto* profile = profileFor(st.version, &error);
+    if (!profile) return Observed::failure("InvalidVersion", error);
+    return restartOn(*profile, "upgrade from " + profile_->release.toString() + " to " + st.version);
+}
+
+Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); }
+
+// A topic unload: the broker closes the topic's producers and consumers
+// (CLOSE_PRODUCER / CLOSE_CONSUMER) and they reconnect on the same connections.
+Observed ScenarioRun::unload(const UnloadStep& st) {
+    executor_.runUntilIdle();
+    auto base = topicOf(st.topic).partitionedBase();
+    for (auto& [name, s] : sessions_) s->cnx().closeTopic(base);
+    broker_->unload(base);
+    Trace t;
+    t.add("§3.5", "unload", base.toString() + " unloaded (non-persistent message counters start again)");
+    return reconnect([&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; }, std::move(t));
 }
 
 Observed ScenarioRun::publish(const PublishStep& st) {
@@ -404,15 +483,17 @@ Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
             }
             return false;
         };
-        std::erase_if(producers_, [&](const auto& kv) { return onTopic(kv.second); });
-        std::erase_if(consumers_, [&](const auto& kv) { return onTopic(kv.second); });
+        std::vector<std::pair<bool, std::string>> gone;
+        for (const auto& [name, h] : producers_) if (onTopic(h)) gone.emplace_back(true, name);
+        for (const auto& [name, h] : consumers_) if (onTopic(h)) gone.emplace_back(false, name);
+        for (const auto& [producer, name] : gone) forget(producer, name);
     }
     return o;
 }
 
 Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
     auto topic = topicOf(st.topic);
-    auto strategy = adminStrategy(profile_, broker_->policies(), topic, nullptr);
+    auto strategy = adminStrategy(*profile_, broker_->policies(), topic, nullptr);
     auto o = admin([&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
     if (o.ok) {
         o.compatible = true;
@@ -448,7 +529,11 @@ Observed ScenarioRun::setBrokerConfig(const SetBrokerConfigStep& st) {
             f.trace.add("§5.6", "set-broker-config", s.key + " is not a dynamic configuration");
             return f;
         }
-        if (!s.value) return Observed::failure("400", s.key + " cannot be null");
+        if (!s.value) {
+            broker_->resetConfig(s.key);
+            o.trace.add("§5.6", "set-broker-config", s.key + " reset to the release default");
+            continue;
+        }
         if (auto err = broker_->setConfig(s.key, *s.value)) return Observed::failure("400", *err);
         o.trace.add("§5.6", "set-broker-config", s.key + " = " + *s.value);
     }
@@ -499,7 +584,7 @@ Observed ScenarioRun::check(const CheckStep& st) {
             idle = t->isIdleForSchema(&w) && idle;
             why += (why.empty() ? "" : "; ") + w;
         } else {
-            bool hasSchema = broker_->registry().latest(topic.schemaId()).has_value();
+            bool hasSchema = broker_->registry().hasSchema(topic.schemaId());
             const auto* ledger = broker_->findLedger(part);
             idle = idle && !hasSchema && (!ledger || ledger->retainedBytes == 0);
         }
@@ -512,7 +597,7 @@ Observed ScenarioRun::check(const CheckStep& st) {
         fail(std::string("idle: expected ") + (*st.idle ? "true" : "false") + ", found " + (idle ? "true" : "false") +
              (why.empty() ? "" : " (" + why + ")"));
     if (st.strategy) {
-        auto s = effectiveStrategy(profile_, broker_->policies(), topic, &o.trace);
+        auto s = effectiveStrategy(*profile_, broker_->policies(), topic, &o.trace);
         if (s != *st.strategy)
             fail("strategy: expected " + std::string(to_string_view(*st.strategy)) + ", found " + std::string(to_string_view(s)));
     }

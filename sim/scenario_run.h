@@ -38,12 +38,21 @@ public:
     std::size_t continuationsRun() const { return executor_.executed(); }
 
 private:
+    /// An open producer or consumer: what the client asked for (replayed on
+    /// reconnects) and where it is attached.
     struct OpenHandle {
+        bool producer = true;
         std::string client;
-        std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
         std::string name;
+        ProducerStep producerStep;
+        SubscribeStep subscribeStep;
+        std::optional<pulsar::proto::Schema> wireSchema;  // producers: the schema field the client sends
+        std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
         std::string schemaVersion;  // producers: wire bytes of partition 0
         std::uint64_t nextSequence = 0;
+
+        const std::string& topic() const { return producer ? producerStep.topic : subscribeStep.topic; }
+        TopicName firstPart() const { return *TopicName::parse(parts.front().first); }
     };
 
     Observed producer(const ProducerStep& s);
@@ -59,6 +68,17 @@ private:
     Observed setPolicy(const SetPolicyStep& s);
     Observed setBrokerConfig(const SetBrokerConfigStep& s);
     Observed check(const CheckStep& s);
+    Observed upgradeBroker(const UpgradeBrokerStep& s);
+    Observed restartBroker();
+    Observed unload(const UnloadStep& s);
+
+    pulsar::proto::BaseCommand openCommand(OpenHandle& h, ClientSession& s, const TopicName& part, Trace& trace);
+    Observed open(OpenHandle h, Trace trace);
+    void closeParts(const OpenHandle& h);
+    void remember(OpenHandle h);
+    void forget(bool producer, const std::string& name);
+    Observed reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace);
+    Observed restartOn(const BehaviourProfile& profile, const std::string& why);
 
     ClientSession& session(const std::string& client);
     std::vector<TopicName> partitionsOf(const TopicName& topic) const;
@@ -67,7 +87,7 @@ private:
     std::string describeClient(const std::string& client) const;
 
     const Scenario& scenario_;
-    const BehaviourProfile& profile_;
+    const BehaviourProfile* profile_;  // changes with upgrade-broker
     std::string version_;
     Executor executor_;
     std::unique_ptr<Broker> broker_;
@@ -75,6 +95,8 @@ private:
     std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
     std::map<std::string, OpenHandle> producers_;
     std::map<std::string, OpenHandle> consumers_;
+    std::vector<std::string> order_;                       // "p/<name>", "c/<name>" in first-connect order
+    std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
 };
 
 }  // namespace cnx::sim

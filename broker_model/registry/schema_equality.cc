@@ -1,29 +1,89 @@
 #include "broker_model/registry/schema_equality.h"
 
 #include "broker_model/compat/avro_check.h"
+#include "broker_model/registry/schema_registry.h"
 
 namespace cnx {
+namespace {
 
-EqualityAnswer schemasEqualForDedup(const BehaviourProfile& profile, const SchemaData& stored,
-                                    const SchemaData& candidate) {
-    switch (profile.dedupRule) {
-        case DedupRule::dataHashAnyType:
-            // 2.5.0-2.7.0: SHA-256 of the data; equal bytes <=> equal hash. Type ignored.
-            return {stored.data == candidate.data, std::nullopt};
-        case DedupRule::typedStructural: break;
-    }
-    // 2.8.0+: the type must be equal; Avro-based types compare parsed schemas.
-    if (stored.type != candidate.type) return {false, std::nullopt};
-    if (!isAvroBased(candidate.type)) return {stored.data == candidate.data, std::nullopt};
-    if (stored.data == candidate.data) return {true, std::nullopt};
-    auto eq = compat::avroDefinitionsEqual(stored.data, candidate.data, profile.checkOptions);
+std::string parseFailure(const std::string& definition, const compat::CheckOptions& options) {
+    auto why = compat::avroParseError(definition, options);
+    return "org.apache.avro.SchemaParseException: " + why.value_or("unparseable definition");
+}
+
+// Avro `Schema.equals` of two definitions; an error when either does not parse.
+EqualSchemaAnswer avroEqual(const SchemaData& stored, const SchemaData& candidate, SchemaVersion version,
+                            const compat::CheckOptions& options) {
+    if (stored.data == candidate.data) return {version, std::nullopt};
+    auto eq = compat::avroDefinitionsEqual(stored.data, candidate.data, options);
     if (!eq) {
-        // Schema.Parser throws inside the broker's equality function (§4.5, derived).
-        auto why = compat::avroParseError(candidate.data, profile.checkOptions);
-        if (!why) why = compat::avroParseError(stored.data, profile.checkOptions);
-        return {false, "org.apache.avro.SchemaParseException: " + why.value_or("unparseable definition")};
+        bool candidateBad = compat::avroParseError(candidate.data, options).has_value();
+        return {std::nullopt, parseFailure(candidateBad ? candidate.data : stored.data, options)};
     }
-    return {*eq, std::nullopt};
+    return {*eq ? std::optional(version) : std::nullopt, std::nullopt};
+}
+
+// 2.8.0+ (#10573): the type must match; Avro-based types compare parsed schemas.
+EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+                                  const SchemaData& candidate) {
+    for (const auto& e : live) {
+        if (e.schema.type != candidate.type) continue;
+        if (!isAvroBased(candidate.type)) {
+            if (e.schema.data == candidate.data) return {e.version, std::nullopt};
+            continue;
+        }
+        auto a = avroEqual(e.schema, candidate, e.version, profile.checkOptions);
+        if (a.error || a.version) return a;
+    }
+    return {};
+}
+
+// 2.7.1 (#9612) / 2.7.2 (#9797): for an Avro-based new schema every live entry
+// is parsed first, so a live entry that is not Avro (e.g. STRING after an
+// ALWAYS_COMPATIBLE type change) makes the request fail (fixed by #10573).
+EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+                                     const SchemaData& candidate, bool typed) {
+    if (!isAvroBased(candidate.type)) {
+        for (const auto& e : live) {
+            bool typeOk = !typed || e.schema.type == candidate.type;
+            if (typeOk && e.schema.data == candidate.data) return {e.version, std::nullopt};
+        }
+        return {};
+    }
+    if (auto bad = compat::avroParseError(candidate.data, profile.checkOptions)) {
+        return {std::nullopt, "org.apache.avro.SchemaParseException: " + *bad};
+    }
+    for (const auto& e : live) {
+        if (auto bad = compat::avroParseError(e.schema.data, profile.checkOptions)) {
+            return {std::nullopt, "org.apache.avro.SchemaParseException: " + *bad};
+        }
+    }
+    for (const auto& e : live) {
+        if (typed && e.schema.type != candidate.type) continue;
+        auto a = avroEqual(e.schema, candidate, e.version, profile.checkOptions);
+        if (a.error || a.version) return a;
+    }
+    return {};
+}
+
+}  // namespace
+
+EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+                                  const SchemaData& candidate) {
+    switch (profile.dedupRule) {
+        case DedupRule::storageHashWholeHistory:
+        case DedupRule::storageHashAfterLastDelete:
+        case DedupRule::dataHashAnyType:
+            // SHA-256 of the data: equal bytes <=> equal hash. Type ignored.
+            for (const auto& e : live) {
+                if (e.schema.data == candidate.data) return {e.version, std::nullopt};
+            }
+            return {};
+        case DedupRule::avroStructuralAnyType: return structuralParseAll(profile, live, candidate, false);
+        case DedupRule::avroStructuralTypedParseAll: return structuralParseAll(profile, live, candidate, true);
+        case DedupRule::typedStructural: return typedStructural(profile, live, candidate);
+    }
+    return {};
 }
 
 }  // namespace cnx

@@ -1,22 +1,25 @@
 #pragma once
-// The "equal schema" function of de-duplication (reference §4.5,
+// The "equal schema" search of de-duplication (reference §4.4, §4.5,
 // `getSchemaVersionBySchemaData`), per the profile's DedupRule.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "broker_model/profile.h"
 #include "broker_model/schema_data.h"
 
 namespace cnx {
 
-struct EqualityAnswer {
-    bool equal = false;
-    std::optional<std::string> error;  // the definition did not parse: the broker's equality threw (§4.5, derived)
+struct StoredSchema;
+
+struct EqualSchemaAnswer {
+    std::optional<SchemaVersion> version;  // the first equal live entry, oldest first
+    std::optional<std::string> error;      // a definition did not parse: the broker's equality threw (§4.5, derived)
 };
 
-/// Whether `stored` counts as the same schema as `candidate` for de-duplication.
-EqualityAnswer schemasEqualForDedup(const BehaviourProfile& profile, const SchemaData& stored,
-                                    const SchemaData& candidate);
+/// Searches `live` (oldest first) for a schema equal to `candidate`.
+EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+                                  const SchemaData& candidate);
 
 }  // namespace cnx

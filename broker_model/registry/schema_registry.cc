@@ -60,11 +60,24 @@ std::optional<StoredSchema> SchemaRegistry::latest(const std::string& id) const 
     return all.back();
 }
 
+bool SchemaRegistry::hasSchema(const std::string& id) const {
+    const auto& all = history(id);
+    if (all.empty()) return false;
+    return !all.back().deleted || profile_->softDeleteMarkerIsSchema;
+}
+
 std::optional<StoredSchema> SchemaRegistry::byVersion(const std::string& id, SchemaVersion version) const {
-    for (const auto& e : liveList(id)) {
+    const auto& entries = profile_->getByVersionLiveOnly ? liveList(id) : history(id);  // #6764
+    for (const auto& e : entries) {
         if (e.version == version) return e;
     }
     return std::nullopt;
+}
+
+compat::CheckOptions SchemaRegistry::options() const {
+    auto o = profile_->checkOptions;
+    o.jsonAllowLegacyJacksonFormat = o.jsonAllowLegacyJacksonFormat || allowLegacyJson_;  // PIP-464 broker key
+    return o;
 }
 
 std::uint64_t SchemaRegistry::generationOf(const std::string& id) const {
@@ -143,12 +156,20 @@ std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id
                                                  typeName(existing->schema.type) + " != " + typeName(schema.type));
         return err;
     }
-    if (existing->schema.data == schema.data) {
+    if (profile_->typeCheckRule == TypeCheckRule::primitiveOnly && isPrimitive(existing->schema.type)) {
+        // 2.5.0-2.7.1: an existing primitive of the same type passes without any checker.
+        trace.add("§4.6", "checkCompatible", "latest v" + std::to_string(existing->version) + " is primitive " +
+                                                 typeName(existing->schema.type) + ", same type -> pass");
+        return std::nullopt;
+    }
+    bool sameHash = existing->schema.data == schema.data &&
+                    (!profile_->hashIncludesType || existing->schema.type == schema.type);  // #10573
+    if (sameHash) {
         trace.add("§4.6", "checkCompatible",
                   "same hash as latest v" + std::to_string(existing->version) + " -> pass without checker");
         return std::nullopt;
     }
-    auto r = checkers_.forType(schema.type).checkCompatible(existing->schema, schema, strategy, profile_->checkOptions);
+    auto r = checkers_.forType(schema.type).checkCompatible(existing->schema, schema, strategy, options());
     trace.add("§4.6", "checkCompatible",
               "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
                   std::to_string(existing->version) + " -> " + (r.ok() ? "compatible" : r.message));
@@ -174,7 +195,7 @@ std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, c
     }
     auto schemas = schemasOf(live);
     auto r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(schemas), schema, strategy,
-                                                            profile_->checkOptions);
+                                                            options());
     trace.add("§4.6", "checkCompatibilityWithAll",
               "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs live " + versionsOf(live) +
                   " -> " + (r.ok() ? "compatible" : r.message));
@@ -185,18 +206,17 @@ std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, c
 
 SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const SchemaData& schema,
                                                    CompatibilityStrategy strategy, Trace& trace) const {
+    if (!profile_->pip44Registry) return decidePutLegacy(id, schema, strategy, trace);
     auto live = liveList(id);
-    for (const auto& e : live) {  // §4.4: live list, oldest first, first match wins
-        auto eq = schemasEqualForDedup(*profile_, e.schema, schema);
-        if (eq.error) {
-            trace.add("§4.5", "getSchemaVersionBySchemaData", "definition does not parse -> " + *eq.error);
-            return {Decision::Kind::reject, kNoVersion, {pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *eq.error}};
-        }
-        if (eq.equal) {
-            trace.add("§4.5", "getSchemaVersionBySchemaData",
-                      "equal to live v" + std::to_string(e.version) + " -> reuse it, no compatibility check");
-            return {Decision::Kind::existing, e.version, {}};
-        }
+    auto found = findEqualSchema(*profile_, live, schema);  // §4.4: live list, oldest first, first match wins
+    if (found.error) {
+        trace.add("§4.5", "getSchemaVersionBySchemaData", "definition does not parse -> " + *found.error);
+        return {Decision::Kind::reject, kNoVersion, {pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *found.error}};
+    }
+    if (found.version) {
+        trace.add("§4.5", "getSchemaVersionBySchemaData",
+                  "equal to live v" + std::to_string(*found.version) + " -> reuse it, no compatibility check");
+        return {Decision::Kind::existing, *found.version, {}};
     }
     if (live.empty()) {
         trace.add("§4.3", "putSchemaIfAbsent", "live list empty -> append without check");
@@ -209,6 +229,59 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
                                       : checkWithLatest(id, schema, strategy, trace);
     if (err) return {Decision::Kind::reject, kNoVersion, *err};
     return {Decision::Kind::append, kNoVersion, {}};
+}
+
+// §4.3 v2.4.0 - v2.4.2: the boolean check against the raw latest entry (a
+// marker counts as "none") or, for transitive strategies, the stored history.
+bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData& schema,
+                                        CompatibilityStrategy strategy, Trace& trace) const {
+    const auto& all = history(id);
+    if (all.empty() || all.back().deleted) {
+        trace.add("§4.3", "isCompatible (2.4)", "no latest schema or a delete marker -> compatible");
+        return true;
+    }
+    compat::CheckResult r;
+    if (isTransitive(strategy)) {
+        // 2.4.0 checks every stored entry, markers included (they fail to parse for
+        // Avro-based types); 2.4.1+ (#4669) only the entries after the last delete.
+        std::vector<SchemaData> entries;
+        bool whole = profile_->dedupRule == DedupRule::storageHashWholeHistory;
+        for (const auto& e : whole ? all : liveList(id)) entries.push_back(e.schema);
+        r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(entries), schema, strategy, options());
+        trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
+                                                    " over " + std::to_string(entries.size()) + " stored entries -> " +
+                                                    (r.ok() ? "true" : "false"));
+        return r.ok();
+    }
+    if (all.back().schema.data == schema.data) {
+        trace.add("§4.3", "isCompatible (2.4)", "same hash as latest -> true");
+        return true;
+    }
+    r = checkers_.forType(schema.type).checkCompatible(all.back().schema, schema, strategy, options());
+    trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
+                                                " vs latest v" + std::to_string(all.back().version) + " -> " +
+                                                (r.ok() ? "true" : "false"));
+    return r.ok();
+}
+
+// §4.3 v2.4: compatibility first, then the storage-level de-duplication at write time.
+SchemaRegistry::Decision SchemaRegistry::decidePutLegacy(const std::string& id, const SchemaData& schema,
+                                                         CompatibilityStrategy strategy, Trace& trace) const {
+    if (!legacyIsCompatible(id, schema, strategy, trace)) {
+        return {Decision::Kind::reject, kNoVersion, incompatible("Incompatible schema used")};
+    }
+    return {Decision::Kind::append, kNoVersion, {}};
+}
+
+// §4.4 v2.4: the storage returns the version of an entry with the same data
+// hash instead of appending (2.4.0: the whole history, #4724; 2.4.1+: after
+// the last delete, #4731). Type is not part of the hash.
+std::optional<SchemaVersion> SchemaRegistry::storageDedup(const std::string& id, const SchemaData& schema) const {
+    bool whole = profile_->dedupRule == DedupRule::storageHashWholeHistory;
+    for (const auto& e : whole ? history(id) : liveList(id)) {
+        if (!e.deleted && e.schema.data == schema.data) return e.version;
+    }
+    return std::nullopt;
 }
 
 void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& schema,
@@ -250,6 +323,14 @@ void SchemaRegistry::write(const std::string& id, const SchemaData& schema, Comp
     if (generationOf(id) != seen) {
         trace->add("§4.11", "putSchemaIfAbsent", "locator changed since the read -> retry the write only");
     }
+    if (!profile_->pip44Registry) {
+        if (auto existing = storageDedup(id, schema)) {
+            trace->add("§4.4", "storage de-duplication (2.4)",
+                       "same data hash as stored v" + std::to_string(*existing) + " -> that version, nothing appended");
+            done(*existing);
+            return;
+        }
+    }
     auto v = append(id, schema, false);
     trace->add("§4.1", "storage append", "appended " + typeName(schema.type) + " as version " + std::to_string(v));
     done(v);
@@ -260,18 +341,16 @@ void SchemaRegistry::write(const std::string& id, const SchemaData& schema, Comp
 void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
                                          VersionCallback done) {
     executor_.post("registry read", [this, id, schema, trace, done] {
-        for (const auto& e : liveList(id)) {
-            auto eq = schemasEqualForDedup(*profile_, e.schema, schema);
-            if (eq.error) {
-                trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *eq.error);
-                done(BrokerError{pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *eq.error});
-                return;
-            }
-            if (eq.equal) {
-                trace->add("§4.8", "auto-update disabled lookup", "equal to live v" + std::to_string(e.version));
-                done(e.version);
-                return;
-            }
+        auto found = findEqualSchema(*profile_, liveList(id), schema);
+        if (found.error) {
+            trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *found.error);
+            done(BrokerError{pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *found.error});
+            return;
+        }
+        if (found.version) {
+            trace->add("§4.8", "auto-update disabled lookup", "equal to live v" + std::to_string(*found.version));
+            done(*found.version);
+            return;
         }
         trace->add("§4.8", "auto-update disabled lookup", "no equal live schema -> refuse");
         done(incompatible("Schema not found and schema auto updating is disabled."));

@@ -47,9 +47,13 @@ public:
     const std::vector<StoredSchema>& history(const std::string& id) const;
     /// §4.2 `trimDeletedSchemaAndGetList`: entries after the last marker.
     std::vector<StoredSchema> liveList(const std::string& id) const;
-    /// §3.2 `getSchema(id)`: the latest entry, nullopt if none or a marker.
+    /// §3.2 `getSchema(id)`: the latest entry, nullopt if none or a marker
+    /// (2.4.0 returned the marker itself: see hasSchema).
     std::optional<StoredSchema> latest(const std::string& id) const;
-    /// §4.1 get-by-version: only versions in the live list (2.6.0+).
+    /// §3.2 `hasSchema`: a live latest entry, or (2.4.0) any latest entry, marker included.
+    bool hasSchema(const std::string& id) const;
+    /// §4.1 get-by-version: only versions in the live list (2.5.2/2.6.0+), any
+    /// stored entry (markers included) before.
     std::optional<StoredSchema> byVersion(const std::string& id, SchemaVersion version) const;
 
     // --- asynchronous operations (callbacks run on the executor) ---
@@ -72,6 +76,12 @@ public:
     /// removes the history and returns -1.
     SchemaVersion deleteSchema(const std::string& id, bool force);
 
+    /// §4.3 v2.4: the boolean compatibility check (hash shortcut or checker
+    /// against the latest; the checker against the stored history for
+    /// transitive strategies). Shared by 2.4 producers and consumers.
+    bool legacyIsCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                            Trace& trace) const;
+
     /// §4.6 primitives, exposed for tests.
     std::optional<BrokerError> checkWithLatest(const std::string& id, const SchemaData& schema,
                                                CompatibilityStrategy strategy, Trace& trace) const;
@@ -91,6 +101,9 @@ private:
 
     Decision decidePut(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
                        Trace& trace) const;
+    Decision decidePutLegacy(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
+                             Trace& trace) const;
+    std::optional<SchemaVersion> storageDedup(const std::string& id, const SchemaData& schema) const;
     void readAndDecide(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                        VersionCallback done);
     void write(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, std::uint64_t seen,
@@ -99,6 +112,7 @@ private:
     std::uint64_t generationOf(const std::string& id) const;
     std::optional<BrokerError> typeMismatch(const SchemaData& existing, const SchemaData& schema) const;
     std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors) const;
+    compat::CheckOptions options() const;
 
     const BehaviourProfile* profile_;
     Executor& executor_;

@@ -1,6 +1,7 @@
 #include "broker_model/compat/avro/avro_resolve.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,18 +26,20 @@ struct Rules {
     bool missingCheckFirst;     // 1.8.2 resolveRecords reports a missing field before resolving any field
     bool missingNamesLastField; // Resolver's message names the *last* missing field; 1.8.2 the first
     bool nullDefaultShortcut;   // GenericData.getDefaultValue skips encoding null for null / [null,...] (1.9+)
+    bool unionPromotesToFloat;  // a reader-union branch is chosen by int->float / long->float (1.9+);
+                                // 1.8.2 bestBranch: int->long|double, long->double, float->double only
 };
 
 Rules rulesFor(AvroVersion v) {
     switch (v) {
-        case AvroVersion::v1_8_2: return {false, false, false, false, false, false, true, false, false};
+        case AvroVersion::v1_8_2: return {false, false, false, false, false, false, true, false, false, false};
         case AvroVersion::v1_9_1:
-        case AvroVersion::v1_10_2: return {true, false, true, true, true, false, false, true, true};
+        case AvroVersion::v1_10_2: return {true, false, true, true, true, false, false, true, true, true};
         case AvroVersion::v1_11_3:
         case AvroVersion::v1_11_4:
-        case AvroVersion::v1_12_0: return {true, true, true, true, true, true, false, true, true};
+        case AvroVersion::v1_12_0: return {true, true, true, true, true, true, false, true, true, true};
     }
-    return {true, true, true, true, true, true, false, true, true};
+    return {true, true, true, true, true, true, false, true, true, true};
 }
 
 constexpr int kMaxDepth = 20000;  // beyond this our model declares a Java StackOverflowError
@@ -84,7 +87,8 @@ struct Action {
 class WriterNames {
 public:
     WriterNames(const Schema& w, const Schema& r, bool apply) : w_(w) {
-        if (!apply || schemaEquals(w, r)) return;
+        // Without a reader alias nothing is renamed: skip the O(n) passes below.
+        if (!apply || !r.hasAliases || schemaEquals(w, r)) return;
         collect(r);
         if (aliases_.empty() && fieldAliases_.empty()) return;
         rename();
@@ -96,6 +100,12 @@ public:
     const std::string& fieldName(NodeId rec, std::uint32_t i) const {
         auto it = fields_.find(rec);
         return it == fields_.end() ? w_.at(rec).fields[i].name : it->second.names[i];
+    }
+
+    // hasField, trying writer field `at` first: fields mostly keep their positions.
+    bool hasFieldAt(NodeId rec, std::uint32_t at, const std::string& name) const {
+        if (at < w_.at(rec).fields.size() && fieldName(rec, at) == name) return true;
+        return hasField(rec, name);
     }
 
     bool hasField(NodeId rec, const std::string& name) const {
@@ -256,9 +266,12 @@ private:
 class Resolver {
 public:
     Resolver(const Schema& w, const Schema& r, const Rules& rules)
-        : w_(w), r_(r), rules_(rules), names_(w, r, rules.applyAliases), encoder_(r) {}
+        : w_(w), r_(r), rules_(rules), names_(w, r, rules.applyAliases), encoder_(r) {
+        acts_.reserve(w.nodes.size() + 16);  // about one action per writer node reached
+    }
 
     ActionId run() { return resolve(w_.root, r_.root, 0); }
+    ActionId run(NodeId w, NodeId r) { return resolve(w, r, 0); }
     const std::vector<Action>& actions() const { return acts_; }
     const Schema& writer() const { return w_; }
     const Schema& reader() const { return r_; }
@@ -366,7 +379,9 @@ private:
 
     ActionId writerUnion(NodeId w, NodeId r, int depth) {
         std::unordered_map<std::uint64_t, bool> seen;
-        bool equiv = unionEquiv(w, r, seen, depth);
+        // 1.8.2 resolveUnion has no equivalence shortcut: every writer branch
+        // is resolved against the whole reader union (bestBranch).
+        bool equiv = rules_.equivUnionIsSimple && unionEquiv(w, r, seen, depth);
         const Node& W = w_.at(w);
         std::vector<ActionId> children;
         for (std::size_t i = 0; i < W.branches.size(); ++i) {
@@ -457,15 +472,15 @@ private:
         }
         if (structureMatch >= 0) return structureMatch;
         for (std::size_t j = 0; j < branches.size(); ++j) {
-            if (unionPromotes(W.type, r_.at(branches[j]).type)) return static_cast<int>(j);
+            if (unionPromotes(W.type, r_.at(branches[j]).type, rules_.unionPromotesToFloat)) return static_cast<int>(j);
         }
         return -1;
     }
 
-    static bool unionPromotes(Type w, Type b) {
+    static bool unionPromotes(Type w, Type b, bool toFloat) {
         switch (w) {
-            case Type::int_: return b == Type::long_ || b == Type::double_ || b == Type::float_;
-            case Type::long_: return b == Type::double_ || b == Type::float_;
+            case Type::int_: return b == Type::long_ || b == Type::double_ || (toFloat && b == Type::float_);
+            case Type::long_: return b == Type::double_ || (toFloat && b == Type::float_);
             case Type::float_: return b == Type::double_;
             case Type::string: return b == Type::bytes;
             case Type::bytes: return b == Type::string;
@@ -506,7 +521,7 @@ private:
         resolveWriterFields(id, w, r, depth);
         for (std::uint32_t j = 0; j < r_.at(r).fields.size(); ++j) {
             const Field& rf = r_.at(r).fields[j];
-            if (names_.hasField(w, rf.name)) continue;
+            if (names_.hasFieldAt(w, j, rf.name)) continue;
             if (!rf.defaultValue) return shadowWithMissing(id, key, w, r);
             checkDefault(rf);
             acts_[id].defaults.push_back(j);
@@ -514,11 +529,19 @@ private:
         return id;
     }
 
+    // Reader field `name`, trying position `at` first: fields mostly keep their positions.
+    static const Field* readerField(const Node& R, std::uint32_t at, const std::string& name) {
+        if (at < R.fields.size() && R.fields[at].name == name) return &R.fields[at];
+        return R.field(name);
+    }
+
     void resolveWriterFields(ActionId id, NodeId w, NodeId r, int depth) {
         const Node& W = w_.at(w);
+        acts_[id].children.reserve(W.fields.size());
+        acts_[id].readerField.reserve(W.fields.size());
         for (std::uint32_t i = 0; i < W.fields.size(); ++i) {
             const Node& R = r_.at(r);
-            const Field* rf = R.field(names_.fieldName(w, i));
+            const Field* rf = readerField(R, i, names_.fieldName(w, i));
             ActionId c = rf ? resolve(W.fields[i].type, rf->type, depth + 1) : simple(Kind::skip, W.fields[i].type, 0);
             acts_[id].children.push_back(c);
             acts_[id].readerField.push_back(rf ? static_cast<std::uint32_t>(rf - R.fields.data()) : 0);
@@ -678,11 +701,18 @@ private:
 // searched never terminates (StackOverflowError), unless it is a repeater
 // meeting itself in its own production (skipped). Production arrays are
 // reversed, so record fields are searched last to first.
-// Approximation (UNCONFIRMED): default-value and skip sub-grammars are not searched.
+// Skip sub-grammars are not searched (SkipAction is an implicit action:
+// hasErrors answers false). Default-value sub-grammars are: 1.8.2
+// resolveRecords puts generate(rf.schema(), rf.schema()) of every defaulted
+// reader field into the record's production, before the writer fields
+// (checked against libavro-java 1.8.2 by tests/differential); `selfOverflows`
+// answers for them.
 class HasErrors182 {
 public:
     enum class Outcome { none, error, overflow };
-    explicit HasErrors182(const std::vector<Action>& acts) : acts_(acts), frame_(acts.size(), 0), inlineDone_(acts.size(), 0) {}
+    using SelfOverflows = std::function<bool(NodeId readerType)>;
+    HasErrors182(const std::vector<Action>& acts, const Schema& reader, SelfOverflows selfOverflows)
+        : acts_(acts), reader_(reader), selfOverflows_(std::move(selfOverflows)), frame_(acts.size(), 0), inlineDone_(acts.size(), 0) {}
 
     Outcome run(ActionId root) { return inlineContent(root, kNone, 0); }
 
@@ -711,6 +741,12 @@ private:
 
     Outcome inlineRecord(ActionId a, ActionId owner, int depth) {
         if (inlineDone_[a]) return Outcome::none;
+        if (selfOverflows_) {  // production: defaults (last first), then writer fields (last first)
+            const auto& defaults = acts_[a].defaults;
+            for (auto it = defaults.rbegin(); it != defaults.rend(); ++it) {
+                if (selfOverflows_(reader_.at(acts_[a].r).fields[*it].type)) return Outcome::overflow;
+            }
+        }
         const auto& ch = acts_[a].children;
         for (auto it = ch.rbegin(); it != ch.rend(); ++it) {
             Outcome o = inlineContent(*it, owner, depth + 1);
@@ -743,8 +779,35 @@ private:
     }
 
     const std::vector<Action>& acts_;
+    const Schema& reader_;
+    SelfOverflows selfOverflows_;
     std::vector<char> frame_;
     std::vector<char> inlineDone_;
+};
+
+// Avro 1.8.2: the grammar generate(T, T) of a defaulted reader field type T,
+// searched by hasErrors inside the record that holds the default. It has no
+// error symbol (a schema always resolves against itself); the search can only
+// fail to terminate (recursion through a union). Its records are (reader,
+// reader) pairs, disjoint from the (writer, reader) grammar, and share one
+// memo as in Java (one `seen` map per generate).
+class DefaultGrammars182 {
+public:
+    DefaultGrammars182(const Schema& reader, const Rules& rules) : reader_(reader), res_(reader, reader, rules) {}
+
+    bool overflows(NodeId type) {
+        auto it = cache_.find(type);
+        if (it != cache_.end()) return it->second;
+        ActionId root = res_.run(type, type);
+        bool o = HasErrors182(res_.actions(), reader_, nullptr).run(root) == HasErrors182::Outcome::overflow;
+        cache_[type] = o;
+        return o;
+    }
+
+private:
+    const Schema& reader_;
+    Resolver res_;
+    std::unordered_map<NodeId, bool> cache_;
 };
 
 // Every error symbol the grammar reaches, with reader paths (§6.3 problems).
@@ -846,14 +909,22 @@ Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion versi
     try {
         Resolver res(writer, reader, rules);
         ActionId root = res.run();
-        if (FlattenCheck(res).overflows(root, rules.equivUnionIsSimple)) return errorResult({std::string(kStackOverflowError), ""});
+        // Flattening can only loop when a record reaches itself, i.e. in a recursive schema.
+        bool mayLoop = writer.recursive || reader.recursive;
+        if (mayLoop && FlattenCheck(res).overflows(root, rules.equivUnionIsSimple)) {
+            return errorResult({std::string(kStackOverflowError), ""});
+        }
         Resolution out;
-        out.problems = ProblemCollector(res, rules.equivUnionIsSimple).run(root);
+        // The collector reports a subset of the reachable error symbols: none reachable, none to collect.
+        bool reachable = reachableError(res.actions(), root, rules.equivUnionIsSimple);
+        if (reachable) out.problems = ProblemCollector(res, rules.equivUnionIsSimple).run(root);
         if (rules.visitedHasErrors) {
-            out.verdict = reachableError(res.actions(), root, rules.equivUnionIsSimple) ? Verdict::incompatible : Verdict::compatible;
+            out.verdict = reachable ? Verdict::incompatible : Verdict::compatible;
             return out;
         }
-        switch (HasErrors182(res.actions()).run(root)) {
+        DefaultGrammars182 defaults(reader, rules);
+        auto selfOverflows = [&defaults](NodeId t) { return defaults.overflows(t); };
+        switch (HasErrors182(res.actions(), reader, selfOverflows).run(root)) {
             case HasErrors182::Outcome::none: out.verdict = Verdict::compatible; break;
             case HasErrors182::Outcome::error: out.verdict = Verdict::incompatible; break;
             case HasErrors182::Outcome::overflow: return errorResult({std::string(kStackOverflowError), ""});

@@ -561,6 +561,51 @@ std::optional<JavaException> readJson(std::string_view text, const ParseOptions&
 
 }  // namespace
 
+namespace {
+
+// Iterative three-colour DFS over the node graph: true iff a cycle is reachable from the root.
+bool hasCycle(const Schema& s) {
+    std::vector<char> colour(s.nodes.size(), 0);
+    std::vector<std::pair<NodeId, std::size_t>> stack;  // node, next edge
+    auto edge = [&s](NodeId id, std::size_t i, NodeId& out) {
+        const Node& n = s.at(id);
+        if (i < n.fields.size()) return out = n.fields[i].type, true;
+        i -= n.fields.size();
+        if (i < n.branches.size()) return out = n.branches[i], true;
+        if (i == n.branches.size() && (n.type == Type::array || n.type == Type::map)) return out = n.items, true;
+        return false;
+    };
+    colour[s.root] = 1;
+    stack.emplace_back(s.root, 0);
+    while (!stack.empty()) {
+        auto& [id, next] = stack.back();
+        NodeId child = 0;
+        if (!edge(id, next++, child)) {
+            colour[id] = 2;
+            stack.pop_back();
+            continue;
+        }
+        if (colour[child] == 1) return true;
+        if (colour[child] == 0) {
+            colour[child] = 1;
+            stack.emplace_back(child, 0);
+        }
+    }
+    return false;
+}
+
+bool declaresAliases(const Schema& s) {
+    for (const Node& n : s.nodes) {
+        if (!n.aliases.empty()) return true;
+        for (const Field& f : n.fields) {
+            if (!f.aliases.empty()) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
     ParseResult r;
     std::optional<Json> json;
@@ -577,19 +622,67 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
         r.failure = t.e;
         return r;
     }
+    schema->recursive = hasCycle(*schema);
+    schema->hasAliases = declaresAliases(*schema);
     r.schema = std::move(schema);
     return r;
 }
 
+namespace {
+
+// The parse cache's key: parser switches + definition text. Lookups use a
+// view, so a hit neither copies nor allocates.
+struct CacheKeyView {
+    char options;
+    std::string_view text;
+};
+
+struct CacheKey {
+    char options;
+    std::string text;
+    operator CacheKeyView() const { return {options, text}; }
+};
+
+// Long definitions are hashed on a sample (length, head, tail and 64 strided
+// 8-byte windows), so a lookup costs O(1) hashing plus one memcmp on a hit;
+// texts of a history differ near their ends, which the tail covers.
+struct CacheKeyHash {
+    using is_transparent = void;
+    std::size_t operator()(const CacheKeyView& k) const {
+        std::string_view t = k.text;
+        constexpr std::size_t kSmall = 1024, kEdge = 256, kSamples = 64, kWindow = 8;
+        std::size_t h = std::hash<std::size_t>{}(t.size() * 131 + static_cast<unsigned char>(k.options));
+        auto mix = [&h](std::string_view part) { h ^= std::hash<std::string_view>{}(part) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+        if (t.size() <= kSmall) {
+            mix(t);
+            return h;
+        }
+        mix(t.substr(0, kEdge));
+        mix(t.substr(t.size() - kEdge));
+        std::size_t step = (t.size() - kWindow) / kSamples;
+        for (std::size_t i = 0; i < kSamples; ++i) mix(t.substr(i * step, kWindow));
+        return h;
+    }
+    std::size_t operator()(const CacheKey& k) const { return (*this)(CacheKeyView(k)); }
+};
+
+struct CacheKeyEqual {
+    using is_transparent = void;
+    bool operator()(const CacheKeyView& a, const CacheKeyView& b) const { return a.options == b.options && a.text == b.text; }
+    bool operator()(const CacheKey& a, const CacheKeyView& b) const { return (*this)(CacheKeyView(a), b); }
+    bool operator()(const CacheKeyView& a, const CacheKey& b) const { return (*this)(a, CacheKeyView(b)); }
+    bool operator()(const CacheKey& a, const CacheKey& b) const { return (*this)(CacheKeyView(a), CacheKeyView(b)); }
+};
+
+char optionsByte(const ParseOptions& o) { return static_cast<char>(static_cast<int>(o.version) * 2 + (o.namesAllowDollar ? 1 : 0)); }
+
+}  // namespace
+
 ParseResult parseCached(std::string_view definition, const ParseOptions& options) {
     static std::mutex mu;
-    static std::unordered_map<std::string, ParseResult> cache;
+    static std::unordered_map<CacheKey, ParseResult, CacheKeyHash, CacheKeyEqual> cache;
     constexpr std::size_t kMaxEntries = 1 << 16;
-    std::string key;
-    key.reserve(definition.size() + 2);
-    key.push_back(static_cast<char>('0' + static_cast<int>(options.version)));
-    key.push_back(options.namesAllowDollar ? '$' : '-');
-    key.append(definition);
+    CacheKeyView key{optionsByte(options), definition};
     {
         std::lock_guard<std::mutex> lock(mu);
         auto it = cache.find(key);
@@ -598,7 +691,7 @@ ParseResult parseCached(std::string_view definition, const ParseOptions& options
     ParseResult r = parse(definition, options);
     std::lock_guard<std::mutex> lock(mu);
     if (cache.size() >= kMaxEntries) cache.clear();
-    cache.emplace(std::move(key), r);
+    cache.emplace(CacheKey{key.options, std::string(definition)}, r);
     return r;
 }
 

@@ -86,6 +86,10 @@ struct Node {
 struct Schema {
     std::vector<Node> nodes;
     NodeId root = 0;
+    // Summaries the parser fills in, so the resolver can skip whole passes:
+    // (conservative defaults for a Schema built by hand.)
+    bool recursive = true;    // a named type reachable from itself (the node graph has a cycle)
+    bool hasAliases = true;   // some named type or record field declares aliases
     const Node& at(NodeId id) const { return nodes[id]; }
     const Node& rootNode() const { return nodes[root]; }
 };

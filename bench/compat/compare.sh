@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Our AVRO checker against Avro Java 1.8.2 (Debian's libavro-java) on the
+# same generated inputs (issue 3 "Speed"). Builds bench_compat (Release),
+# writes the cases to files once, runs bench_compat and the Java harness
+# (java/CompatBench.java, compiled here with javac) on those files, and
+# prints a Markdown table of ns/op and the ratio Java / ours per case.
+#
+# usage: bench/compat/compare.sh [CASE-SUBSTRING]
+# env:   BUILD_DIR (default /tmp/cnxsim-bench-compat), JAVA_SECONDS per case
+#        and variant (default 2), BENCH_MIN_TIME for Google Benchmark (default 1)
+#
+# Times are CPU time of the benchmarking thread on both sides (Google
+# Benchmark's cpu_time; ThreadMXBean in the JVM), so other load on the
+# machine does not distort the ratio; wall-clock figures are in the raw files.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${BUILD_DIR:-/tmp/cnxsim-bench-compat}
+seconds=${JAVA_SECONDS:-2}
+min_time=${BENCH_MIN_TIME:-1}
+filter=${1:-}
+
+# --- build bench_compat ---------------------------------------------------------
+cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCNXSIM_BUILD_TESTS=OFF)
+cmake "${cmake_args[@]}" >/dev/null
+ninja -C "$build" bench_compat >/dev/null
+bench="$build/bench/compat/bench_compat"
+
+# --- the inputs, written once, read by both sides ------------------------------
+inputs="$build/compat-inputs"
+rm -rf "$inputs"
+"$bench" --write-inputs="$inputs"
+
+# --- the Java harness -------------------------------------------------------------
+jar() {  # package, jar name: the jar as the Debian package installed it
+  local path
+  path=$(dpkg -L "$1" 2>/dev/null | grep -E "/usr/share/java/$2\.jar$" | head -n1 || true)
+  if [[ -z "$path" ]]; then echo "compare.sh: $2.jar not found (apt-get install $1)" >&2; exit 2; fi
+  echo "$path"
+}
+cp="$(jar libavro-java avro):$(jar libjackson-json-java jackson-core-asl):$(jar libjackson-json-java jackson-mapper-asl)"
+cp="$cp:$(jar libparanamer-java paranamer):$(jar libcommons-compress-java commons-compress)"
+cp="$cp:$(jar libslf4j-java slf4j-api):$(jar libslf4j-java slf4j-nop)"
+classes="$build/compat-java"
+mkdir -p "$classes"
+javac -nowarn -cp "$cp" -d "$classes" "$here/java/CompatBench.java"
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
+
+# --- run: ours, then Java (never at the same time) --------------------------------
+gb_filter=${filter:+--benchmark_filter=$filter}
+"$bench" --inputs="$inputs" ${gb_filter:+"$gb_filter"} --benchmark_min_time="$min_time" \
+  --benchmark_out="$build/ours.json" --benchmark_out_format=json >&2
+java -Xss64m -Xmx3g -cp "$cp:$classes" CompatBench "$inputs" "$seconds" "$filter" | tee "$build/java.tsv" >&2
+
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+# --- the table ----------------------------------------------------------------------
+python3 - "$build/ours.json" "$build/java.tsv" "$inputs/manifest.txt" <<'PY'
+import json, sys
+
+ours_file, java_file, manifest = sys.argv[1:4]
+scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+ours = {}
+for b in json.load(open(ours_file))["benchmarks"]:
+    if b.get("error_occurred"):
+        continue
+    ours[b["name"]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+java = {}
+for line in open(java_file):
+    cols = line.rstrip("\n").split("\t")
+    if len(cols) == 5:
+        java[cols[0]] = (float(cols[2]), float(cols[4]))  # CPU: reparse, preparsed
+cases = [l.split("\t")[:4] for l in open(manifest) if l.strip()]
+
+def ns(x):
+    if x is None: return "-"
+    if x >= 1e6: return f"{x / 1e6:,.2f} ms"
+    if x >= 1e3: return f"{x / 1e3:,.1f} µs"
+    return f"{x:,.0f} ns"
+
+def ratio(a, b):
+    return f"{a / b:,.1f}×" if a and b else "-"
+
+print("| case | ours (Avro 1.12 rules) | ours (1.8.2 rules) | Java 1.8.2, re-parse (Pulsar's way) | Java / ours | "
+      "Java 1.8.2, pre-parsed | Java / ours | ours incl. parsing | Java re-parse / ours incl. parsing |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+misses = []
+for name, strategy, group, size in cases:
+    a = ours.get(f"BM_Check/avro1.12/{name}")
+    b = ours.get(f"BM_Check/avro1.8.2/{name}")
+    p = ours.get(f"BM_Parse/avro1.12/{name}")
+    j = java.get(name)
+    if a is None and j is None:
+        continue
+    jr, jp = j if j else (None, None)
+    full = a + p if a and p else None
+    if a and jr and jr / a < 10:
+        misses.append(name)
+    print(f"| {name} | {ns(a)} | {ns(b)} | {ns(jr)} | {ratio(jr, a)} | {ns(jp)} | {ratio(jp, a)} | {ns(full)} | {ratio(jr, full)} |")
+print()
+print("CPU time per check of the benchmarking thread. 'ours': the cached steady state (parsed schemas are")
+print("cached per definition text; the broker re-parses every version on every check). 'ours incl. parsing':")
+print("the same plus parsing every schema of the case once, uncached.")
+print("Cases below the 10× target (Java re-parse / ours): " + (", ".join(misses) if misses else "none"))
+PY

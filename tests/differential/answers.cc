@@ -1,0 +1,112 @@
+#include "tests/differential/answers.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sys/wait.h>
+
+#include "broker_model/compat/avro_check.h"
+
+namespace cnx::differential {
+namespace {
+
+CompatibilityStrategy strategyFor(const Case& c) {
+    switch (c.strategy) {
+        case Strategy::BACKWARD: return c.all ? CompatibilityStrategy::BACKWARD_TRANSITIVE : CompatibilityStrategy::BACKWARD;
+        case Strategy::FORWARD: return c.all ? CompatibilityStrategy::FORWARD_TRANSITIVE : CompatibilityStrategy::FORWARD;
+        case Strategy::FULL: return c.all ? CompatibilityStrategy::FULL_TRANSITIVE : CompatibilityStrategy::FULL;
+    }
+    return CompatibilityStrategy::BACKWARD;
+}
+
+Answer fromResult(const compat::CheckResult& r) {
+    switch (r.verdict) {
+        case compat::Verdict::compatible: return {AnswerKind::compatible, "", ""};
+        case compat::Verdict::incompatible:
+            if (!r.problems.empty() && r.problems.front().kind == "schema_parse_error") {
+                return {AnswerKind::parseError, "", r.problems.front().detail};
+            }
+            return {AnswerKind::incompatible, "", r.problems.empty() ? "" : r.problems.front().kind + " at " + r.problems.front().path};
+        case compat::Verdict::error: return {AnswerKind::error, r.exceptionClass, r.message};
+    }
+    return {};
+}
+
+const compat::SchemaCompatibilityCheck& avroCheck() {
+    static const auto check = compat::makeAvroCheck();
+    return *check;
+}
+
+}  // namespace
+
+std::string_view to_string_view(AnswerKind k) {
+    switch (k) {
+        case AnswerKind::compatible: return "compatible";
+        case AnswerKind::incompatible: return "incompatible";
+        case AnswerKind::parseError: return "parse-error";
+        case AnswerKind::error: return "error";
+        case AnswerKind::missing: return "missing";
+    }
+    return "missing";
+}
+
+std::string Answer::describe() const {
+    std::string s(to_string_view(kind));
+    if (!errorClass.empty()) s += "(" + errorClass + ")";
+    if (!detail.empty()) s += " [" + detail.substr(0, 160) + "]";
+    return s;
+}
+
+Answer ourAnswer(const Case& c, compat::AvroVersion avro) {
+    std::vector<SchemaData> existing;
+    for (const auto& e : c.existing) existing.push_back(SchemaData{SchemaType::AVRO, e, {}});
+    SchemaData candidate{SchemaType::AVRO, c.candidate, {}};
+    compat::CheckOptions o;
+    o.avro = avro;
+    return fromResult(avroCheck().checkCompatible(std::span<const SchemaData>(existing), candidate, strategyFor(c), o));
+}
+
+Answer ourCanRead(const std::string& reader, const std::string& writer, compat::AvroVersion avro) {
+    compat::CheckOptions o;
+    o.avro = avro;
+    SchemaData w{SchemaType::AVRO, writer, {}};
+    SchemaData r{SchemaType::AVRO, reader, {}};
+    return fromResult(avroCheck().checkCompatible(w, r, CompatibilityStrategy::BACKWARD, o));
+}
+
+std::pair<int, Answer> parseAnswerLine(const std::string& line) {
+    std::vector<std::string> cols;
+    std::size_t start = 0;
+    for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) cols.push_back(line.substr(start, tab - start));
+    cols.push_back(line.substr(start));
+    if (cols.size() < 2) return {-1, {}};
+    int id = -1;
+    try {
+        id = std::stoi(cols[0]);
+    } catch (const std::exception&) {
+        return {-1, {}};
+    }
+    auto col = [&](std::size_t i) { return i < cols.size() ? cols[i] : std::string(); };
+    const std::string& k = cols[1];
+    if (k == "compatible") return {id, {AnswerKind::compatible, "", ""}};
+    if (k == "incompatible") return {id, {AnswerKind::incompatible, "", col(2)}};
+    if (k == "parse-error") return {id, {AnswerKind::parseError, "", col(2)}};
+    if (k == "error") return {id, {AnswerKind::error, col(2), col(3)}};
+    return {-1, {}};
+}
+
+int runCommand(const std::string& command) {
+    int status = std::system(command.c_str());
+    if (status == -1) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<std::string> readLines(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty()) lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace cnx::differential

@@ -1,0 +1,40 @@
+#pragma once
+// Answers to one compatibility question, from our checker or from a reference
+// implementation, in one comparable shape.
+
+#include <string>
+#include <vector>
+
+#include "broker_model/compat/compatibility_check.h"
+#include "tests/differential/schema_generator.h"
+
+namespace cnx::differential {
+
+enum class AnswerKind { compatible, incompatible, parseError, error, missing };
+std::string_view to_string_view(AnswerKind k);
+
+struct Answer {
+    AnswerKind kind = AnswerKind::missing;
+    std::string errorClass;  // for error: the Java exception class
+    std::string detail;      // message or cause, for reports only
+
+    bool answered() const { return kind == AnswerKind::compatible || kind == AnswerKind::incompatible || kind == AnswerKind::parseError; }
+    std::string describe() const;
+};
+
+/// Our AVRO checker on `c` with the Avro behaviour `avro` (§6.3 strategy table).
+Answer ourAnswer(const Case& c, compat::AvroVersion avro);
+
+/// Our checker on "can `reader` read data written with `writer`" (BACKWARD on a pair).
+Answer ourCanRead(const std::string& reader, const std::string& writer, compat::AvroVersion avro);
+
+/// Parses one harness output line "<id>\t<kind>[\t...]"; id -1 when malformed.
+std::pair<int, Answer> parseAnswerLine(const std::string& line);
+
+/// Runs `command` through the shell; returns its exit status (-1 if it could not run).
+int runCommand(const std::string& command);
+
+/// Reads a whole file into lines.
+std::vector<std::string> readLines(const std::string& path);
+
+}  // namespace cnx::differential
