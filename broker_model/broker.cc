@@ -4,6 +4,8 @@ namespace cnx {
 
 Broker::Broker(const BehaviourProfile& profile, Executor& executor)
     : profile_(&profile), executor_(executor), registry_(profile, executor) {
+    // Namespaces exist from the start (cluster set-up) with this release's defaults.
+    policies_.createdNamespace = namespaceCreatedOn(profile);
     applyConfig();
 }
 

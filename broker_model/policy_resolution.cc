@@ -9,12 +9,13 @@ void note(Trace* trace, const char* section, const char* rule, std::string detai
     if (trace) trace->add(section, rule, std::move(detail));
 }
 
-/// §5.2: the namespace's auto-update strategy, converted; UNDEFINED when unset
-/// (a release before #13938 defaults it to Full).
+/// §5.1: the namespace's auto-update strategy, converted; null is
+/// ALWAYS_INCOMPATIBLE up to 2.8.2/2.9.1 and "unset" (UNDEFINED) after #13938.
 CompatibilityStrategy autoUpdateLevel(const BehaviourProfile& profile, const NamespacePolicies& ns) {
     if (ns.schema_auto_update_compatibility_strategy)
         return fromAutoUpdatePolicy(*ns.schema_auto_update_compatibility_strategy);
-    return profile.namespaceAutoUpdateDefaultsToFull ? CompatibilityStrategy::FULL : CompatibilityStrategy::UNDEFINED;
+    return profile.nullAutoUpdateIsAlwaysIncompatible ? CompatibilityStrategy::ALWAYS_INCOMPATIBLE
+                                                      : CompatibilityStrategy::UNDEFINED;
 }
 
 /// The broker's `schemaCompatibilityStrategy`, UNDEFINED when the release has no such key.
@@ -54,7 +55,18 @@ CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const ch
 
 NamespacePolicies PolicyStore::namespaceOf(const TopicName& topic) const {
     auto it = namespaces.find(topic.namespaceName());
-    return it == namespaces.end() ? NamespacePolicies{} : it->second;
+    return it == namespaces.end() ? createdNamespace : it->second;
+}
+
+NamespacePolicies& PolicyStore::namespaceFor(const std::string& name) {
+    return namespaces.try_emplace(name, createdNamespace).first->second;
+}
+
+NamespacePolicies namespaceCreatedOn(const BehaviourProfile& profile) {
+    NamespacePolicies p;
+    if (profile.namespaceCreatedWithAutoUpdateFull) p.schema_auto_update_compatibility_strategy = AutoUpdateStrategy::Full;
+    if (profile.namespaceCreatedWithAllowAutoUpdate) p.is_allow_auto_update_schema = true;
+    return p;
 }
 
 TopicPolicies PolicyStore::topicOf(const TopicName& topic) const {

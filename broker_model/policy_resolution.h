@@ -18,12 +18,20 @@ struct PolicyStore {
     BrokerConfig broker;
     std::map<std::string, NamespacePolicies> namespaces;  // by `tenant/namespace`
     std::map<std::string, TopicPolicies> topics;          // by partitioned base full name
+    /// What a namespace holds before any policy is set: the defaults of the
+    /// release it was created on (namespaceCreatedOn), stored with it.
+    NamespacePolicies createdNamespace;
 
-    /// The namespace policies of `topic` (defaults when never set).
+    /// The namespace policies of `topic` (its created defaults when never set).
     NamespacePolicies namespaceOf(const TopicName& topic) const;
+    /// The stored policies of namespace `name`, created with the defaults if new.
+    NamespacePolicies& namespaceFor(const std::string& name);
     /// The topic-level policies of `topic` (empty when never set).
     TopicPolicies topicOf(const TopicName& topic) const;
 };
+
+/// §5.2: the policies a namespace created on `profile`'s release stores.
+NamespacePolicies namespaceCreatedOn(const BehaviourProfile& profile);
 
 /// §5.3: the strategy producers, GetOrCreate and consumer checks use.
 CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,

@@ -136,9 +136,14 @@ struct BehaviourProfile {
     bool systemTopicStrategy = false;  // §5.3 (#12598): system topics use systemTopicSchemaCompatibilityStrategy
     AutoUpdateResolution autoUpdateResolution = AutoUpdateResolution::absent;
     EnforcementSource enforcementSource = EnforcementSource::namespaceOnly;
-    // §5.2: the namespace's schema_auto_update_compatibility_strategy when never set
-    // (Full until #13938; unset after).
-    bool namespaceAutoUpdateDefaultsToFull = true;
+    // §5.2: what a namespace created on this release stores. Policies are data in
+    // the metadata store: a namespace created on 2.8.1 keeps its stored values
+    // after an upgrade.
+    bool namespaceCreatedWithAutoUpdateFull = true;     // schema_auto_update_compatibility_strategy=Full (null from #13938)
+    bool namespaceCreatedWithAllowAutoUpdate = false;   // is_allow_auto_update_schema=true (2.5.0 #5227; null from #12786)
+    // §5.1: a null auto-update strategy converts to ALWAYS_INCOMPATIBLE up to
+    // 2.8.2/2.9.1, and means "unset" from #13938.
+    bool nullAutoUpdateIsAlwaysIncompatible = true;
     // §5.6: broker.conf defaults of this release.
     CompatibilityStrategy brokerStrategyDefault = CompatibilityStrategy::UNDEFINED;  // #11856 (UNDEFINED), #13938 (FULL)
     bool brokerHasStrategyKey = false;  // §5.6: schemaCompatibilityStrategy exists (#11856)

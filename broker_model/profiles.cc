@@ -56,9 +56,10 @@ const std::vector<Fix>& fixes() {
          }},
         {"#5227 (PIP-44)", "§4.3 §4.7 §5.3 §5.4", {v(2, 5, 0)},
          {"pip44Registry", "pip44ConsumerCheck", "dedupRule", "strategyResolution", "autoUpdateResolution",
-          "adminStrategyResolution", "adminErrorText"},
+          "adminStrategyResolution", "adminErrorText", "namespaceCreatedWithAllowAutoUpdate"},
          [](BehaviourProfile& p) {
              p.adminErrorText = AdminErrorText::wrapped;
+             p.namespaceCreatedWithAllowAutoUpdate = true;
              p.pip44Registry = true;
              p.pip44ConsumerCheck = true;
              p.dedupRule = DedupRule::dataHashAnyType;
@@ -106,16 +107,22 @@ const std::vector<Fix>& fixes() {
              p.brokerHasStrategyKey = true;
              p.brokerStrategyDefault = S::UNDEFINED;
          }},
-        {"#12786", "§5.4", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"autoUpdateResolution"},
-         [](BehaviourProfile& p) { p.autoUpdateResolution = AutoUpdateResolution::namespaceThenBroker; }},
+        {"#12786", "§5.2 §5.4", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)},
+         {"autoUpdateResolution", "namespaceCreatedWithAllowAutoUpdate"},
+         [](BehaviourProfile& p) {
+             p.autoUpdateResolution = AutoUpdateResolution::namespaceThenBroker;
+             p.namespaceCreatedWithAllowAutoUpdate = false;
+         }},
         {"#12721", "§4.7", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"consumerAlwaysCompatibleShortcut"},
          [](BehaviourProfile& p) { p.consumerAlwaysCompatibleShortcut = true; }},
         {"#13938", "§5.1 §5.3", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
-         {"strategyResolution", "brokerStrategyDefault", "namespaceAutoUpdateDefaultsToFull"},
+         {"strategyResolution", "brokerStrategyDefault", "namespaceCreatedWithAutoUpdateFull",
+          "nullAutoUpdateIsAlwaysIncompatible"},
          [](BehaviourProfile& p) {
              p.strategyResolution = StrategyResolution::namespaceAutoUpdateBroker;
              p.brokerStrategyDefault = S::FULL;
-             p.namespaceAutoUpdateDefaultsToFull = false;
+             p.namespaceCreatedWithAutoUpdateFull = false;
+             p.nullAutoUpdateIsAlwaysIncompatible = false;
          }},
         {"ProtocolVersion v19", "§8.5", {v(2, 9, 0)}, {"maxProtocolVersion"},
          [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
@@ -286,7 +293,10 @@ std::string flag(bool b) { return b ? "true" : "false"; }
 
 std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
 
-const BehaviourProfile& newestProfile() { return lineProfiles().back(); }
+const BehaviourProfile& newestProfile() {
+    const auto& l = kLines.back();
+    return cached(v(l.major, l.minor, l.lastPatch));
+}
 
 const BehaviourProfile* profileFor(std::string_view version, std::string* error) {
     auto parsed = ReleaseVersion::parse(version);
@@ -422,7 +432,9 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"systemTopicStrategy", flag(p.systemTopicStrategy)},
         {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},
         {"enforcementSource", enforcement(p.enforcementSource)},
-        {"namespaceAutoUpdateDefaultsToFull", flag(p.namespaceAutoUpdateDefaultsToFull)},
+        {"namespaceCreatedWithAutoUpdateFull", flag(p.namespaceCreatedWithAutoUpdateFull)},
+        {"namespaceCreatedWithAllowAutoUpdate", flag(p.namespaceCreatedWithAllowAutoUpdate)},
+        {"nullAutoUpdateIsAlwaysIncompatible", flag(p.nullAutoUpdateIsAlwaysIncompatible)},
         {"brokerStrategyDefault", strategyText(p.brokerStrategyDefault)},
         {"brokerHasStrategyKey", flag(p.brokerHasStrategyKey)},
         {"adminStrategyResolution", admin(p.adminStrategyResolution)},

@@ -106,8 +106,11 @@ constexpr std::array<std::string_view, 4> kAccessModes{"Shared", "Exclusive", "W
                                                        "ExclusiveWithFencing"};
 constexpr std::array<std::string_view, 4> kSubTypes{"Exclusive", "Shared", "Failover", "Key_Shared"};
 
-// proto/PulsarApi.proto enum ServerError.
-constexpr std::array<std::string_view, 26> kServerErrors{
+// proto/PulsarApi.proto enum ServerError, then the outcomes the modelled
+// client itself reports (scenarios/README.md): NotConnected (close/publish of
+// nothing open), NotSupported (a feature the negotiated protocol lacks),
+// ConnectionClosed (the broker refused a frame), NoResponse.
+constexpr std::array<std::string_view, 30> kServerErrors{
     "UnknownError",
     "MetadataError",
     "PersistenceError",
@@ -134,6 +137,10 @@ constexpr std::array<std::string_view, 26> kServerErrors{
     "TransactionConflict",
     "TransactionNotFound",
     "ProducerFenced",
+    "NotConnected",
+    "NotSupported",
+    "ConnectionClosed",
+    "NoResponse",
 };
 
 constexpr std::string_view kNone = "none";

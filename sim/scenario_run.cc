@@ -55,7 +55,7 @@ std::optional<std::string> ScenarioRun::setUp() {
         if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
     }
     for (const auto& ns : scenario_.namespaces) {
-        auto& policies = broker_->policies().namespaces[ns.name];
+        auto& policies = broker_->policies().namespaceFor(ns.name);
         for (const auto& s : ns.policies) {
             if (auto err = policies.set(s.key, s.value)) return *err;
         }
@@ -423,7 +423,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
     return out;
 }
 
-Observed ScenarioRun::admin(const std::function<void(AdminApi::Callback)>& call) {
+Observed ScenarioRun::admin(const std::function<void(AdminApi::Callback)>& call, nlohmann::json* body) {
     std::optional<AdminResponse> response;
     call([&response](AdminResponse r) { response = std::move(r); });
     executor_.runUntilIdle();
@@ -436,6 +436,7 @@ Observed ScenarioRun::admin(const std::function<void(AdminApi::Callback)>& call)
         o.message = response->reason;
     }
     o.trace = *response->trace;
+    if (body) *body = response->body;
     if (response->body.is_object() && response->body.contains("version")) {
         const auto& v = response->body["version"];
         if (v.is_number_integer()) o.schemaVersion = v.get<std::int64_t>();
@@ -493,11 +494,13 @@ Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
 
 Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
     auto topic = topicOf(st.topic);
-    auto strategy = adminStrategy(*profile_, broker_->policies(), topic, nullptr);
-    auto o = admin([&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
-    if (o.ok) {
-        o.compatible = true;
-        o.strategy = strategy;
+    nlohmann::json body;
+    auto o = admin([&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); },
+                   &body);
+    // The endpoint's own answer: {"compatibility": bool, "schemaCompatibilityStrategy": name}.
+    if (o.ok && body.contains("compatibility")) {
+        o.compatible = body["compatibility"].get<bool>();
+        o.strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
     }
     return o;
 }
@@ -507,7 +510,7 @@ Observed ScenarioRun::setPolicy(const SetPolicyStep& st) {
     for (const auto& s : st.settings) {
         std::optional<std::string> err;
         if (st.namespaceName) {
-            err = broker_->policies().namespaces[*st.namespaceName].set(s.key, s.value);
+            err = broker_->policies().namespaceFor(*st.namespaceName).set(s.key, s.value);
         } else if (st.topic) {
             err = broker_->policies().topics[topicOf(*st.topic).partitionedBase().toString()].set(s.key, s.value);
         }

@@ -83,7 +83,7 @@ private:
     ClientSession& session(const std::string& client);
     std::vector<TopicName> partitionsOf(const TopicName& topic) const;
     std::optional<pulsar::proto::Schema> autoProduceSchema(ClientSession& s, const TopicName& topic, Trace& trace);
-    Observed admin(const std::function<void(AdminApi::Callback)>& call);
+    Observed admin(const std::function<void(AdminApi::Callback)>& call, nlohmann::json* body = nullptr);
     std::string describeClient(const std::string& client) const;
 
     const Scenario& scenario_;

@@ -1,8 +1,10 @@
 #include "broker_model/compat/avro/avro_schema.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <set>
 
@@ -604,6 +606,62 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
+void buildCompact(Schema& s) {
+    CompactSchema& c = s.compact;
+    c.nodes.resize(s.nodes.size());
+    std::size_t fieldCount = 0, branchCount = 0, slotCount = 0;
+    for (const Node& n : s.nodes) {
+        fieldCount += n.fields.size();
+        branchCount += n.branches.size();
+        if (n.type == Type::record) slotCount += CompactSchema::tableSize(static_cast<std::uint32_t>(n.fields.size()));
+    }
+    c.fields.reserve(fieldCount);
+    c.branches.reserve(branchCount);
+    c.slots.assign(slotCount, 0);
+    std::uint32_t slot = 0;
+    for (NodeId id = 0; id < s.nodes.size(); ++id) {
+        const Node& n = s.nodes[id];
+        CompactSchema::CNode& cn = c.nodes[id];
+        cn.type = n.type;
+        if (n.type == Type::array || n.type == Type::map) cn.a = n.items;
+        if (n.type == Type::union_) {
+            cn.a = static_cast<std::uint32_t>(c.branches.size());
+            cn.b = static_cast<std::uint32_t>(n.branches.size());
+            c.branches.insert(c.branches.end(), n.branches.begin(), n.branches.end());
+            auto records = std::count_if(n.branches.begin(), n.branches.end(),
+                                         [&s](NodeId b) { return s.nodes[b].type == Type::record; });
+            if (records >= 2) c.severalRecordBranches = true;
+        }
+        if (n.type != Type::record) continue;
+        cn.a = static_cast<std::uint32_t>(c.fields.size());
+        cn.b = static_cast<std::uint32_t>(n.fields.size());
+        cn.c = slot;
+        std::uint32_t size = CompactSchema::tableSize(cn.b);
+        for (std::uint32_t i = 0; i < cn.b; ++i) {
+            const Field& f = n.fields[i];
+            CompactSchema::CField cf;
+            cf.type = f.type;
+            cf.hash = CompactSchema::hashName(f.name);
+            cf.nameOff = static_cast<std::uint32_t>(c.names.size());
+            cf.nameLen = static_cast<std::uint32_t>(f.name.size());
+            c.names += f.name;
+            if (f.defaultValue) {
+                cf.flags |= CompactSchema::kHasDefault;
+                const Node& t = s.nodes[f.type];
+                bool nullable = t.type == Type::null || (t.type == Type::union_ && !t.branches.empty() &&
+                                                         s.nodes[t.branches[0]].type == Type::null);
+                if (nullable && f.defaultValue->is_null()) cf.flags |= CompactSchema::kNullDefaultOnNullable;
+            }
+            std::uint32_t h = cf.hash & (size - 1);
+            while (c.slots[slot + h] != 0) h = (h + 1) & (size - 1);
+            c.slots[slot + h] = i + 1;
+            c.fields.push_back(cf);
+        }
+        slot += size;
+    }
+    c.ready = true;
+}
+
 }  // namespace
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
@@ -624,6 +682,7 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
     }
     schema->recursive = hasCycle(*schema);
     schema->hasAliases = declaresAliases(*schema);
+    buildCompact(*schema);
     r.schema = std::move(schema);
     return r;
 }
@@ -643,6 +702,50 @@ struct CacheKey {
     operator CacheKeyView() const { return {options, text}; }
 };
 
+// Four independent multiply-rotate lanes over 8-byte words (xxHash64's round),
+// so the hash of a definition costs a fraction of libstdc++'s one-lane
+// Murmur (which dominated the lookup of small definitions).
+std::uint64_t hashText(std::string_view t) {
+    constexpr std::uint64_t k1 = 0x9E3779B185EBCA87ULL, k2 = 0xC2B2AE3D27D4EB4FULL, k3 = 0x165667B19E3779F9ULL;
+    auto load = [](const char* p) {
+        std::uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    };
+    auto round = [&](std::uint64_t acc, std::uint64_t v) {
+        acc += v * k2;
+        acc = (acc << 31) | (acc >> 33);
+        return acc * k1;
+    };
+    const char* p = t.data();
+    std::size_t n = t.size();
+    std::uint64_t a = k1 + k2, b = k2, c = 0, d = 0 - k1;
+    while (n >= 32) {
+        a = round(a, load(p));
+        b = round(b, load(p + 8));
+        c = round(c, load(p + 16));
+        d = round(d, load(p + 24));
+        p += 32;
+        n -= 32;
+    }
+    std::uint64_t h = ((a << 1) | (a >> 63)) + ((b << 7) | (b >> 57)) + ((c << 12) | (c >> 52)) + ((d << 18) | (d >> 46));
+    h += t.size() * k3;
+    while (n >= 8) {
+        h = round(h, load(p));
+        p += 8;
+        n -= 8;
+    }
+    while (n > 0) {
+        h = (h ^ (static_cast<unsigned char>(*p++) * k3)) * k1;
+        --n;
+    }
+    h ^= h >> 33;
+    h *= k2;
+    h ^= h >> 29;
+    h *= k3;
+    return h ^ (h >> 32);
+}
+
 // Long definitions are hashed on a sample (length, head, tail and 64 strided
 // 8-byte windows), so a lookup costs O(1) hashing plus one memcmp on a hit;
 // texts of a history differ near their ends, which the tail covers.
@@ -652,7 +755,7 @@ struct CacheKeyHash {
         std::string_view t = k.text;
         constexpr std::size_t kSmall = 1024, kEdge = 256, kSamples = 64, kWindow = 8;
         std::size_t h = std::hash<std::size_t>{}(t.size() * 131 + static_cast<unsigned char>(k.options));
-        auto mix = [&h](std::string_view part) { h ^= std::hash<std::string_view>{}(part) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+        auto mix = [&h](std::string_view part) { h ^= hashText(part) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
         if (t.size() <= kSmall) {
             mix(t);
             return h;

@@ -82,6 +82,51 @@ struct Node {
     const Field* field(std::string_view n) const;
 };
 
+/// Dense, cache-friendly tables over a parsed schema for the resolver's fast
+/// pass (avro_resolve.cc): one 16-byte entry per node, one 20-byte entry per
+/// record field, field names in one pool with a hash each and an open-addressing
+/// name table per record. Built once by parse(); depends only on this schema.
+struct CompactSchema {
+    struct CNode {
+        Type type = Type::null;
+        std::uint32_t a = 0;  // record: first field in `fields`; union: first branch in `branches`; array/map: items
+        std::uint32_t b = 0;  // record: field count; union: branch count
+        std::uint32_t c = 0;  // record: first slot of its name table in `slots` (size = tableSize(b))
+    };
+    enum FieldFlag : std::uint8_t {
+        kHasDefault = 1,
+        // default null and the type null or a union whose first branch is null:
+        // encoding the default cannot fail, and 1.9+ skips it (nullDefaultShortcut)
+        kNullDefaultOnNullable = 2,
+    };
+    struct CField {
+        NodeId type = 0;
+        std::uint32_t hash = 0;
+        std::uint32_t nameOff = 0;
+        std::uint32_t nameLen = 0;
+        std::uint8_t flags = 0;
+    };
+    std::vector<CNode> nodes;
+    std::vector<CField> fields;
+    std::vector<NodeId> branches;
+    std::vector<std::uint32_t> slots;  // record-relative field index + 1; 0 = empty
+    std::string names;                 // field-name pool
+    bool ready = false;
+    bool severalRecordBranches = false;  // some union has two or more record branches
+
+    static std::uint32_t hashName(std::string_view s) {
+        std::uint32_t h = 2166136261u;  // FNV-1a
+        for (unsigned char ch : s) h = (h ^ ch) * 16777619u;
+        return h;
+    }
+    static std::uint32_t tableSize(std::uint32_t fieldCount) {
+        std::uint32_t n = 2;
+        while (n < 2 * fieldCount) n <<= 1;
+        return n;
+    }
+    std::string_view name(const CField& f) const { return std::string_view(names).substr(f.nameOff, f.nameLen); }
+};
+
 /// A parsed schema: a graph of nodes, `root` first. Immutable once built.
 struct Schema {
     std::vector<Node> nodes;
@@ -90,6 +135,7 @@ struct Schema {
     // (conservative defaults for a Schema built by hand.)
     bool recursive = true;    // a named type reachable from itself (the node graph has a cycle)
     bool hasAliases = true;   // some named type or record field declares aliases
+    CompactSchema compact;    // filled in by parse(); `ready` false for a Schema built by hand
     const Node& at(NodeId id) const { return nodes[id]; }
     const Node& rootNode() const { return nodes[root]; }
 };

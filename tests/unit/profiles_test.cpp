@@ -1,0 +1,130 @@
+// Behaviour profiles (reference §9.1 timeline, §10): a release carries a fix
+// from the first release of its line that lists it, or from an earlier line's
+// .0 release; versions resolve to exact releases; switches remember their PR.
+
+#include <catch2/catch.hpp>
+
+#include "broker_model/profile.h"
+
+using namespace cnx;
+
+namespace {
+
+const BehaviourProfile& at(const char* version) {
+    std::string error;
+    const auto* p = profileFor(version, &error);
+    INFO(error);
+    REQUIRE(p != nullptr);
+    return *p;
+}
+
+}  // namespace
+
+TEST_CASE("§10 a release line resolves to its newest modelled release", "[profiles]") {
+    CHECK(at("2.10").release.toString() == "2.10.6");
+    CHECK(at("3.0").release.toString() == "3.0.12");
+    CHECK(at("4.2").release.toString() == "4.2.0");
+    CHECK(at("2.10.4").release.toString() == "2.10.4");
+    CHECK(&newestProfile() == &at("4.2"));
+    CHECK(&at("2.10") == &at("2.10.6"));  // built once, shared
+}
+
+TEST_CASE("§10 unknown or malformed versions are refused with the modelled range", "[profiles]") {
+    std::string error;
+    CHECK(profileFor("2.10.7", &error) == nullptr);
+    CHECK_THAT(error, Catch::Contains("no behaviour profile models Pulsar 2.10.7"));
+    CHECK_THAT(error, Catch::Contains("2.10.0 - 2.10.6"));
+    CHECK(profileFor("1.22", &error) == nullptr);
+    CHECK(profileFor("4.3", &error) == nullptr);
+    CHECK(profileFor("ten", &error) == nullptr);
+    CHECK_THAT(error, Catch::Contains("is not a Pulsar release number"));
+}
+
+TEST_CASE("§9.1 patch-level fixes: a line carries a fix from the patch that lists it", "[profiles]") {
+    // #20888 (2.10.6, 2.11.3, 3.0.2, 3.1.0): persistent idle rule ignores replicators.
+    CHECK_FALSE(at("2.10.5").idleIgnoresReplicatorProducersPersistent);
+    CHECK(at("2.10.6").idleIgnoresReplicatorProducersPersistent);
+    CHECK_FALSE(at("2.11.2").idleIgnoresReplicatorProducersPersistent);
+    CHECK(at("2.11.3").idleIgnoresReplicatorProducersPersistent);
+    CHECK_FALSE(at("3.0.1").idleIgnoresReplicatorProducersPersistent);
+    CHECK(at("3.0.2").idleIgnoresReplicatorProducersPersistent);
+    CHECK(at("3.1.0").idleIgnoresReplicatorProducersPersistent);
+    CHECK(at("3.3.0").idleIgnoresReplicatorProducersPersistent);  // later lines inherit 3.1.0
+    CHECK_FALSE(at("2.9.5").idleIgnoresReplicatorProducersPersistent);  // never backported to 2.9
+}
+
+TEST_CASE("§9.1 a fix listed only on some lines skips the others (#22720 not in 3.3.x)", "[profiles]") {
+    // #22720: 3.0.6, 3.2.4, 4.0.0.
+    CHECK_FALSE(at("3.0.5").checkWithLatestPassesWithoutSchema);
+    CHECK(at("3.0.6").checkWithLatestPassesWithoutSchema);
+    CHECK_FALSE(at("3.1.3").checkWithLatestPassesWithoutSchema);
+    CHECK_FALSE(at("3.2.3").checkWithLatestPassesWithoutSchema);
+    CHECK(at("3.2.4").checkWithLatestPassesWithoutSchema);
+    CHECK_FALSE(at("3.3.7").checkWithLatestPassesWithoutSchema);
+    CHECK(at("4.0.0").checkWithLatestPassesWithoutSchema);
+    // #22974 did reach 3.3.1.
+    CHECK_FALSE(at("3.3.0").activeTopicEmptySchemaMessage);
+    CHECK(at("3.3.1").activeTopicEmptySchemaMessage);
+}
+
+TEST_CASE("§3.5 §2.3 PIP-236 starts at 3.0.0; the idle rule change at 2.7.2", "[profiles]") {
+    CHECK_FALSE(at("2.11").autoConsumeSkipsSchema);
+    CHECK(at("2.11").maxProtocolVersion == 19);
+    CHECK(at("3.0.0").autoConsumeSkipsSchema);
+    CHECK(at("3.0.0").idleIgnoresAutoConsumeConsumers);
+    CHECK(at("3.0.0").maxProtocolVersion == 21);
+    CHECK(at("2.7.1").idleRule == IdleRule::activeUsageOrSubscriptions);
+    CHECK(at("2.7.2").idleRule == IdleRule::producersOrConnectedConsumers);
+    CHECK(at("2.8.0").idleRule == IdleRule::producersOrConnectedConsumers);
+}
+
+TEST_CASE("§5.3 strategy resolution orders per release", "[profiles]") {
+    CHECK(at("2.4").strategyResolution == StrategyResolution::namespaceAutoUpdateOnly);
+    CHECK(at("2.5").strategyResolution == StrategyResolution::namespaceThenAutoUpdate);
+    CHECK(at("2.8.1").strategyResolution == StrategyResolution::namespaceThenAutoUpdate);
+    CHECK(at("2.8.2").strategyResolution == StrategyResolution::namespaceBrokerAutoUpdate);
+    CHECK(at("2.8.2").brokerStrategyDefault == CompatibilityStrategy::UNDEFINED);
+    CHECK(at("2.8.3").strategyResolution == StrategyResolution::namespaceAutoUpdateBroker);
+    CHECK(at("2.8.3").brokerStrategyDefault == CompatibilityStrategy::FULL);
+    CHECK(at("2.9.1").strategyResolution == StrategyResolution::namespaceBrokerAutoUpdate);
+    CHECK(at("2.9.2").strategyResolution == StrategyResolution::namespaceAutoUpdateBroker);
+    CHECK(at("2.10.0").strategyResolution == StrategyResolution::hierarchy);
+}
+
+TEST_CASE("§1.3 producer-without-schema texts across 2.4, 2.5 and 4.0", "[profiles]") {
+    CHECK(at("2.4").producerWithoutSchemaMessage == "Producers cannot connect without a schema to topics with a schema");
+    CHECK(at("3.3").producerWithoutSchemaMessage ==
+          "Producers cannot connect or send message without a schema to topics with a schema");
+    CHECK(at("4.0").producerWithoutSchemaMessage ==
+          "Producers cannot connect or send message without a schema to topics with a schemawhen "
+          "SchemaValidationEnforced is enabled");
+}
+
+TEST_CASE("§6.3 Avro library per release", "[profiles]") {
+    using compat::AvroVersion;
+    CHECK(at("2.5").checkOptions.avro == AvroVersion::v1_8_2);
+    CHECK(at("2.6").checkOptions.avro == AvroVersion::v1_9_1);
+    CHECK(at("2.10").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("3.1").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("3.0.6").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("3.0.7").checkOptions.avro == AvroVersion::v1_11_4);
+    CHECK(at("3.2").checkOptions.avro == AvroVersion::v1_11_3);
+    CHECK(at("3.3.1").checkOptions.avro == AvroVersion::v1_11_3);
+    CHECK(at("3.3.2").checkOptions.avro == AvroVersion::v1_11_4);
+    CHECK(at("4.1").checkOptions.avro == AvroVersion::v1_12_0);
+    // PIP-464 (4.2.0): JSON definitions must be Avro-format by default.
+    CHECK(at("4.1").checkOptions.jsonAllowLegacyJacksonFormat);
+    CHECK_FALSE(at("4.2").checkOptions.jsonAllowLegacyJacksonFormat);
+}
+
+TEST_CASE("§10 every switch remembers the PR that set it", "[profiles]") {
+    const auto& p = at("3.0");
+    CHECK_THAT(p.provenance.at("autoConsumeSkipsSchema"), Catch::Contains("#17449"));
+    CHECK_THAT(p.provenance.at("idleRule"), Catch::Contains("#9853"));
+    CHECK(at("2.4.0").provenance.count("idleRule") == 0);  // the 2.4.0 baseline
+    auto a = switchesOf(at("2.10")), b = switchesOf(at("3.0"));
+    REQUIRE(a.size() == b.size());
+    int differing = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differing += a[i].value != b[i].value ? 1 : 0;
+    CHECK(differing >= 8);
+}
