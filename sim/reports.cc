@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include <algorithm>
+
+#include "broker_model/release_version.h"
 #include "sim/expectation.h"
 
 namespace cnx::sim {
@@ -179,6 +182,13 @@ Matrix matrixOf(const std::vector<ScenarioResult>& results) {
         if (inserted) m.rows.push_back({key, {}});
         m.rows[it->second].second[r.version] = &r;
     }
+    // Columns in release order ("2.10" sorts as 2.10.0, before "2.10.5").
+    std::stable_sort(m.versions.begin(), m.versions.end(), [](const std::string& a, const std::string& b) {
+        auto va = ReleaseVersion::parse(a), vb = ReleaseVersion::parse(b);
+        if (!va || !vb) return a < b;
+        if (*va == *vb) return a.size() < b.size();
+        return *va < *vb;
+    });
     return m;
 }
 
