@@ -41,32 +41,32 @@ void ServerCnx::closeTopic(const TopicName& base) {
         auto name = TopicName::parse(topic);
         return name && name->partitionedBase() == base;
     };
-    for (auto it = producers_.begin(); it != producers_.end();) {
-        if (!onTopic(it->second.topic)) {
-            ++it;
-            continue;
+    // Detaches each slot on `base` and tells the client, which may reconnect with the same id.
+    auto closeSlots = [&](auto& slots, bool producers) {
+        for (auto it = slots.begin(); it != slots.end();) {
+            if (!onTopic(it->second.topic)) {
+                ++it;
+                continue;
+            }
+            BaseCommand out;
+            if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) {
+                producers ? t->removeProducer(id_, it->first) : t->removeConsumer(id_, it->first);
+            }
+            if (producers) {
+                out.set_type(BaseCommand::CLOSE_PRODUCER);
+                out.mutable_close_producer()->set_producer_id(it->first);
+                out.mutable_close_producer()->set_request_id(0);
+            } else {
+                out.set_type(BaseCommand::CLOSE_CONSUMER);
+                out.mutable_close_consumer()->set_consumer_id(it->first);
+                out.mutable_close_consumer()->set_request_id(0);
+            }
+            send(out);
+            it = slots.erase(it);
         }
-        if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeProducer(id_, it->first);
-        BaseCommand out;
-        out.set_type(BaseCommand::CLOSE_PRODUCER);
-        out.mutable_close_producer()->set_producer_id(it->first);
-        out.mutable_close_producer()->set_request_id(0);
-        send(out);
-        it = producers_.erase(it);
-    }
-    for (auto it = consumers_.begin(); it != consumers_.end();) {
-        if (!onTopic(it->second.topic)) {
-            ++it;
-            continue;
-        }
-        if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeConsumer(id_, it->first);
-        BaseCommand out;
-        out.set_type(BaseCommand::CLOSE_CONSUMER);
-        out.mutable_close_consumer()->set_consumer_id(it->first);
-        out.mutable_close_consumer()->set_request_id(0);
-        send(out);
-        it = consumers_.erase(it);
-    }
+    };
+    closeSlots(producers_, true);
+    closeSlots(consumers_, false);
 }
 
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {

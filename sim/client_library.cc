@@ -8,36 +8,8 @@ namespace {
 
 // C++ `isBuiltInSchema` (lib/Commands.cc): the only types it ever sends.
 bool cppSends(SchemaType t) {
-    switch (t) {
-        case SchemaType::STRING:
-        case SchemaType::JSON:
-        case SchemaType::AVRO:
-        case SchemaType::PROTOBUF:
-        case SchemaType::PROTOBUF_NATIVE:
-        case SchemaType::KEY_VALUE:
-            return true;
-        case SchemaType::NONE:
-        case SchemaType::BOOLEAN:
-        case SchemaType::INT8:
-        case SchemaType::INT16:
-        case SchemaType::INT32:
-        case SchemaType::INT64:
-        case SchemaType::FLOAT:
-        case SchemaType::DOUBLE:
-        case SchemaType::DATE:
-        case SchemaType::TIME:
-        case SchemaType::TIMESTAMP:
-        case SchemaType::INSTANT:
-        case SchemaType::LOCAL_DATE:
-        case SchemaType::LOCAL_TIME:
-        case SchemaType::LOCAL_DATE_TIME:
-        case SchemaType::BYTES:
-        case SchemaType::AUTO:
-        case SchemaType::AUTO_CONSUME:
-        case SchemaType::AUTO_PUBLISH:
-            return false;
-    }
-    return false;
+    return t == SchemaType::STRING || t == SchemaType::JSON || t == SchemaType::AVRO || t == SchemaType::PROTOBUF ||
+           t == SchemaType::PROTOBUF_NATIVE || t == SchemaType::KEY_VALUE;
 }
 
 std::string wireName(const SchemaData& schema) { return std::string(to_string_view(schema.type)); }

@@ -37,44 +37,22 @@ std::optional<std::string> validateKeyValue(const BehaviourProfile& profile, con
 
 std::optional<std::string> validateSchemaDefinition(const BehaviourProfile& profile, const SchemaData& schema,
                                                     bool allowLegacyJsonFormat) {
-    switch (schema.type) {
-        case SchemaType::AVRO:
-        case SchemaType::JSON:
-        case SchemaType::PROTOBUF:
-            return validateStruct(profile, schema, allowLegacyJsonFormat);
-        case SchemaType::PROTOBUF_NATIVE:
-            return compat::protobufNativeDefinitionError(schema.data);
-        case SchemaType::STRING:
-            if (schema.data.empty() || schema.data == "null") return std::nullopt;
-            return "Invalid schema definition data for string schema : '" + schema.data + "'";
-        case SchemaType::BOOLEAN:
-        case SchemaType::INT8:
-        case SchemaType::INT16:
-        case SchemaType::INT32:
-        case SchemaType::INT64:
-        case SchemaType::FLOAT:
-        case SchemaType::DOUBLE:
-        case SchemaType::DATE:
-        case SchemaType::TIME:
-        case SchemaType::TIMESTAMP:
-        case SchemaType::INSTANT:
-        case SchemaType::LOCAL_DATE:
-        case SchemaType::LOCAL_TIME:
-        case SchemaType::LOCAL_DATE_TIME:
-            if (schema.data.empty()) return std::nullopt;
-            return "Invalid schema definition data for primitive schemas :length of schema data should be zero, but " +
-                   std::to_string(schema.data.size()) + " bytes is found";
-        case SchemaType::NONE:
-        case SchemaType::BYTES:
-            return std::nullopt;
-        case SchemaType::AUTO:
-        case SchemaType::AUTO_CONSUME:
-        case SchemaType::AUTO_PUBLISH:
-            return "Schema " + typeName(schema.type) + " is a client-side schema type";
-        case SchemaType::KEY_VALUE:
-            return validateKeyValue(profile, schema, allowLegacyJsonFormat);
+    SchemaType t = schema.type;
+    if (isAvroBased(t)) return validateStruct(profile, schema, allowLegacyJsonFormat);
+    if (t == SchemaType::PROTOBUF_NATIVE) return compat::protobufNativeDefinitionError(schema.data);
+    if (t == SchemaType::KEY_VALUE) return validateKeyValue(profile, schema, allowLegacyJsonFormat);
+    if (t == SchemaType::NONE || t == SchemaType::BYTES) return std::nullopt;  // stored as NONE
+    if (t == SchemaType::AUTO || t == SchemaType::AUTO_CONSUME || t == SchemaType::AUTO_PUBLISH)
+        return "Schema " + typeName(t) + " is a client-side schema type";
+    if (t == SchemaType::STRING) {
+        // The Python client sends `null` (§6.7).
+        if (schema.data.empty() || schema.data == "null") return std::nullopt;
+        return "Invalid schema definition data for string schema : '" + schema.data + "'";
     }
-    return "Unknown schema type : " + typeName(schema.type);
+    if (!isPrimitive(t)) return "Unknown schema type : " + typeName(t);
+    if (schema.data.empty()) return std::nullopt;
+    return "Invalid schema definition data for primitive schemas :length of schema data should be zero, but " +
+           std::to_string(schema.data.size()) + " bytes is found";
 }
 
 }  // namespace cnx
