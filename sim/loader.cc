@@ -1295,6 +1295,15 @@ std::optional<std::string> DocumentLoader::clientOf(const Entries& entries) {
     auto name = scalarOf(ctx_, e->value);
     if (!name) return std::nullopt;
     if (s_.clients.contains(*name)) return name;
+    if (*name == "java" || *name == "cpp") {
+        // `client: cpp` / `client: java` without a declaration: that library,
+        // same version as the broker (scenarios/README.md).
+        ClientDecl implicit;
+        implicit.library = *name;
+        implicit.pos = e->value.pos;
+        s_.clients.emplace(*name, implicit);
+        return name;
+    }
     std::vector<std::string> declared;
     for (const auto& [n, c] : s_.clients) declared.push_back(n);
     auto match = closestMatch(*name, declared);
