@@ -626,6 +626,10 @@ public:
         if (!w.compact.ready || !r.compact.ready) return false;
         if (w.compact.nodes.size() != w.nodes.size() || r.compact.nodes.size() != r.nodes.size()) return false;
         if (w.recursive || r.recursive) return false;
+        // Bounded nesting: every depth the Resolver, the 1.8.2 hasErrors search
+        // (also over a defaulted reader field's own grammar) and the default
+        // encoder reach stays far below kMaxDepth.
+        if (std::max(w.compact.maxDepth, r.compact.maxDepth) > static_cast<std::uint32_t>(kMaxFastDepth)) return false;
         if (rules.applyAliases && r.hasAliases) return false;
         // 1.8.2 hasErrors also searches generate(T, T) of each defaulted reader
         // field; there a reader union with two record branches makes the

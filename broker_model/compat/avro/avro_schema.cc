@@ -606,6 +606,46 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
+// Edges on the longest path of the node graph (field types, items, branches);
+// the graph must be acyclic. Iterative: chains of named references can be long.
+std::uint32_t longestPath(const Schema& s) {
+    std::vector<std::uint32_t> depth(s.nodes.size(), 0);
+    std::vector<char> done(s.nodes.size(), 0);
+    std::vector<std::pair<NodeId, bool>> stack;  // node, children pushed
+    auto children = [&s](NodeId id, auto&& f) {
+        const Node& n = s.nodes[id];
+        for (const Field& fd : n.fields) f(fd.type);
+        for (NodeId b : n.branches) f(b);
+        if (n.type == Type::array || n.type == Type::map) f(n.items);
+    };
+    std::uint32_t best = 0;
+    for (NodeId start = 0; start < s.nodes.size(); ++start) {
+        if (done[start]) continue;
+        stack.emplace_back(start, false);
+        while (!stack.empty()) {
+            auto [id, expanded] = stack.back();
+            if (done[id]) {
+                stack.pop_back();
+                continue;
+            }
+            if (!expanded) {
+                stack.back().second = true;
+                children(id, [&](NodeId c) {
+                    if (!done[c]) stack.emplace_back(c, false);
+                });
+                continue;
+            }
+            stack.pop_back();
+            std::uint32_t d = 0;
+            children(id, [&](NodeId c) { d = std::max(d, depth[c] + 1); });
+            depth[id] = d;
+            done[id] = 1;
+            best = std::max(best, d);
+        }
+    }
+    return best;
+}
+
 void buildCompact(Schema& s) {
     CompactSchema& c = s.compact;
     c.nodes.resize(s.nodes.size());
@@ -659,6 +699,7 @@ void buildCompact(Schema& s) {
         }
         slot += size;
     }
+    if (!s.recursive) c.maxDepth = longestPath(s);
     c.ready = true;
 }
 
