@@ -109,4 +109,16 @@ std::vector<std::string> readLines(const std::string& path) {
     return lines;
 }
 
+std::map<std::string, std::string> parseFlags(int argc, char** argv) {
+    std::map<std::string, std::string> flags;
+    for (int i = 1; i + 1 < argc; i += 2) flags[argv[i]] = argv[i + 1];
+    return flags;
+}
+
+std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
 }  // namespace cnx::differential

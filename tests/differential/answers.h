@@ -2,6 +2,7 @@
 // Answers to one compatibility question, from our checker or from a reference
 // implementation, in one comparable shape.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,11 @@ int runCommand(const std::string& command);
 
 /// Reads a whole file into lines.
 std::vector<std::string> readLines(const std::string& path);
+
+/// `--name value` pairs of a driver's command line.
+std::map<std::string, std::string> parseFlags(int argc, char** argv);
+
+/// `s` quoted for /bin/sh.
+std::string shellQuote(const std::string& s);
 
 }  // namespace cnx::differential

@@ -36,22 +36,14 @@ struct Args {
 };
 
 Args parseArgs(int argc, char** argv) {
+    auto flags = parseFlags(argc, argv);
     Args a;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string k = argv[i], v = argv[i + 1];
-        if (k == "--java") a.java = v;
-        else if (k == "--classpath") a.classpath = v;
-        else if (k == "--work") a.work = v;
-        else if (k == "--seed") a.seed = std::stoull(v);
-        else if (k == "--cases") a.cases = std::stoi(v);
-    }
+    a.java = flags["--java"];
+    a.classpath = flags["--classpath"];
+    a.work = flags["--work"];
+    if (flags.count("--seed")) a.seed = std::stoull(flags["--seed"]);
+    if (flags.count("--cases")) a.cases = std::stoi(flags["--cases"]);
     return a;
-}
-
-std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
 }
 
 class Failures {

@@ -32,22 +32,14 @@ struct Args {
 };
 
 Args parseArgs(int argc, char** argv) {
+    auto flags = parseFlags(argc, argv);
     Args a;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string k = argv[i], v = argv[i + 1];
-        if (k == "--python") a.python = v;
-        else if (k == "--script") a.script = v;
-        else if (k == "--work") a.work = v;
-        else if (k == "--seed") a.seed = std::stoull(v);
-        else if (k == "--cases") a.cases = std::stoi(v);
-    }
+    a.python = flags["--python"];
+    a.script = flags["--script"];
+    a.work = flags["--work"];
+    if (flags.count("--seed")) a.seed = std::stoull(flags["--seed"]);
+    if (flags.count("--cases")) a.cases = std::stoi(flags["--cases"]);
     return a;
-}
-
-std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
 }
 
 struct Pair {
