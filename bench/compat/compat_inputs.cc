@@ -85,6 +85,21 @@ void addHistoryCases(std::vector<CompatCase>& out) {
         c.candidate = record("Evolving", fields);
         out.push_back(std::move(c));
     }
+    // Growth in versions alone: every version has the same size (20 base fields
+    // plus one optional field of its own), so the work is versions x 21 fields.
+    for (std::size_t versions : {1, 10, 100, 1000}) {
+        CompatCase c{"history_flat_" + std::to_string(versions) + "/FULL_TRANSITIVE", "FULL_TRANSITIVE", {}, "",
+                     "versions", versions};
+        for (std::size_t k = 0; k < versions; ++k) {
+            auto fields = plainFields(20);
+            fields.push_back(optionalField("opt" + std::to_string(k)));
+            c.existing.push_back(record("Flat", fields));
+        }
+        auto fields = plainFields(20);
+        fields.push_back(optionalField("optNew"));
+        c.candidate = record("Flat", fields);
+        out.push_back(std::move(c));
+    }
 }
 
 std::string fileStem(const std::string& caseName) {
