@@ -49,8 +49,7 @@ std::string errorText(const BehaviourProfile& profile, const BrokerError& e) {
     return e.message;
 }
 
-}  // namespace
-
+// The `GetSchemaResponse` JSON of a stored entry (§7.2).
 nlohmann::json schemaResponseJson(const StoredSchema& entry) {
     return {{"version", entry.version},
             {"type", std::string(to_string_view(entry.schema.type))},
@@ -58,6 +57,8 @@ nlohmann::json schemaResponseJson(const StoredSchema& entry) {
             {"data", renderData(entry.schema)},
             {"properties", entry.schema.properties}};
 }
+
+}  // namespace
 
 // §3.1/§7.1: the admin resource's schema-id; 2.4.0-2.4.1 kept the partition suffix (#4751).
 std::string AdminApi::schemaIdOf(const TopicName& topic) const {

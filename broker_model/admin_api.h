@@ -52,7 +52,4 @@ private:
     Broker& broker_;
 };
 
-/// The `GetSchemaResponse` JSON of a stored entry (§7.2).
-nlohmann::json schemaResponseJson(const StoredSchema& entry);
-
 }  // namespace cnx

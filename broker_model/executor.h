@@ -22,8 +22,6 @@ public:
 
     /// Number of continuations waiting to run.
     std::size_t pending() const { return queue_.size(); }
-    /// The label of pending continuation `i` (0 = oldest).
-    const std::string& pendingStage(std::size_t i) const { return queue_[i].stage; }
 
     /// Runs pending continuation `i` on the Asio loop; it may post more.
     void runOne(std::size_t i = 0);

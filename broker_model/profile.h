@@ -93,7 +93,6 @@ struct BehaviourProfile {
     std::string name;           // the §10 profile this release belongs to, e.g. "P210"
     std::string releases;       // what that profile represents, e.g. "2.8.2 - 2.10.x"
     ReleaseVersion release;     // the exact release this profile models
-    std::string serverVersion;  // CONNECTED.server_version suffix
 
     // --- wire (§8.5) ---
     int maxProtocolVersion = 14;  // highest ProtocolVersion the broker answers with

@@ -256,7 +256,6 @@ BehaviourProfile build(const ReleaseVersion& release) {
     p.name = name;
     p.releases = releases;
     p.release = release;
-    p.serverVersion = release.toString();
     return p;
 }
 

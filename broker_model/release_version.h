@@ -17,8 +17,7 @@ struct ReleaseVersion {
     /// Parses "X.Y" or "X.Y.Z" (digits only); nullopt otherwise.
     static std::optional<ReleaseVersion> parse(std::string_view text);
     std::string toString() const;
-    /// The exact release this names: "2.10" means the line's newest modelled patch,
-    /// which the caller supplies; here a missing patch compares as 0.
+    /// The patch, a missing one as 0 (how comparisons treat "2.10").
     int patchOrZero() const { return patch < 0 ? 0 : patch; }
 
     /// Orders by (major, minor, patch), a missing patch as 0.

@@ -131,7 +131,7 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
         case BaseCommand::CLOSE_CONSUMER: handleCloseConsumer(c.close_consumer()); return std::nullopt;
         case BaseCommand::GET_SCHEMA: handleGetSchema(c.getschema()); return std::nullopt;
         case BaseCommand::GET_OR_CREATE_SCHEMA:
-            if (protocolVersion_ < 15 || broker_.profile().maxProtocolVersion < 15)
+            if (protocolVersion_ < 15)  // the negotiated version, min(client, broker)
                 return "GET_OR_CREATE_SCHEMA needs protocol v15 (negotiated v" + std::to_string(protocolVersion_) + ")";
             handleGetOrCreateSchema(c.getorcreateschema());
             return std::nullopt;
@@ -163,7 +163,7 @@ void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
     BaseCommand out;
     out.set_type(BaseCommand::CONNECTED);
     auto* c = out.mutable_connected();
-    c->set_server_version("Pulsar Server" + broker_.profile().serverVersion);
+    c->set_server_version("Pulsar Server" + broker_.profile().release.toString());
     c->set_protocol_version(protocolVersion_);
     c->set_max_message_size(5 * 1024 * 1024);
     send(out);

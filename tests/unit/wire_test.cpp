@@ -349,7 +349,7 @@ TEST_CASE("§8.3/§8.5 protocol negotiation answers min(client, profile max)", "
         auto r = c.connect(client);
         REQUIRE(r.type() == BaseCommand::CONNECTED);
         CHECK(c.cnx().protocolVersion() == r.connected().protocol_version());
-        CHECK(r.connected().server_version() == "Pulsar Server" + p.serverVersion);
+        CHECK(r.connected().server_version() == "Pulsar Server" + p.release.toString());
         CHECK(r.connected().max_message_size() == 5 * 1024 * 1024);
         return r.connected().protocol_version();
     };
