@@ -74,7 +74,43 @@ TopicPolicies PolicyStore::topicOf(const TopicName& topic) const {
     return it == topics.end() ? TopicPolicies{} : it->second;
 }
 
-// §5.3, one branch per release range.
+namespace {
+
+/// The levels a topic's strategy can come from; UNDEFINED = unset.
+struct Levels {
+    CompatibilityStrategy topic, namespaceExplicit, namespaceAutoUpdate, broker;
+};
+
+Levels levelsOf(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic) {
+    auto ns = store.namespaceOf(topic);
+    return {topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED),
+            ns.schema_compatibility_strategy, autoUpdateLevel(profile, ns), brokerLevel(profile, store)};
+}
+
+/// §5.3 / §7.3: the first defined level in `order`'s sequence wins.
+CompatibilityStrategy resolve(StrategyResolution order, const Levels& l, const char* section, const char* rule,
+                              Trace* trace) {
+    const Level topic{"topic policy schemaCompatibilityStrategy", l.topic};
+    const Level explicitNs{"namespace schema_compatibility_strategy", l.namespaceExplicit};
+    const Level autoUpdate{"namespace schema_auto_update_compatibility_strategy", l.namespaceAutoUpdate};
+    const Level broker{"broker schemaCompatibilityStrategy", l.broker};
+    switch (order) {
+        case StrategyResolution::namespaceAutoUpdateOnly: return firstDefined({autoUpdate}, section, rule, trace);
+        case StrategyResolution::namespaceThenAutoUpdate:
+            return firstDefined({explicitNs, autoUpdate}, section, rule, trace);
+        case StrategyResolution::namespaceBrokerAutoUpdate:
+            return firstDefined({explicitNs, broker, autoUpdate}, section, rule, trace);
+        case StrategyResolution::namespaceAutoUpdateBroker:
+            return firstDefined({explicitNs, autoUpdate, broker}, section, rule, trace);
+        case StrategyResolution::hierarchy:
+            return firstDefined({topic, explicitNs, autoUpdate, broker}, section, rule, trace);
+    }
+    return CompatibilityStrategy::UNDEFINED;
+}
+
+}  // namespace
+
+// §5.3, one order per release range; system topics first where #12598 applies.
 CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,
                                         const TopicName& topic, Trace* trace) {
     if (profile.systemTopicStrategy && topic.isSystemTopic()) {
@@ -82,71 +118,26 @@ CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const P
         note(trace, "§5.3", "effective strategy", "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s));
         return s;
     }
-    auto ns = store.namespaceOf(topic);
-    auto explicitNs = ns.schema_compatibility_strategy;
-    auto autoUpdate = autoUpdateLevel(profile, ns);
-    auto broker = brokerLevel(profile, store);
-    switch (profile.strategyResolution) {
-        case StrategyResolution::namespaceAutoUpdateOnly:
-            return firstDefined({{"namespace schema_auto_update_compatibility_strategy", autoUpdate}}, "§5.3",
-                                "effective strategy", trace);
-        case StrategyResolution::namespaceThenAutoUpdate:
-            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
-                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
-                                "§5.3", "effective strategy", trace);
-        case StrategyResolution::namespaceBrokerAutoUpdate:
-            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
-                                 {"broker schemaCompatibilityStrategy", broker},
-                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
-                                "§5.3", "effective strategy", trace);
-        case StrategyResolution::namespaceAutoUpdateBroker:
-            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
-                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
-                                 {"broker schemaCompatibilityStrategy", broker}},
-                                "§5.3", "effective strategy", trace);
-        case StrategyResolution::hierarchy: break;
-    }
-    auto t = topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED);
-    return firstDefined({{"topic policy schemaCompatibilityStrategy", t},
-                         {"namespace schema_compatibility_strategy", explicitNs},
-                         {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
-                         {"broker schemaCompatibilityStrategy", broker}},
-                        "§5.3", "effective strategy", trace);
+    return resolve(profile.strategyResolution, levelsOf(profile, store, topic), "§5.3", "effective strategy", trace);
 }
 
 // §7.3: the admin endpoints; no system-topic special case. POST /compatibility
 // of 2.5.0-2.9.x ignored the broker level (`forCompatibilityCheck`).
 CompatibilityStrategy adminStrategy(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
                                     Trace* trace, bool forCompatibilityCheck) {
-    auto ns = store.namespaceOf(topic);
-    auto explicitNs = ns.schema_compatibility_strategy;
-    auto autoUpdate = autoUpdateLevel(profile, ns);
-    auto broker = brokerLevel(profile, store);
-    if (forCompatibilityCheck && !profile.adminCompatibilityUsesBroker) broker = CompatibilityStrategy::UNDEFINED;
+    auto levels = levelsOf(profile, store, topic);
+    if (forCompatibilityCheck && !profile.adminCompatibilityUsesBroker) levels.broker = CompatibilityStrategy::UNDEFINED;
+    StrategyResolution order = StrategyResolution::hierarchy;
     switch (profile.adminStrategyResolution) {
         case AdminStrategyResolution::fullHardcoded:
             note(trace, "§7.3", "admin strategy", "hard-coded FULL (#4821)");
             return CompatibilityStrategy::FULL;
-        case AdminStrategyResolution::namespaceAutoUpdate:
-            return firstDefined({{"namespace schema_auto_update_compatibility_strategy", autoUpdate}}, "§7.3",
-                                "admin strategy", trace);
-        case AdminStrategyResolution::namespaceThenAutoUpdate:
-            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
-                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
-                                "§7.3", "admin strategy", trace);
-        case AdminStrategyResolution::namespaceBrokerAutoUpdate:
-            return firstDefined({{"namespace schema_compatibility_strategy", explicitNs},
-                                 {"broker schemaCompatibilityStrategy", broker},
-                                 {"namespace schema_auto_update_compatibility_strategy", autoUpdate}},
-                                "§7.3", "admin strategy", trace);
-        case AdminStrategyResolution::hierarchy: break;
+        case AdminStrategyResolution::namespaceAutoUpdate: order = StrategyResolution::namespaceAutoUpdateOnly; break;
+        case AdminStrategyResolution::namespaceThenAutoUpdate: order = StrategyResolution::namespaceThenAutoUpdate; break;
+        case AdminStrategyResolution::namespaceBrokerAutoUpdate: order = StrategyResolution::namespaceBrokerAutoUpdate; break;
+        case AdminStrategyResolution::hierarchy: order = StrategyResolution::hierarchy; break;
     }
-    auto t = topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED);
-    return firstDefined({{"topic policy schemaCompatibilityStrategy", t},
-                         {"namespace schema_compatibility_strategy", explicitNs},
-                         {"namespace schema_auto_update_compatibility_strategy", autoUpdate},
-                         {"broker schemaCompatibilityStrategy", broker}},
-                        "§7.3", "admin strategy", trace);
+    return resolve(order, levels, "§7.3", "admin strategy", trace);
 }
 
 bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic,
