@@ -9,6 +9,11 @@ Broker::Broker(const BehaviourProfile& profile, Executor& executor)
     applyConfig();
 }
 
+Broker::~Broker() {
+    // Registry, admin and connection continuations capture parts of this broker.
+    executor_.discardPending();
+}
+
 // §5.6: the release's defaults, then the scenario's broker.conf lines.
 void Broker::applyConfig() {
     BrokerConfig config;
@@ -32,6 +37,7 @@ void Broker::resetConfig(std::string_view key) {
 }
 
 void Broker::restart(const BehaviourProfile& profile) {
+    for (auto& [_, topic] : topics_) topic->fence();
     topics_.clear();
     profile_ = &profile;
     registry_.setProfile(profile);
@@ -51,15 +57,22 @@ bool Broker::topicExists(const TopicName& name) const {
     return it != partitioned_.end() && name.partitionIndex() >= 0 && name.partitionIndex() < it->second;
 }
 
-Topic* Broker::loadTopic(const TopicName& name, bool create) {
-    if (auto* t = findTopic(name)) return t;
+std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
+    auto full = name.toString();
+    if (auto it = topics_.find(full); it != topics_.end()) return it->second;
     if (!topicExists(name) && !create) return nullptr;
-    declared_.insert(name.toString());
-    auto topic = std::make_unique<Topic>(name, *this);
+    declared_.insert(full);
+    auto topic = std::make_shared<Topic>(name, *this);
     if (name.persistent()) ledger(name);  // a managed ledger exists from creation on
-    auto* raw = topic.get();
-    topics_.emplace(name.toString(), std::move(topic));
-    return raw;
+    topics_.emplace(std::move(full), topic);
+    return topic;
+}
+
+void Broker::dropLoaded(const std::string& full) {
+    auto it = topics_.find(full);
+    if (it == topics_.end()) return;
+    it->second->fence();
+    topics_.erase(it);
 }
 
 void Broker::declareTopic(const TopicName& name, int partitions) {
@@ -77,16 +90,14 @@ int Broker::partitionsOf(const TopicName& name) const {
     return it == partitioned_.end() ? 0 : it->second;
 }
 
-void Broker::unloadAll() { topics_.clear(); }
-
 void Broker::unload(const TopicName& name) {
-    topics_.erase(name.toString());
-    for (int i = 0, n = partitionsOf(name); i < n; ++i) topics_.erase(name.partition(i).toString());
+    dropLoaded(name.toString());
+    for (int i = 0, n = partitionsOf(name); i < n; ++i) dropLoaded(name.partition(i).toString());
 }
 
 void Broker::deleteTopicState(const TopicName& name) {
     auto drop = [this](const TopicName& t) {
-        topics_.erase(t.toString());
+        dropLoaded(t.toString());
         declared_.erase(t.toString());
         ledgers_.erase(t.toString());
     };

@@ -25,8 +25,11 @@ struct ManagedLedgerState {
 
 class Broker {
 public:
-    /// `profile` and `executor` must outlive the broker.
+    /// `profile` and `executor` must outlive the broker, and the executor serves
+    /// this broker alone: continuations still pending when the broker is
+    /// destroyed are dropped, never run against it. All calls on one thread.
     Broker(const BehaviourProfile& profile, Executor& executor);
+    ~Broker();
     Broker(const Broker&) = delete;
     Broker& operator=(const Broker&) = delete;
 
@@ -51,8 +54,9 @@ public:
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
     /// Loads `name`, creating it when `create` (auto-creation) or when it already exists.
-    /// nullptr when it does not exist and may not be created.
-    Topic* loadTopic(const TopicName& name, bool create);
+    /// nullptr when it does not exist and may not be created. Continuations keep
+    /// the returned reference: a topic unloaded meanwhile stays alive, fenced.
+    std::shared_ptr<Topic> loadTopic(const TopicName& name, bool create);
     /// Whether the topic exists (loaded, declared, or with stored state).
     bool topicExists(const TopicName& name) const;
     /// Declares a topic (scenario `topics:`); `partitions` > 0 makes it partitioned.
@@ -60,10 +64,8 @@ public:
     /// Partition count of a partitioned topic's base name, 0 otherwise.
     int partitionsOf(const TopicName& name) const;
     /// Every loaded topic, by full name.
-    const std::map<std::string, std::unique_ptr<Topic>>& loadedTopics() const { return topics_; }
-    /// Unloads every topic (a restart): loaded state goes, stored state stays.
-    void unloadAll();
-    /// Unloads one topic (and its partitions).
+    const std::map<std::string, std::shared_ptr<Topic>>& loadedTopics() const { return topics_; }
+    /// Unloads one topic (and its partitions): each is fenced and dropped.
     void unload(const TopicName& name);
     /// Removes a topic and its stored data (admin delete); the schema per §3.6.
     void deleteTopicState(const TopicName& name);
@@ -75,13 +77,15 @@ public:
 
 private:
     void applyConfig();
+    /// Fences and drops the loaded topic `full`, if any.
+    void dropLoaded(const std::string& full);
 
     const BehaviourProfile* profile_;
     std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
     Executor& executor_;
     PolicyStore policies_;
     SchemaRegistry registry_;
-    std::map<std::string, std::unique_ptr<Topic>> topics_;   // loaded, by full name
+    std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
     std::set<std::string> declared_;                          // full names of existing non-partitioned topics / partitions
     std::map<std::string, int> partitioned_;                  // base full name -> partitions
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name

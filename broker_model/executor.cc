@@ -17,6 +17,12 @@ void Executor::runOne(std::size_t i) {
     ++executed_;
 }
 
+std::size_t Executor::discardPending() {
+    auto n = queue_.size();
+    queue_.clear();
+    return n;
+}
+
 std::size_t Executor::runUntilIdle() {
     std::size_t ran = 0;
     while (!queue_.empty()) {

@@ -27,6 +27,9 @@ public:
     void runOne(std::size_t i = 0);
     /// Runs continuations oldest first until none is pending. Returns how many ran.
     std::size_t runUntilIdle();
+    /// Drops every pending continuation without running it (its owner is
+    /// going away). Returns how many were dropped.
+    std::size_t discardPending();
     /// Total continuations run since construction.
     std::size_t executed() const { return executed_; }
 

@@ -216,7 +216,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         }
     }
     producers_[cmd.producer_id()] = {State::pending, name->toString(), "", "", {}};
-    Topic* topic = broker_.loadTopic(*name, broker_.policies().broker.allowAutoTopicCreation);
+    auto topic = broker_.loadTopic(*name, broker_.policies().broker.allowAutoTopicCreation);
     if (!topic) {
         failProducer(cmd.producer_id(), cmd.request_id(), topicNotFound("Topic not found " + name->toString()), trace);
         return;
@@ -235,7 +235,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     if (!cmd.has_schema()) {
-        producerWithoutSchema(*topic, done, trace);
+        producerWithoutSchema(topic, done, trace);
         return;
     }
     auto schema = wire::fromProto(cmd.schema());
@@ -244,11 +244,12 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
 }
 
 // §1.3: rejected iff the topic has a schema and enforcement is on.
-void ServerCnx::producerWithoutSchema(Topic& topic, std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
-    broker_.executor().post("schema lookup", [this, &topic, done, trace, alive = alive_] {
+void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, std::function<void(Result<SchemaVersion>)> done,
+                                      TracePtr trace) {
+    broker_.executor().post("schema lookup", [this, topic, done, trace, alive = alive_] {
         if (!*alive) return;
-        bool has = topic.hasSchema();
-        bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic.name());
+        bool has = topic->hasSchema();
+        bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic->name());
         bool enforced = schemaValidationEnforced_ || topicFlag;
         trace->add("§1.3", "producer without schema",
                    std::string("hasSchema=") + (has ? "true" : "false") + " enforced=(broker " +
@@ -340,7 +341,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     }
     consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}};
     bool create = cmd.force_topic_creation() && broker_.policies().broker.allowAutoTopicCreation;
-    Topic* topic = broker_.loadTopic(*name, create);
+    auto topic = broker_.loadTopic(*name, create);
     if (!topic) {
         failConsumer(cmd.consumer_id(), cmd.request_id(), topicNotFound("Topic " + name->toString() + " does not exist"),
                      trace);
@@ -357,13 +358,13 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     }
     if (!cmd.has_schema()) {
         trace->add("§2.2", "handleSubscribe", "no schema -> subscribe directly (recorded as no schema)");
-        attachConsumer(cmd, *topic, SchemaType::NONE, trace);
+        attachConsumer(cmd, topic, SchemaType::NONE, trace);
         return;
     }
     auto schema = wire::fromProto(cmd.schema());
     if (schema.type == SchemaType::AUTO_CONSUME && broker_.profile().autoConsumeSkipsSchema) {
         trace->add("§2.3", "handleSubscribe", "AUTO_CONSUME -> no schema logic, recorded as AUTO_CONSUME (PIP-236)");
-        attachConsumer(cmd, *topic, SchemaType::AUTO_CONSUME, trace);
+        attachConsumer(cmd, topic, SchemaType::AUTO_CONSUME, trace);
         return;
     }
     trace->add("§2.2", "handleSubscribe",
@@ -375,13 +376,13 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
             failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
             return;
         }
-        attachConsumer(cmd, *topic, type, trace);
+        attachConsumer(cmd, topic, type, trace);
     });
 }
 
-void ServerCnx::attachConsumer(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type,
-                               TracePtr trace) {
-    broker_.executor().post("subscribe", [this, alive = alive_, cmd, &topic, type, trace] {
+void ServerCnx::attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic,
+                               SchemaType type, TracePtr trace) {
+    broker_.executor().post("subscribe", [this, alive = alive_, cmd, topic, type, trace] {
         if (!*alive) return;
         AttachedConsumer c;
         c.name = cmd.consumer_name();
@@ -389,7 +390,7 @@ void ServerCnx::attachConsumer(const pulsar::proto::CommandSubscribe& cmd, Topic
         c.consumerId = cmd.consumer_id();
         c.schemaType = type;
         auto subType = pulsar::proto::CommandSubscribe::SubType_Name(cmd.subtype());
-        if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c)) {
+        if (auto err = topic->subscribe(cmd.subscription(), subType, cmd.durable(), c)) {
             failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
             return;
         }
@@ -545,7 +546,7 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
     };
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
-    Topic* topic = name ? broker_.loadTopic(*name, false) : nullptr;  // getTopicIfExists: no auto-creation
+    auto topic = name ? broker_.loadTopic(*name, false) : nullptr;  // getTopicIfExists: no auto-creation
     if (!topic) {
         std::string shown = name ? name->toString() : cmd.topic();
         std::string message = broker_.profile().getOrCreateNotFoundIncludesTopic ? "Topic not found " + shown
@@ -557,7 +558,7 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
     auto schema = wire::fromProto(cmd.schema());
     if (cmd.schema().type() == pulsar::proto::Schema::None) {
         trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "proto type None -> producer-without-schema path");
-        producerWithoutSchema(*topic, respond, trace);
+        producerWithoutSchema(topic, respond, trace);
         return;
     }
     topic->addSchema(schema, trace, respond);

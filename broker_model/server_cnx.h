@@ -70,12 +70,14 @@ private:
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
 
-    void producerWithoutSchema(Topic& topic, std::function<void(Result<SchemaVersion>)> done, TracePtr trace);
+    void producerWithoutSchema(std::shared_ptr<Topic> topic, std::function<void(Result<SchemaVersion>)> done,
+                               TracePtr trace);
     void attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
                         std::optional<SchemaVersion> version, TracePtr trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
                       bool schemaStage = true);
-    void attachConsumer(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type, TracePtr trace);
+    void attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, SchemaType type,
+                        TracePtr trace);
     void failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace);
     /// §1.5: the text a producer-path failure carries.
     std::string producerErrorText(const BrokerError& error) const;

@@ -14,6 +14,11 @@ BrokerError busy(ServerError code, std::string cls, std::string message) {
     return {code, "org.apache.pulsar.broker.service.BrokerServiceException$" + std::move(cls), std::move(message)};
 }
 
+// `AbstractTopic.checkTopicFenced` / `PersistentTopic.internalSubscribe` on a fenced topic.
+BrokerError fencedError() {
+    return busy(pulsar::proto::ServiceNotReady, "TopicFencedException", "Topic is temporarily unavailable");
+}
+
 }  // namespace
 
 Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(broker) {
@@ -92,7 +97,7 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.executor().post("schema lookup", [this, schema, trace, done] {
+    broker_.executor().post("schema lookup", [this, self = shared_from_this(), schema, trace, done] {
         std::string why;
         if (!notIdle(&why)) {
             trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
@@ -122,13 +127,11 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
     });
 }
 
-// Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema
-// logic, but they run after the schema step and decide the final answer).
 // §3.4 / §2.2 v2.4.x: the producer's boolean check; no live schema, or a
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.executor().post("registry read", [this, schema, strategy, trace, done] {
+    broker_.executor().post("registry read", [this, self = shared_from_this(), schema, strategy, trace, done] {
         auto& registry = broker_.registry();
         bool live = registry.latest(name_.schemaId()).has_value();
         bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);
@@ -142,7 +145,10 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
     });
 }
 
+// Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema
+// logic, but they run after the schema step and decide the final answer).
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
+    if (fenced_) return fencedError();
     for (const auto& p : producers_) {
         if (p.name == producer.name) {
             return busy(pulsar::proto::ProducerBusy, "NamingException",
@@ -179,6 +185,7 @@ void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId)
 
 std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
                                             const AttachedConsumer& consumer) {
+    if (fenced_) return fencedError();
     auto it = subscriptions_.find(subscription);
     if (it != subscriptions_.end()) {
         auto& sub = it->second;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,7 +45,11 @@ struct Subscription {
     std::vector<AttachedConsumer> consumers;
 };
 
-class Topic {
+/// Owned by the broker through `std::shared_ptr`: every continuation a topic
+/// posts holds a strong reference to it, as a Java future holds its topic, so
+/// a topic unloaded while a continuation is pending stays alive until that
+/// continuation has run, fenced (`isFenced` in `AbstractTopic`).
+class Topic : public std::enable_shared_from_this<Topic> {
 public:
     using VersionCallback = std::function<void(Result<SchemaVersion>)>;
     using CheckCallback = std::function<void(std::optional<BrokerError>)>;
@@ -54,6 +59,10 @@ public:
 
     const TopicName& name() const { return name_; }
     bool persistent() const { return name_.persistent(); }
+    /// The broker unloaded (or deleted) the topic: later attachments are refused
+    /// with `TopicFencedException` (ServiceNotReady), as a fenced topic's are.
+    void fence() { fenced_ = true; }
+    bool fenced() const { return fenced_; }
 
     /// §3.2: the latest registry entry exists and is not a delete marker.
     bool hasSchema() const;
@@ -92,6 +101,7 @@ private:
     std::vector<AttachedProducer> producers_;
     std::map<std::string, Subscription> subscriptions_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
+    bool fenced_ = false;
 };
 
 }  // namespace cnx

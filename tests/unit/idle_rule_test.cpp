@@ -286,7 +286,7 @@ TEST_CASE("§3.5 Topic::addSchemaIfIdleOrCheckCompatible called directly", "[idl
     auto topicText = ANY_DOMAIN_TOPIC();
     BrokerFixture f;
     auto name = *cnx::TopicName::parse(topicText);
-    cnx::Topic* topic = f.broker.loadTopic(name, true);
+    auto topic = f.broker.loadTopic(name, true);
     REQUIRE(topic != nullptr);
     const cnx::SchemaData avro{SchemaType::AVRO, cnx::testing::kUserV1Avro, {}};
 
