@@ -23,8 +23,7 @@ CompatibilityStrategy brokerLevel(const BehaviourProfile& profile, const PolicyS
     return profile.brokerHasStrategyKey ? store.broker.schemaCompatibilityStrategy : CompatibilityStrategy::UNDEFINED;
 }
 
-std::optional<CompatibilityStrategy> topicLevel(const BehaviourProfile& profile, const PolicyStore& store,
-                                                const TopicName& topic) {
+std::optional<CompatibilityStrategy> topicLevel(const PolicyStore& store, const TopicName& topic) {
     if (!store.broker.topicLevelPoliciesEnabled || !store.broker.systemTopicEnabled) return std::nullopt;
     auto t = store.topicOf(topic).schemaCompatibilityStrategy;
     if (!t || *t == CompatibilityStrategy::UNDEFINED) return std::nullopt;
@@ -83,7 +82,7 @@ struct Levels {
 
 Levels levelsOf(const BehaviourProfile& profile, const PolicyStore& store, const TopicName& topic) {
     auto ns = store.namespaceOf(topic);
-    return {topicLevel(profile, store, topic).value_or(CompatibilityStrategy::UNDEFINED),
+    return {topicLevel(store, topic).value_or(CompatibilityStrategy::UNDEFINED),
             ns.schema_compatibility_strategy, autoUpdateLevel(profile, ns), brokerLevel(profile, store)};
 }
 

@@ -28,10 +28,6 @@ std::string renderProperties(const SchemaProperties& props) {
     return props.empty() ? "{}" : out + " }";
 }
 
-namespace {
-
-}  // namespace
-
 std::string yamlQuote(const std::string& text) {
     std::string out = "\"";
     for (char c : text) {
@@ -80,13 +76,13 @@ std::optional<Expect> expectationFor(const ExpectSpec& spec, const ReleaseVersio
     return std::nullopt;
 }
 
-std::string mismatch(const Expect& e, const Observed& o, const Scenario& scenario) {
+std::string mismatch(const Expect& e, const Observed& o) {
     if (!e.perClient.empty()) {
         // Reconnect steps: each named client's own outcome; unnamed ones are not asserted.
         for (const auto& [name, want] : e.perClient) {
             auto it = o.perClient.find(name);
             if (it == o.perClient.end()) return name + ": did not reconnect (not open before this step)";
-            auto why = mismatch(want, it->second, scenario);
+            auto why = mismatch(want, it->second);
             if (!why.empty()) return name + ": " + why;
         }
         return {};

@@ -20,7 +20,7 @@ bool rangeCovers(const VersionRange& range, const ReleaseVersion& version);
 std::optional<Expect> expectationFor(const ExpectSpec& spec, const ReleaseVersion& version, bool* covered);
 
 /// Empty when `observed` satisfies `expect`; otherwise why not.
-std::string mismatch(const Expect& expect, const Observed& observed, const Scenario& scenario);
+std::string mismatch(const Expect& expect, const Observed& observed);
 
 /// The expectation as YAML flow text, e.g. `{ error: IncompatibleSchema, message: "..." }`.
 std::string renderExpect(const Expect& expect);

@@ -18,7 +18,7 @@ std::string stepLabel(const Step& step, std::size_t index) {
 }
 
 StepResult judge(const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
-                 const Scenario& scenario, const RunOptions& options) {
+                 const RunOptions& options) {
     StepResult r;
     r.index = index;
     r.label = stepLabel(step, index);
@@ -33,7 +33,7 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
         r.status = options.strict ? StepStatus::failed : StepStatus::notAsserted;
         if (options.strict) r.why = "no expectation covers version " + release.toString() + " (--strict)";
     } else {
-        r.why = mismatch(*r.expected, observed, scenario);
+        r.why = mismatch(*r.expected, observed);
         r.status = r.why.empty() ? StepStatus::passed : StepStatus::failed;
     }
     r.observed = std::move(observed);
@@ -93,7 +93,7 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     const auto& release = profile->release;
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
-        auto r = judge(step, i, run.run(step), release, scenario, options);
+        auto r = judge(step, i, run.run(step), release, options);
         spdlog::debug("  {} -> {}", r.label, r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
         result.steps.push_back(std::move(r));

@@ -79,7 +79,7 @@ Sites sitesOf(const Json& schema) {
 }
 
 // The kind of a union branch for Avro's "no two branches of one kind" rule.
-std::string branchKey(const Json& b, const Sites& s, const std::string& ns) {
+std::string branchKey(const Json& b, const std::string& ns) {
     if (b.is_string()) {
         std::string n = b.get<std::string>();
         if (isPrimitiveName(n)) return n;
@@ -100,7 +100,7 @@ bool unionsValid(const Json& schema) {
         if (arr.empty()) return false;
         std::set<std::string> keys;
         for (const Json& b : arr) {
-            std::string k = branchKey(b, s, "");
+            std::string k = branchKey(b, "");
             if (k == "union" || !keys.insert(k).second) return false;
         }
     }
@@ -577,7 +577,7 @@ private:
         return true;
     }
 
-    std::vector<Ptr> fieldTypeSlots(const Json& s, const Sites& st) {
+    std::vector<Ptr> fieldTypeSlots(const Sites& st) {
         std::vector<Ptr> out;
         for (const Ptr& p : st.slots) {
             if (!p.empty() && p.back() == "type") out.push_back(p);
@@ -586,7 +586,7 @@ private:
     }
 
     bool nest(Json& s, const Sites& st, const std::string& k) {
-        auto slots = fieldTypeSlots(s, st);
+        auto slots = fieldTypeSlots(st);
         if (slots.empty()) return false;
         Ptr p = oneOf(slots);
         Json inner = s[p];
@@ -602,7 +602,7 @@ private:
 
     bool unnest(Json& s, const Sites& st) {
         std::vector<Ptr> slots;
-        for (const Ptr& p : fieldTypeSlots(s, st)) {
+        for (const Ptr& p : fieldTypeSlots(st)) {
             std::string t = s[p].is_object() ? s[p].value("type", "") : "";
             if (t == "array" || t == "map") slots.push_back(p);
         }
