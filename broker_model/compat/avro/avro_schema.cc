@@ -885,9 +885,10 @@ namespace {
 
 bool propsEqual(const Props& a, const Props& b) {  // map equality, order-insensitive
     if (a.size() != b.size()) return false;
-    for (const auto& [k, v] : a) {
-        auto it = std::find_if(b.begin(), b.end(), [&](const auto& p) { return p.first == k; });
-        if (it == b.end() || !jacksonEquals(v, it->second)) return false;
+    for (const auto& entry : a) {
+        // A named element, not a structured binding: clang 14 cannot capture bindings (C++20 P1091 gap).
+        auto it = std::find_if(b.begin(), b.end(), [&entry](const auto& p) { return p.first == entry.first; });
+        if (it == b.end() || !jacksonEquals(entry.second, it->second)) return false;
     }
     return true;
 }
