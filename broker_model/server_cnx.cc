@@ -9,8 +9,6 @@ namespace {
 using pulsar::proto::BaseCommand;
 namespace exc = compat::exception_class;
 
-constexpr std::string_view kServiceUnitNotReady =
-    "org.apache.pulsar.broker.service.BrokerServiceException$ServiceUnitNotReadyException";
 constexpr std::string_view kTopicNotFound =
     "org.apache.pulsar.broker.service.BrokerServiceException$TopicNotFoundException";
 
