@@ -1,0 +1,84 @@
+// libFuzzer target: the Avro parser and every checker that reads Avro-format
+// definitions (reference §6.3, §6.4, §6.6, §6.7).
+//
+// Input: one selector byte, then two definitions separated by the first NUL
+// byte (without a NUL the text is both). The selector picks the Avro release,
+// the strategy and two checker options, so that every release's rules get
+// inputs. Each definition is
+// validated as the registry does, parsed, compared for equality and checked
+// as AVRO, as JSON and as the value of a KEY_VALUE schema whose key
+// properties are the other definition's text (the KEY_VALUE properties are
+// JSON the broker parses with Gson). Everything must answer with a value.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/checker_set.h"
+#include "broker_model/compat/key_value_check.h"
+#include "broker_model/profile.h"
+#include "broker_model/registry/definition_validator.h"
+
+namespace {
+
+using cnx::CompatibilityStrategy;
+using cnx::SchemaData;
+using cnx::SchemaType;
+using cnx::compat::AvroVersion;
+
+constexpr std::array kVersions{AvroVersion::v1_8_2,  AvroVersion::v1_9_1,  AvroVersion::v1_10_2,
+                               AvroVersion::v1_11_3, AvroVersion::v1_11_4, AvroVersion::v1_12_0};
+constexpr std::array kStrategies{CompatibilityStrategy::BACKWARD,          CompatibilityStrategy::FORWARD,
+                                 CompatibilityStrategy::FULL,              CompatibilityStrategy::BACKWARD_TRANSITIVE,
+                                 CompatibilityStrategy::FORWARD_TRANSITIVE, CompatibilityStrategy::FULL_TRANSITIVE,
+                                 CompatibilityStrategy::ALWAYS_COMPATIBLE};
+
+void checkBoth(const cnx::compat::CheckerSet& checkers, const SchemaData& a, const SchemaData& b,
+               CompatibilityStrategy strategy, const cnx::compat::CheckOptions& options) {
+    const auto& check = checkers.forType(b.type);
+    check.checkCompatible(a, b, strategy, options);
+    std::vector<SchemaData> history{a, b};
+    check.checkCompatible(history, b, strategy, options);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const cnx::compat::CheckerSet checkers;
+    if (size == 0) return 0;
+    std::uint8_t pick = data[0];
+    std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+    auto cut = input.find('\0');
+    std::string first(input.substr(0, cut));
+    std::string second(cut == std::string_view::npos ? input : input.substr(cut + 1));
+
+    cnx::compat::CheckOptions options;
+    options.avro = kVersions[pick % kVersions.size()];
+    options.avroNamesAllowDollar = (pick & 0x40) != 0;
+    options.jsonAllowLegacyJacksonFormat = (pick & 0x80) != 0;
+    auto strategy = kStrategies[(pick / kVersions.size()) % kStrategies.size()];
+
+    const auto& profile = cnx::newestProfile();
+    for (auto type : {SchemaType::AVRO, SchemaType::JSON}) {
+        SchemaData a{type, first, {}}, b{type, second, {}};
+        cnx::validateSchemaDefinition(profile, a, options.jsonAllowLegacyJacksonFormat);
+        cnx::validateSchemaDefinition(profile, b, options.jsonAllowLegacyJacksonFormat);
+        checkBoth(checkers, a, b, strategy, options);
+    }
+    cnx::compat::avroParseError(first, options);
+    cnx::compat::avroDefinitionsEqual(first, second, options);
+
+    SchemaData key{SchemaType::STRING, "", {}};
+    SchemaData value{SchemaType::AVRO, second, {}};
+    auto kv = cnx::compat::encodeKeyValue(key, value, "INLINE");
+    kv.properties["key.schema.properties"] = first;
+    auto older = cnx::compat::encodeKeyValue(key, SchemaData{SchemaType::AVRO, first, {}}, "SEPARATED");
+    cnx::validateSchemaDefinition(profile, kv, false);
+    checkBoth(checkers, older, kv, strategy, options);
+    std::string error;
+    cnx::compat::decodeKeyValue(kv, &error);
+    return 0;
+}

@@ -1,0 +1,37 @@
+// libFuzzer target: the scenario loader (the path `cnxsim lint` takes on a
+// file's text), and the runner on what loads.
+//
+// Input: the bytes of a scenario YAML file. Every problem must come back as
+// a `file:line:column: message` value, never as a crash, a hang or an
+// exception. Scenarios that load are run on their first broker version when
+// they are small, so that whatever the loader accepts, the model survives.
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "sim/loader.h"
+#include "sim/runner.h"
+
+namespace {
+
+// Small enough that one input runs in milliseconds under the sanitizers.
+constexpr std::size_t kMaxStepsRun = 64;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view text(reinterpret_cast<const char*>(data), size);
+    auto result = cnx::sim::loadScenarioText(text, "fuzz.yaml", "/nonexistent-cnxsim-fuzz");
+    for (const auto& error : result.errors) {
+        if (error.message.empty() || error.pos.line < 1 || error.pos.column < 1) std::abort();
+    }
+    for (const auto& scenario : result.scenarios) {
+        if (scenario.steps.size() > kMaxStepsRun) continue;
+        if (!cnx::sim::unsupportedSteps(scenario, "fuzz.yaml").empty()) continue;
+        auto versions = cnx::sim::versionsOf(scenario);
+        if (versions.empty()) continue;
+        cnx::sim::runScenario(scenario, "fuzz.yaml", versions.front(), cnx::sim::RunOptions{});
+    }
+    return 0;
+}
