@@ -88,7 +88,8 @@ const std::vector<Fix>& fixes() {
              p.alwaysCompatibleShortCircuit = true;
              p.dedupRule = DedupRule::avroStructuralTypedParseAll;
          }},
-        {"#12598", "§5.3", {v(2, 7, 4), v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"systemTopicStrategy"},
+        // 2.9.0, not 2.9.2: pulsar-2.9.0.md lists #12598 (labels release/2.8.2, release/2.9.0).
+        {"#12598", "§5.3", {v(2, 7, 4), v(2, 8, 2), v(2, 9, 0), v(2, 10, 0)}, {"systemTopicStrategy"},
          [](BehaviourProfile& p) { p.systemTopicStrategy = true; }},
         {"#10573", "§4.5 §4.6", {v(2, 8, 0)}, {"dedupRule", "hashIncludesType"},
          [](BehaviourProfile& p) {
@@ -107,7 +108,10 @@ const std::vector<Fix>& fixes() {
              p.brokerHasStrategyKey = true;
              p.brokerStrategyDefault = S::UNDEFINED;
          }},
-        {"#12786", "§5.2 §5.4", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)},
+        // 2.8.3, not 2.8.2: the 2.8.3 section of the legacy release-notes.md lists it, 2.8.2's
+        // notes do not. The 2.9 line's 2.9.2 rests on the reference (label release/2.9.1,
+        // absent from pulsar-2.9.1.md): UNCONFIRMED.
+        {"#12786", "§5.2 §5.4", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
          {"autoUpdateResolution", "namespaceCreatedWithAllowAutoUpdate"},
          [](BehaviourProfile& p) {
              p.autoUpdateResolution = AutoUpdateResolution::namespaceThenBroker;
@@ -128,7 +132,9 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
         {"#11856 (admin)", "§7.3", {v(2, 9, 0)}, {"adminStrategyResolution"},
          [](BehaviourProfile& p) { p.adminStrategyResolution = AdminStrategyResolution::namespaceBrokerAutoUpdate; }},
-        {"#14809", "§3.3 §4.8", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"systemTopicsAlwaysAutoUpdate"},
+        // 2.7.5 through #15754 (pulsar-2.7.5.md), 2.8.4 through #15759 (label release/2.8.4).
+        {"#14809", "§3.3 §4.8", {v(2, 7, 5), v(2, 8, 4), v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)},
+         {"systemTopicsAlwaysAutoUpdate"},
          [](BehaviourProfile& p) { p.systemTopicsAlwaysAutoUpdate = true; }},
         {"#14626", "§1.9", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"getSchemaEmptyVersionIsError"},
          [](BehaviourProfile& p) { p.getSchemaEmptyVersionIsError = true; }},
@@ -165,15 +171,18 @@ const std::vector<Fix>& fixes() {
          }},
         {"#20888", "§3.5", {v(2, 10, 6), v(2, 11, 3), v(3, 0, 2), v(3, 1, 0)}, {"idleIgnoresReplicatorProducersPersistent"},
          [](BehaviourProfile& p) { p.idleIgnoresReplicatorProducersPersistent = true; }},
-        {"#20932", "§1.8 §1.9", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 3), v(3, 2, 0)},
+        // 3.1.2, not 3.1.3: pulsar-3.1.2.md lists it ("fix the vague response if topic not found").
+        {"#20932", "§1.8 §1.9", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 2), v(3, 2, 0)},
          {"getSchemaNotFoundIncludesTopic", "getOrCreateNotFoundIncludesTopic"},
          [](BehaviourProfile& p) {
              p.getSchemaNotFoundIncludesTopic = true;
              p.getOrCreateNotFoundIncludesTopic = true;
          }},
-        {"Avro 1.11.3", "§6.3", {v(3, 2, 0)}, {"checkOptions.avro"},
+        // #21341: the 2.10.6, 2.11.4 and 3.0.2 notes list the upgrade too; the 3.1 line's is UNCONFIRMED.
+        {"Avro 1.11.3 (#21341)", "§6.3", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 2), v(3, 2, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_3; }},
-        {"#22720", "§4.6 §7.4", {v(3, 0, 6), v(3, 2, 4), v(4, 0, 0)}, {"checkWithLatestPassesWithoutSchema"},
+        // Not 3.2.4 (its notes list #22974 only) and in no 3.3.x notes.
+        {"#22720", "§4.6 §7.4", {v(3, 0, 6), v(4, 0, 0)}, {"checkWithLatestPassesWithoutSchema"},
          [](BehaviourProfile& p) { p.checkWithLatestPassesWithoutSchema = true; }},
         {"#22974", "§3.5", {v(3, 0, 6), v(3, 2, 4), v(3, 3, 1), v(4, 0, 0)}, {"activeTopicEmptySchemaMessage"},
          [](BehaviourProfile& p) { p.activeTopicEmptySchemaMessage = true; }},
@@ -205,9 +214,14 @@ const std::vector<Fix>& fixes() {
 struct Line {
     int major, minor, lastPatch;
 };
-constexpr std::array<Line, 15> kLines{{
+// The newest patch of each line in the release notes (apache/pulsar-site
+// release-notes/versioned/, read 2026-12): 3.0.17 (2026-04-27), 3.3.9
+// (2025-09-27), 4.0.14 (2026-10-05), 4.1.3 (2026-02-19), 4.2.5; after 4.2 came
+// 5.0.0 (2026-10-05), not a 4.3. Patches after the reference's newest touch the
+// modelled paths only through the changes listed as gaps (profiles --gaps).
+constexpr std::array<Line, 16> kLines{{
     {2, 4, 2}, {2, 5, 2}, {2, 6, 4}, {2, 7, 5}, {2, 8, 4}, {2, 9, 5}, {2, 10, 6}, {2, 11, 4},
-    {3, 0, 12}, {3, 1, 3}, {3, 2, 4}, {3, 3, 7}, {4, 0, 5}, {4, 1, 0}, {4, 2, 0},
+    {3, 0, 17}, {3, 1, 3}, {3, 2, 4}, {3, 3, 9}, {4, 0, 14}, {4, 1, 3}, {4, 2, 5}, {5, 0, 0},
 }};
 
 bool sameLine(const ReleaseVersion& a, const ReleaseVersion& b) { return a.major == b.major && a.minor == b.minor; }
@@ -227,7 +241,8 @@ bool carries(const ReleaseVersion& release, const Fix& fix) {
 // §10's profile names; the releases between them keep the nearest older name.
 std::pair<std::string, std::string> profileName(const ReleaseVersion& r) {
     auto at = [&](int ma, int mi, int pa) { return r >= v(ma, mi, pa); };
-    if (at(4, 1, 0)) return {"P42", "4.1.x - 4.2.0"};
+    if (at(5, 0, 0)) return {"P50", "5.0.x"};
+    if (at(4, 1, 0)) return {"P42", "4.1.x - 4.2.x"};
     if (at(4, 0, 0)) return {"P40", "4.0.x LTS"};
     bool tail = (sameLine(r, v(3, 0, 0)) && r.patch >= 6) || (sameLine(r, v(3, 2, 0)) && r.patch >= 4) ||
                 (sameLine(r, v(3, 3, 0)) && r.patch >= 1);

@@ -20,12 +20,17 @@ const BehaviourProfile& at(const char* version) {
 
 }  // namespace
 
-TEST_CASE("§10 a release line resolves to its newest modelled release", "[profiles]") {
+TEST_CASE("§10 a release line resolves to its newest real release", "[profiles]") {
+    // Issue 8 item 5: the newest patch of each line in the release notes.
     CHECK(at("2.10").release.toString() == "2.10.6");
-    CHECK(at("3.0").release.toString() == "3.0.12");
-    CHECK(at("4.2").release.toString() == "4.2.0");
+    CHECK(at("3.0").release.toString() == "3.0.17");
+    CHECK(at("3.3").release.toString() == "3.3.9");
+    CHECK(at("4.0").release.toString() == "4.0.14");
+    CHECK(at("4.1").release.toString() == "4.1.3");
+    CHECK(at("4.2").release.toString() == "4.2.5");
+    CHECK(at("5.0").release.toString() == "5.0.0");  // the line after 4.2; there is no 4.3
     CHECK(at("2.10.4").release.toString() == "2.10.4");
-    CHECK(&newestProfile() == &at("4.2"));
+    CHECK(&newestProfile() == &at("5.0"));
     CHECK(&at("2.10") == &at("2.10.6"));  // built once, shared
 }
 
@@ -53,18 +58,38 @@ TEST_CASE("§9.1 patch-level fixes: a line carries a fix from the patch that lis
     CHECK_FALSE(at("2.9.5").idleIgnoresReplicatorProducersPersistent);  // never backported to 2.9
 }
 
-TEST_CASE("§9.1 a fix listed only on some lines skips the others (#22720 not in 3.3.x)", "[profiles]") {
-    // #22720: 3.0.6, 3.2.4, 4.0.0.
+TEST_CASE("§9.1 a fix listed only on some lines skips the others (#22720 not in 3.2.x or 3.3.x)", "[profiles]") {
+    // #22720: 3.0.6, 4.0.0 (the 3.2.4 notes list #22974 only).
     CHECK_FALSE(at("3.0.5").checkWithLatestPassesWithoutSchema);
     CHECK(at("3.0.6").checkWithLatestPassesWithoutSchema);
     CHECK_FALSE(at("3.1.3").checkWithLatestPassesWithoutSchema);
     CHECK_FALSE(at("3.2.3").checkWithLatestPassesWithoutSchema);
-    CHECK(at("3.2.4").checkWithLatestPassesWithoutSchema);
-    CHECK_FALSE(at("3.3.7").checkWithLatestPassesWithoutSchema);
+    CHECK_FALSE(at("3.2.4").checkWithLatestPassesWithoutSchema);
+    CHECK_FALSE(at("3.3.9").checkWithLatestPassesWithoutSchema);
     CHECK(at("4.0.0").checkWithLatestPassesWithoutSchema);
     // #22974 did reach 3.3.1.
     CHECK_FALSE(at("3.3.0").activeTopicEmptySchemaMessage);
     CHECK(at("3.3.1").activeTopicEmptySchemaMessage);
+}
+
+TEST_CASE("§9.1 release placements settled from the release notes (issue 8 item 4)", "[profiles]") {
+    // #14809: 2.7.5 through #15754, 2.8.4 through #15759.
+    CHECK_FALSE(at("2.7.4").systemTopicsAlwaysAutoUpdate);
+    CHECK(at("2.7.5").systemTopicsAlwaysAutoUpdate);
+    CHECK_FALSE(at("2.8.3").systemTopicsAlwaysAutoUpdate);
+    CHECK(at("2.8.4").systemTopicsAlwaysAutoUpdate);
+    // #20932: 3.1.2 (pulsar-3.1.2.md), not 3.1.3.
+    CHECK_FALSE(at("3.1.1").getSchemaNotFoundIncludesTopic);
+    CHECK(at("3.1.2").getSchemaNotFoundIncludesTopic);
+    // #12598: 2.9.0 (pulsar-2.9.0.md), not 2.9.2.
+    CHECK(at("2.9.0").systemTopicStrategy);
+    // #12786: 2.8.3, not 2.8.2.
+    CHECK(at("2.8.2").autoUpdateResolution == cnx::AutoUpdateResolution::namespaceOnly);
+    CHECK(at("2.8.3").autoUpdateResolution == cnx::AutoUpdateResolution::namespaceThenBroker);
+    // Avro 1.11.3 (#21341) also on 2.10.6, 2.11.4 and 3.0.2.
+    CHECK(at("2.10.5").checkOptions.avro == cnx::compat::AvroVersion::v1_10_2);
+    CHECK(at("2.10.6").checkOptions.avro == cnx::compat::AvroVersion::v1_11_3);
+    CHECK(at("3.0.2").checkOptions.avro == cnx::compat::AvroVersion::v1_11_3);
 }
 
 TEST_CASE("§3.5 §2.3 PIP-236 starts at 3.0.0; the idle rule change at 2.7.2", "[profiles]") {
@@ -104,9 +129,11 @@ TEST_CASE("§6.3 Avro library per release", "[profiles]") {
     using compat::AvroVersion;
     CHECK(at("2.5").checkOptions.avro == AvroVersion::v1_8_2);
     CHECK(at("2.6").checkOptions.avro == AvroVersion::v1_9_1);
-    CHECK(at("2.10").checkOptions.avro == AvroVersion::v1_10_2);
-    CHECK(at("3.1").checkOptions.avro == AvroVersion::v1_10_2);
-    CHECK(at("3.0.6").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("2.10.5").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("2.10").checkOptions.avro == AvroVersion::v1_11_3);  // #21341 on 2.10.6
+    CHECK(at("3.1").checkOptions.avro == AvroVersion::v1_10_2);   // 3.1 line: UNCONFIRMED, kept at 1.10.2
+    CHECK(at("3.0.1").checkOptions.avro == AvroVersion::v1_10_2);
+    CHECK(at("3.0.6").checkOptions.avro == AvroVersion::v1_11_3);  // #21341 on 3.0.2
     CHECK(at("3.0.7").checkOptions.avro == AvroVersion::v1_11_4);
     CHECK(at("3.2").checkOptions.avro == AvroVersion::v1_11_3);
     CHECK(at("3.3.1").checkOptions.avro == AvroVersion::v1_11_3);
