@@ -37,7 +37,7 @@ TEST_CASE("a --tags filter that selects no scenario exits 2 naming the filter", 
     CHECK(r.err.find("--tags nothing-here selected no scenario") != std::string::npos);
 }
 
-TEST_CASE("--exclude-tags drops the scenarios carrying a tag", "[cli][issue7]") {
+TEST_CASE("run --exclude-tags drops the scenarios carrying a tag", "[cli][issue7]") {
     TempDir dir;
     auto file = dir / "s.yaml";
     writeText(file, kTwoScenarios);
@@ -54,7 +54,7 @@ TEST_CASE("--exclude-tags drops the scenarios carrying a tag", "[cli][issue7]") 
     CHECK(both.err.find("--exclude-tags shared left no scenario") != std::string::npos);
 }
 
-TEST_CASE("--strict fails a step with an outcome but no expectation", "[cli][issue7]") {
+TEST_CASE("run --strict fails a step with an outcome but no expectation", "[cli][issue7]") {
     TempDir dir;
     auto file = dir / "s.yaml";
     writeText(file,
@@ -73,7 +73,7 @@ TEST_CASE("--strict fails a step with an outcome but no expectation", "[cli][iss
     CHECK(r.out.find("has an outcome but no expectation (--strict)") != std::string::npos);
 }
 
-TEST_CASE("--strict passes a file whose every outcome is asserted", "[cli][issue7]") {
+TEST_CASE("run --strict passes a file whose every outcome is asserted", "[cli][issue7]") {
     TempDir dir;
     auto file = dir / "s.yaml";
     writeText(file,
@@ -93,4 +93,21 @@ TEST_CASE("run --help documents --exclude-tags and what --strict requires", "[cl
     auto r = cli({"help", "run"});
     CHECK(r.out.find("--exclude-tags T[,T...]") != std::string::npos);
     CHECK(r.out.find("selects no scenario") != std::string::npos);
+}
+
+TEST_CASE("a path holding no scenario exits 2", "[cli][issue7]") {
+    TempDir dir;
+    std::filesystem::create_directory(dir / "empty");
+    auto r = cli({"run", (dir / "empty").string()});
+    INFO(r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("no scenario in the given paths") != std::string::npos);
+}
+
+TEST_CASE("an empty --tags or --exclude-tags value is refused", "[cli][issue7]") {
+    TempDir dir;
+    auto file = dir / "s.yaml";
+    writeText(file, kTwoScenarios);
+    CHECK(cli({"run", file.string(), "--tags="}).status == 2);
+    CHECK(cli({"run", file.string(), "--exclude-tags", ","}).status == 2);
 }

@@ -106,7 +106,7 @@ AcceptEdit firstStepOk() { return AcceptEdit{3, 5, std::nullopt, "ok"}; }
 
 }  // namespace
 
-TEST_CASE("--accept refuses a read-only scenario, even as root", "[accept][write][issue7]") {
+TEST_CASE("run --accept refuses a read-only scenario, even as root", "[accept][write][issue7]") {
     TempDir dir;
     auto file = dir / "ro.yaml";
     writeText(file, kScenario);
@@ -124,7 +124,7 @@ TEST_CASE("--accept refuses a read-only scenario, even as root", "[accept][write
     CHECK(readText(file) == kScenario);
 }
 
-TEST_CASE("--accept on a symlinked scenario writes through to the link's target", "[accept][write][issue7]") {
+TEST_CASE("run --accept on a symlinked scenario writes through to the link's target", "[accept][write][issue7]") {
     TempDir dir;
     std::filesystem::create_directory(dir / "real");
     auto real = dir / "real" / "s.yaml";
