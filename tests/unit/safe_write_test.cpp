@@ -8,9 +8,11 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 
 #include "issue7_test_support.h"
@@ -93,6 +95,27 @@ TEST_CASE("a failed report write names the real error", "[write][issue7]") {
     CHECK(error->find(std::strerror(ENOTDIR)) != std::string::npos);
     CHECK(error->find("Success") == std::string::npos);
     CHECK(entriesOf(dir.path()) == std::vector<std::string>{"plain-file"});
+}
+
+TEST_CASE("a write that fails half-way removes its temporary file and names the error", "[write][issue7]") {
+    TempDir dir;
+    auto target = dir / "junit.xml";
+    writeText(target, "old\n");
+    // Files over 16 bytes cannot be written: write(2) fails with EFBIG.
+    auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit saved {};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    struct rlimit small = saved;
+    small.rlim_cur = 16;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    auto error = writeJUnit(target.string(), kNoResults, 1);
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+    REQUIRE(error);
+    INFO(*error);
+    CHECK(error->find(std::strerror(EFBIG)) != std::string::npos);
+    CHECK(readText(target) == "old\n");
+    CHECK(entriesOf(dir.path()) == std::vector<std::string>{"junit.xml"});
 }
 
 namespace {
