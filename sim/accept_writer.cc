@@ -1,14 +1,12 @@
 #include "sim/accept_writer.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "sim/file_write.h"
 
 namespace cnx::sim {
 namespace {
@@ -297,42 +295,23 @@ std::optional<std::string> Editor::editFlow(Place key, bool replace, const std::
 
 std::optional<std::string> readAll(const std::filesystem::path& file, std::string& out) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) return "cannot read " + file.string() + ": " + std::strerror(errno);
+    if (!in) {
+        int error = errno;
+        return "cannot read " + file.string() + ": " + std::strerror(error);
+    }
     std::ostringstream text;
     text << in.rdbuf();
     out = std::move(text).str();
     return std::nullopt;
 }
 
-std::optional<std::string> writeAll(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return std::strerror(errno);
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) return std::strerror(errno);
+// The file `--accept` replaces: `file` itself, or the file a symbolic link
+// (or a chain of them) finally names, so that the link stays a link.
+std::optional<std::string> resolveTarget(const std::filesystem::path& file, std::filesystem::path& out) {
+    std::error_code ec;
+    out = std::filesystem::canonical(file, ec);
+    if (ec) return "cannot resolve " + file.string() + ": " + ec.message();
     return std::nullopt;
-}
-
-// Writes `text` to a temporary file beside `file` and renames it over `file`.
-std::optional<std::string> replaceAtomically(const std::filesystem::path& file, const std::string& text) {
-    std::filesystem::path dir = file.parent_path().empty() ? "." : file.parent_path();
-    std::string name = ".";  // built stepwise: GCC 12 warns (-Wrestrict) on "." + string
-    name += file.filename().string();
-    name += ".accept-XXXXXX";
-    std::string temp = (dir / name).string();
-    int fd = ::mkstemp(temp.data());
-    if (fd < 0) return "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno);
-    struct stat st {};
-    if (::stat(file.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
-    auto error = writeAll(fd, text);
-    if (::close(fd) != 0 && !error) error = std::strerror(errno);
-    if (!error && ::rename(temp.c_str(), file.c_str()) != 0) error = std::strerror(errno);
-    if (!error) return std::nullopt;
-    ::unlink(temp.c_str());
-    return "cannot write " + file.string() + ": " + *error;
 }
 
 }  // namespace
@@ -356,10 +335,13 @@ std::optional<std::string> applyAcceptEditsToText(std::string& text, std::vector
 }
 
 std::optional<std::string> applyAcceptEdits(const std::filesystem::path& file, std::vector<AcceptEdit> edits) {
+    std::filesystem::path target;
+    if (auto error = resolveTarget(file, target)) return error;
+    if (auto error = refuseToReplace(target)) return error;
     std::string text;
-    if (auto error = readAll(file, text)) return error;
+    if (auto error = readAll(target, text)) return error;
     if (auto error = applyAcceptEditsToText(text, std::move(edits))) return file.string() + ": " + *error;
-    return replaceAtomically(file, text);
+    return writeFileAtomically(target, text);
 }
 
 }  // namespace cnx::sim

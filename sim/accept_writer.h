@@ -29,8 +29,11 @@ struct AcceptEdit {
 std::optional<std::string> applyAcceptEditsToText(std::string& text, std::vector<AcceptEdit> edits);
 
 /// Reads `file`, applies `edits` as above and replaces the file atomically
-/// (a temporary file in the same folder, then rename), keeping its
-/// permissions. Returns an error message on failure; the file is then untouched.
+/// with writeFileAtomically (sim/file_write.h), keeping its permissions. A
+/// symbolic link is followed to the file it names, which is replaced (the
+/// link stays a link); a read-only file (no write bit, or no write access)
+/// or a non-regular one is refused. Returns an error message on failure; the
+/// file is then untouched.
 std::optional<std::string> applyAcceptEdits(const std::filesystem::path& file, std::vector<AcceptEdit> edits);
 
 }  // namespace cnx::sim

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "broker_model/profile.h"
+#include "sim/accept_outcomes.h"
 #include "sim/accept_writer.h"
 #include "sim/compat_command.h"
 #include "sim/did_you_mean.h"
@@ -42,14 +43,27 @@ constexpr std::string_view kRunUsage =
     "the bundled suite in scenarios/.\n"
     "\n"
     "options:\n"
-    "  --tags T[,T...]    only scenarios carrying one of these tags\n"
-    "  --junit FILE       write JUnit XML\n"
-    "  --report FILE      write a Markdown (.md) or HTML (.html) report\n"
-    "  --accept           write observed outcomes into steps without `expect`\n"
-    "  --accept=all       ... and over mismatching expectations\n"
-    "  --seed N           seed of the random source (printed at the start)\n"
-    "  --strict           a step with no expectation for a version fails\n"
-    "  -v, -vv            diagnostics on stderr (info, debug)\n";
+    "  --tags T[,T...]          only scenarios carrying one of these tags\n"
+    "  --exclude-tags T[,T...]  not the scenarios carrying one of these tags\n"
+    "  --junit FILE             write JUnit XML\n"
+    "  --report FILE            write a Markdown (.md) or HTML (.html) report\n"
+    "  --accept                 write observed outcomes into steps without `expect`\n"
+    "                           (and into versions a per-version map does not cover)\n"
+    "  --accept=all             ... and over the versions whose expectation failed;\n"
+    "                           versions that passed keep theirs\n"
+    "  --seed N                 seed of the random source (printed at the start)\n"
+    "  --strict                 a step with an outcome (every step but `check`;\n"
+    "                           upgrade-broker, restart-broker and unload when they\n"
+    "                           reconnect a client) fails without an expectation\n"
+    "                           for the version\n"
+    "  -v, -vv                  diagnostics on stderr (info, debug)\n"
+    "\n"
+    "Reports and --accept replace files atomically and never write through a\n"
+    "symbolic link, fifo or device (a symlinked scenario is followed to its file\n"
+    "by --accept); --accept refuses read-only scenarios.\n"
+    "\n"
+    "exit status: 0 all passed, 1 some failed, 2 invalid input, including a\n"
+    "path or a --tags / --exclude-tags filter that selects no scenario\n";
 
 constexpr std::string_view kExplainUsage =
     "usage: cnxsim explain FILE [-v]\n"
@@ -79,7 +93,7 @@ struct Args {
 // Options that take a value, per command.
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--junit", "--report", "--seed"}},
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed"}},
         {"explain", {}},
         {"lint", {}},
         {"profiles", {"--diff"}},
@@ -191,46 +205,42 @@ std::vector<std::string> splitTags(const std::string& text) {
     return tags;
 }
 
-// --accept: the observed outcomes of unasserted (and with =all, failed)
-// steps, one per step; when versions disagree, a per-version map.
-std::map<std::string, std::vector<AcceptEdit>> acceptEdits(const std::vector<ScenarioResult>& results, bool all) {
-    struct Pending {
-        const Step* step = nullptr;
-        std::vector<std::pair<std::string, std::string>> perVersion;
-        bool replace = false;
-    };
-    std::map<std::string, std::map<const Step*, Pending>> byFile;
-    for (const auto& r : results) {
-        for (const auto& s : r.steps) {
-            bool take = s.status == StepStatus::unasserted || (all && s.status == StepStatus::failed && s.step->expect.present);
-            if (!take || s.step->action == "check") continue;
-            auto& p = byFile[r.file][s.step];
-            p.step = s.step;
-            p.replace = s.step->expect.present;
-            p.perVersion.emplace_back(r.version, renderObserved(s.observed, s.step->action));
+std::string joinedTags(const std::vector<std::string>& tags) {
+    std::string out;
+    for (const auto& t : tags) out += (out.empty() ? "" : ",") + t;
+    return out;
+}
+
+// The scenarios the tag filters select. A filter that leaves nothing is an
+// input error naming it (a CI run must not pass having checked nothing).
+std::optional<std::string> selectScenarios(const Loaded& loaded, const RunOptions& options,
+                                           std::vector<const std::pair<std::string, Scenario>*>& out) {
+    if (loaded.scenarios.empty()) return "no scenario in the given paths; nothing would be checked";
+    std::size_t tagged = 0;
+    for (const auto& entry : loaded.scenarios) {
+        if (!selectedByTags(entry.second, options.tags)) continue;
+        ++tagged;
+        if (!excludedByTags(entry.second, options.excludeTags)) out.push_back(&entry);
+    }
+    std::string of = " of the " + std::to_string(loaded.scenarios.size()) + " loaded";
+    if (tagged == 0) return "--tags " + joinedTags(options.tags) + " selected no scenario" + of;
+    if (out.empty())
+        return "--exclude-tags " + joinedTags(options.excludeTags) + " left no scenario" +
+               (options.tags.empty() ? of : " of the " + std::to_string(tagged) + " --tags selected");
+    return std::nullopt;
+}
+
+int writeAccepted(const std::vector<ScenarioResult>& results, AcceptMode mode, std::ostream& out, std::ostream& err) {
+    int status = kExitPassed;
+    for (auto& [file, edits] : acceptEdits(results, mode)) {
+        if (auto e = applyAcceptEdits(file, edits)) {
+            err << "cnxsim run --accept: " << *e << "\n";
+            status = kExitInvalid;
+        } else {
+            out << "accepted " << edits.size() << " outcome(s) into " << file << "\n";
         }
     }
-    std::map<std::string, std::vector<AcceptEdit>> edits;
-    for (const auto& [file, steps] : byFile) {
-        for (const auto& [step, p] : steps) {
-            std::set<std::string> distinct;
-            for (const auto& [v, text] : p.perVersion) distinct.insert(text);
-            std::string yaml = p.perVersion.front().second;
-            if (distinct.size() > 1) {
-                yaml = "{ ";
-                for (std::size_t i = 0; i < p.perVersion.size(); ++i)
-                    yaml += (i ? ", " : "") + yamlQuote(p.perVersion[i].first) + ": " + p.perVersion[i].second;
-                yaml += " }";
-            }
-            AcceptEdit e;
-            e.stepLine = step->pos.line;
-            e.stepColumn = step->pos.column;
-            if (p.replace) e.expectLine = step->expect.pos.line;
-            e.expectYaml = yaml;
-            edits[file].push_back(e);
-        }
-    }
-    return edits;
+    return status;
 }
 
 int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
@@ -244,6 +254,15 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
+    if (auto it = args.options.find("--exclude-tags"); it != args.options.end())
+        options.excludeTags = splitTags(it->second);
+    for (const char* name : {"--tags", "--exclude-tags"}) {
+        auto it = args.options.find(name);
+        if (it != args.options.end() && splitTags(it->second).empty()) {
+            err << "cnxsim run: " << name << " needs at least one tag, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+    }
     options.strict = args.options.count("--strict") > 0;
     bool accept = args.options.count("--accept") || args.options.count("--accept=all");
     bool acceptAll = args.options.count("--accept=all") > 0;
@@ -257,11 +276,16 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
     auto loaded = loadPaths(paths);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    std::vector<const std::pair<std::string, Scenario>*> selected;
+    if (auto e = selectScenarios(loaded, options, selected)) {
+        err << "cnxsim run: " << *e << "\n";
+        return kExitInvalid;
+    }
     out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
     std::vector<ScenarioResult> results;
     int passed = 0, failed = 0;
-    for (const auto& [file, scenario] : loaded.scenarios) {
-        if (!selectedByTags(scenario, options.tags)) continue;
+    for (const auto* entry : selected) {
+        const auto& [file, scenario] = *entry;
         for (const auto& version : versionsOf(scenario)) {
             auto r = runScenario(scenario, file, version, options);
             out << consoleLine(r) << "\n";
@@ -283,16 +307,8 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             status = kExitInvalid;
         }
     }
-    if (accept) {
-        for (auto& [file, edits] : acceptEdits(results, acceptAll)) {
-            if (auto e = applyAcceptEdits(file, edits)) {
-                err << "cnxsim run --accept: " << file << ": " << *e << "\n";
-                status = kExitInvalid;
-            } else {
-                out << "accepted " << edits.size() << " outcome(s) into " << file << "\n";
-            }
-        }
-    }
+    if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, out, err) != 0)
+        status = kExitInvalid;
     out << passed << " passed, " << failed << " failed\n";
     return status;
 }

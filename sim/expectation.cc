@@ -36,7 +36,17 @@ std::string yamlQuote(const std::string& text) {
             case '\\': out += "\\\\"; break;
             case '\n': out += "\\n"; break;
             case '\t': out += "\\t"; break;
-            default: out += c;
+            case '\r': out += "\\r"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+                    // Other controls as \xNN, which YAML reads back as the same byte.
+                    static constexpr char kHex[] = "0123456789abcdef";
+                    out += "\\x";
+                    out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+                    out += kHex[static_cast<unsigned char>(c) & 0xF];
+                } else {
+                    out += c;
+                }
         }
     }
     return out + "\"";

@@ -32,7 +32,8 @@ std::string renderObserved(const Observed& observed, const std::string& action);
 /// Schema properties as a YAML flow mapping.
 std::string renderProperties(const SchemaProperties& props);
 
-/// YAML double-quoted scalar.
+/// YAML double-quoted scalar, on one line: quotes, backslashes and control
+/// characters are escaped (`\n`, `\t`, `\r`, `\xNN`).
 std::string yamlQuote(const std::string& text);
 
 }  // namespace cnx::sim

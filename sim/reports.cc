@@ -1,16 +1,18 @@
 #include "sim/reports.h"
 
-#include <cstdio>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <algorithm>
 
 #include "broker_model/release_version.h"
 #include "sim/expectation.h"
+#include "sim/file_write.h"
 
 namespace cnx::sim {
 namespace {
@@ -27,32 +29,93 @@ std::string observedText(const StepResult& s) {
     return o.error + ": " + o.message;
 }
 
-std::string xmlEscape(const std::string& s) {
+// One code point decoded from strict UTF-8 at `at`; nullopt for a byte that
+// does not start a well-formed sequence (bad lead, truncated, overlong,
+// surrogate, beyond U+10FFFF). `length` gets the bytes consumed.
+std::optional<std::uint32_t> decodeUtf8(const std::string& s, std::size_t at, std::size_t& length) {
+    auto b = static_cast<unsigned char>(s[at]);
+    length = 1;
+    if (b < 0x80) return b;
+    std::size_t n = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || at + n > s.size()) return std::nullopt;
+    std::uint32_t cp = b & (0xFFu >> (n + 1));
+    for (std::size_t k = 1; k < n; ++k) {
+        auto c = static_cast<unsigned char>(s[at + k]);
+        if ((c & 0xC0) != 0x80) return std::nullopt;
+        cp = (cp << 6) | (c & 0x3Fu);
+    }
+    static constexpr std::uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMinimum[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
+    length = n;
+    return cp;
+}
+
+// XML 1.0 §2.2 Char: what a well-formed document may contain at all.
+bool isXmlChar(std::uint32_t cp) {
+    return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+           (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+constexpr std::string_view kReplacement = "\xef\xbf\xbd";  // U+FFFD
+
+// `s` as valid UTF-8 of XML characters: each byte that is not well-formed
+// UTF-8, and each character XML forbids, becomes U+FFFD. Reports pass every
+// text from the run (names, file names, messages, traces) through this.
+std::string safeText(const std::string& s) {
     std::string out;
-    for (char c : s) {
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        std::size_t length = 1;
+        auto cp = decodeUtf8(s, i, length);
+        if (cp && isXmlChar(*cp)) out.append(s, i, length);
+        else out += kReplacement;
+        i += length;
+    }
+    return out;
+}
+
+// Character data and attribute values: markup characters as entities; in an
+// attribute also tab and line ends, which parsers would otherwise normalise.
+std::string xmlEscape(const std::string& s, bool attribute = false) {
+    std::string out;
+    for (char c : safeText(s)) {
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
             case '\'': out += "&apos;"; break;
-            default:
-                // XML 1.0 forbids most control characters.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-                else out += c;
+            case '\n': out += attribute ? "&#10;" : "\n"; break;
+            case '\r': out += "&#13;"; break;
+            case '\t': out += attribute ? "&#9;" : "\t"; break;
+            default: out += c;
         }
     }
     return out;
 }
 
+std::string xmlAttr(const std::string& s) { return xmlEscape(s, true); }
+
 std::string mdEscape(const std::string& s) {
     std::string out;
-    for (char c : s) {
+    for (char c : safeText(s)) {
         if (c == '|') out += "\\|";
-        else if (c == '\n') out += " ";
+        else if (c == '\n' || c == '\r') out += " ";
         else out += c;
     }
     return out;
+}
+
+// A Markdown code block holding `text` verbatim: the fence is longer than any
+// run of backticks inside, so the text cannot end the block early.
+std::string mdCodeBlock(const std::string& text) {
+    std::size_t longest = 0, run = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + "\n" + safeText(text) + fence + "\n";
 }
 
 int notAsserted(const ScenarioResult& r) {
@@ -78,7 +141,10 @@ std::string failureBlock(const ScenarioResult& r) {
     for (const auto& s : r.steps) {
         if (s.status != StepStatus::failed) continue;
         out << "  " << s.label << " at " << position(*s.step) << "\n";
-        out << "    expected: " << (s.expected ? renderExpect(*s.expected) : std::string("(check assertions)")) << "\n";
+        std::string expected = s.expected                  ? renderExpect(*s.expected)
+                               : s.step->action == "check" ? std::string("(check assertions)")
+                                                           : std::string("(none)");
+        out << "    expected: " << expected << "\n";
         out << "    observed: " << observedText(s) << "\n";
         out << "    why:      " << s.why << "\n";
         out << "    trace:\n" << s.observed.trace.format("      ");
@@ -99,25 +165,15 @@ std::string explainBlock(const ScenarioResult& r) {
     return out.str();
 }
 
-std::optional<std::string> writeFileAtomically(const std::string& path, const std::string& text) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path target(path);
-    if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-    fs::path tmp = target;
-    tmp += ".tmp-cnxsim";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) return "cannot write " + tmp.string();
-        f << text;
-        if (!f.flush()) return "cannot write " + tmp.string();
+// Creates the report's folder if needed, then writes it with the one safe writer.
+std::optional<std::string> writeReportFile(const std::string& path, const std::string& text) {
+    std::filesystem::path target(path);
+    if (target.has_parent_path() && !std::filesystem::is_directory(target.parent_path())) {
+        std::error_code ec;
+        std::filesystem::create_directories(target.parent_path(), ec);
+        if (ec) return "cannot create the folder " + target.parent_path().string() + ": " + ec.message();
     }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        return "cannot rename to " + path + ": " + ec.message();
-    }
-    return std::nullopt;
+    return writeFileAtomically(target, text);
 }
 
 std::optional<std::string> writeJUnit(const std::string& path, const std::vector<ScenarioResult>& results,
@@ -141,11 +197,11 @@ std::optional<std::string> writeJUnit(const std::string& path, const std::vector
             f += r->passed ? 0 : 1;
             t += r->seconds;
         }
-        x << "  <testsuite name=\"" << xmlEscape(file) << "\" tests=\"" << runs.size() << "\" failures=\"" << f
+        x << "  <testsuite name=\"" << xmlAttr(file) << "\" tests=\"" << runs.size() << "\" failures=\"" << f
           << "\" errors=\"0\" time=\"" << t << "\">\n";
         x << "    <properties><property name=\"seed\" value=\"" << seed << "\"/></properties>\n";
         for (const auto* r : runs) {
-            x << "    <testcase classname=\"" << xmlEscape(file) << "\" name=\"" << xmlEscape(title(*r)) << "\" time=\""
+            x << "    <testcase classname=\"" << xmlAttr(file) << "\" name=\"" << xmlAttr(title(*r)) << "\" time=\""
               << r->seconds << "\"";
             if (r->passed) {
                 x << "/>\n";
@@ -155,13 +211,13 @@ std::optional<std::string> writeJUnit(const std::string& path, const std::vector
             for (const auto& s : r->steps) {
                 if (first.empty() && s.status == StepStatus::failed) first = s.label + ": " + s.why;
             }
-            x << ">\n      <failure message=\"" << xmlEscape(first) << "\">" << xmlEscape(failureBlock(*r))
+            x << ">\n      <failure message=\"" << xmlAttr(first) << "\">" << xmlEscape(failureBlock(*r))
               << "</failure>\n    </testcase>\n";
         }
         x << "  </testsuite>\n";
     }
     x << "</testsuites>\n";
-    return writeFileAtomically(path, x.str());
+    return writeReportFile(path, x.str());
 }
 
 namespace {
@@ -219,7 +275,7 @@ std::string markdown(const std::vector<ScenarioResult>& results, std::uint64_t s
         md << "\n## Failures\n";
         for (const auto& r : results) {
             if (r.passed) continue;
-            md << "\n### " << mdEscape(r.file + ": " + title(r)) << "\n\n```\n" << failureBlock(r) << "```\n";
+            md << "\n### " << mdEscape(r.file + ": " + title(r)) << "\n\n" << mdCodeBlock(failureBlock(r));
         }
     }
     return md.str();
@@ -260,8 +316,8 @@ std::string html(const std::vector<ScenarioResult>& results, std::uint64_t seed)
 std::optional<std::string> writeReport(const std::string& path, const std::vector<ScenarioResult>& results,
                                        std::uint64_t seed) {
     auto ext = std::filesystem::path(path).extension().string();
-    if (ext == ".md" || ext == ".markdown") return writeFileAtomically(path, markdown(results, seed));
-    if (ext == ".html" || ext == ".htm") return writeFileAtomically(path, html(results, seed));
+    if (ext == ".md" || ext == ".markdown") return writeReportFile(path, markdown(results, seed));
+    if (ext == ".html" || ext == ".htm") return writeReportFile(path, html(results, seed));
     return "--report takes a .md or .html file, got '" + path + "'";
 }
 

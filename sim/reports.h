@@ -21,15 +21,16 @@ std::string failureBlock(const ScenarioResult& result);
 /// Every step with its observed outcome and trace (`cnxsim explain`).
 std::string explainBlock(const ScenarioResult& result);
 
-/// Writes JUnit XML; an error text when the file cannot be written.
+/// Writes JUnit XML (well-formed XML 1.0 whatever the names and messages
+/// hold: bytes that are not UTF-8 and characters XML forbids become U+FFFD)
+/// through writeFileAtomically (sim/file_write.h), creating the folder if
+/// needed; an error text when the file cannot be written.
 std::optional<std::string> writeJUnit(const std::string& path, const std::vector<ScenarioResult>& results,
                                       std::uint64_t seed);
 
-/// Writes a Markdown (`.md`) or HTML (`.html`) report; an error text otherwise.
+/// Writes a Markdown (`.md`) or HTML (`.html`) report, its text cleaned as
+/// the JUnit XML's, the same way; an error text otherwise.
 std::optional<std::string> writeReport(const std::string& path, const std::vector<ScenarioResult>& results,
                                        std::uint64_t seed);
-
-/// Writes `text` to `path` through a temporary file and a rename.
-std::optional<std::string> writeFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace cnx::sim

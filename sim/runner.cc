@@ -26,9 +26,15 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
     bool covered = true;
     r.expected = expectationFor(step.expect, release, &covered);
     if (!step.expect.present) {
-        // No expectation: only a failed `check` fails (its assertions are the step itself).
-        r.status = step.action == "check" && !observed.ok ? StepStatus::failed : StepStatus::unasserted;
-        if (r.status == StepStatus::failed) r.why = observed.checkFailure;
+        // No expectation: a failed `check` fails (its assertions are the step
+        // itself); under --strict so does any step with an outcome.
+        if (step.action == "check" && !observed.ok) {
+            r.status = StepStatus::failed;
+            r.why = observed.checkFailure;
+        } else if (options.strict && hasOutcome(step, observed)) {
+            r.status = StepStatus::failed;
+            r.why = "the step has an outcome but no expectation (--strict)";
+        }
     } else if (!covered) {
         r.status = options.strict ? StepStatus::failed : StepStatus::notAsserted;
         if (options.strict) r.why = "no expectation covers version " + release.toString() + " (--strict)";
@@ -58,6 +64,19 @@ bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& ta
     return std::any_of(tags.begin(), tags.end(), [&](const std::string& t) {
         return std::find(scenario.tags.begin(), scenario.tags.end(), t) != scenario.tags.end();
     });
+}
+
+bool excludedByTags(const Scenario& scenario, const std::vector<std::string>& excludeTags) {
+    return std::any_of(excludeTags.begin(), excludeTags.end(), [&](const std::string& t) {
+        return std::find(scenario.tags.begin(), scenario.tags.end(), t) != scenario.tags.end();
+    });
+}
+
+bool hasOutcome(const Step& step, const Observed& observed) {
+    if (step.action == "check") return false;
+    bool reconnects = step.action == "upgrade-broker" || step.action == "restart-broker" || step.action == "unload";
+    if (reconnects) return !observed.ok || !observed.perClient.empty();
+    return true;
 }
 
 std::vector<std::string> versionsOf(const Scenario& scenario) {

@@ -16,7 +16,7 @@ namespace cnx::sim {
 enum class StepStatus {
     passed,
     failed,
-    unasserted,   // the step has no `expect`
+    unasserted,   // the step has no `expect` (under --strict a step with an outcome then fails)
     notAsserted,  // per-profile `expect` with no key for this version
 };
 
@@ -43,8 +43,9 @@ struct ScenarioResult {
 };
 
 struct RunOptions {
-    std::vector<std::string> tags;  // run scenarios carrying any of these (empty: all)
-    bool strict = false;            // a step not asserted for a profile fails
+    std::vector<std::string> tags;         // run scenarios carrying any of these (empty: all)
+    std::vector<std::string> excludeTags;  // ... except those carrying any of these
+    bool strict = false;  // a step with an outcome (hasOutcome) but no expectation for a profile fails
     std::uint64_t seed = 1;         // the seeded random source (race exploration)
 };
 
@@ -53,6 +54,17 @@ std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::str
 
 /// Whether `scenario` carries one of `tags` (all scenarios when `tags` is empty).
 bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags);
+
+/// Whether `scenario` carries one of `excludeTags` (none when it is empty).
+bool excludedByTags(const Scenario& scenario, const std::vector<std::string>& excludeTags);
+
+/// Whether a step has an outcome that --strict requires an expectation for:
+/// every client, admin and policy step (producer, subscribe, close, publish,
+/// upload/get/delete-schema, get-schema-version, delete-topic,
+/// test-compatibility, set-policy, set-broker-config: each one answers), and
+/// upgrade-broker, restart-broker and unload when they reconnected a client
+/// or failed. A `check` never has one: its assertions are the step itself.
+bool hasOutcome(const Step& step, const Observed& observed);
 
 /// The broker versions a scenario runs on (its list, or the newest profile's release).
 std::vector<std::string> versionsOf(const Scenario& scenario);

@@ -1,0 +1,29 @@
+#pragma once
+// The one way cnxsim writes a file (reports, JUnit XML, `--accept`): atomic,
+// and impossible to redirect.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cnx::sim {
+
+/// Replaces `target` with `text` atomically: a temporary file with a unique
+/// name is created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) in the target's
+/// folder, written, fsync'ed, renamed over `target`, and the folder fsync'ed.
+/// An existing target must be a regular file (a symbolic link, directory,
+/// fifo, socket or device is refused and left alone); its permission bits are
+/// kept, and its owner where the process may set it. A new target gets
+/// 0666 minus the umask. Returns nullopt on success, otherwise an error text
+/// naming the file and the system's reason; the temporary file is then
+/// removed and `target` is untouched.
+std::optional<std::string> writeFileAtomically(const std::filesystem::path& target, std::string_view text);
+
+/// Why `file` (an existing path) cannot be replaced by `--accept`: not a
+/// regular file, or read-only (no write permission bit set, or no write
+/// access for this process; checked on the mode bits so that root is refused
+/// too). nullopt when it may be replaced.
+std::optional<std::string> refuseToReplace(const std::filesystem::path& file);
+
+}  // namespace cnx::sim
