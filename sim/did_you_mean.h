@@ -1,6 +1,6 @@
 #pragma once
 // "Did you mean" suggestions for misspelt keys and enum values in scenario
-// files (shared/spec/scenario-format.md "Files").
+// files (doc/scenario-format.md "Files").
 
 #include <optional>
 #include <span>

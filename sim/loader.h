@@ -1,5 +1,5 @@
 #pragma once
-// The scenario loader: reads scenario files (shared/spec/scenario-format.md),
+// The scenario loader: reads scenario files (doc/scenario-format.md),
 // checks them and resolves them into the scenario model (sim/scenario.h).
 // Problems are returned as values, each pointing at the offending node as
 // `file:line:column: message`; nothing here throws.

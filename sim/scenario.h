@@ -1,6 +1,6 @@
 #pragma once
 // The scenario model: what a scenario file says, checked and resolved by the
-// loader (shared/spec/scenario-format.md). Plain data; the runner turns it into
+// loader (doc/scenario-format.md). Plain data; the runner turns it into
 // wire commands and admin calls. Every element keeps the position it came
 // from so that errors and reports can point at file:line:column.
 

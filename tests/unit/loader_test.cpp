@@ -1,4 +1,4 @@
-// Happy paths of the scenario loader (shared/spec/scenario-format.md): every
+// Happy paths of the scenario loader (doc/scenario-format.md): every
 // top-level key, every step action, every schema-reference and expectation
 // form, positions, and command-line path collection. Malformed input is in
 // loader_malformed_test.cpp.
