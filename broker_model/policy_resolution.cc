@@ -115,8 +115,11 @@ CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const P
     if (profile.systemTopicStrategy && topic.isSystemTopic()) {
         auto s = store.broker.systemTopicSchemaCompatibilityStrategy;
         note(trace, "§5.3", "effective strategy", "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s));
+        noteGap(profile, Gap::branch29SystemTopicFull, trace, "system topic " + topic.toString());
         return s;
     }
+    if (!topic.persistent() && topicLevel(store, topic))
+        noteGap(profile, Gap::nonPersistentTopicPoliciesLoad, trace, "topic-level strategy of " + topic.toString());
     return resolve(profile.strategyResolution, levelsOf(profile, store, topic), "§5.3", "effective strategy", trace);
 }
 

@@ -17,6 +17,7 @@
 
 #include "broker_model/compat/compatibility_check.h"
 #include "broker_model/compatibility_strategy.h"
+#include "broker_model/gaps.h"
 #include "broker_model/release_version.h"
 
 namespace cnx {
@@ -162,6 +163,10 @@ struct BehaviourProfile {
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;
+
+    /// The known gaps (gaps.h) a decision on this release can meet: where one is
+    /// met, the trace says `not modelled: #NNNN (...)`.
+    std::vector<Gap> gaps;
 
     /// Which PR set each switch (switch name -> "#PR §section"), for `profiles --diff`.
     std::map<std::string, std::string> provenance;

@@ -226,18 +226,6 @@ constexpr std::array<Line, 16> kLines{{
 
 bool sameLine(const ReleaseVersion& a, const ReleaseVersion& b) { return a.major == b.major && a.minor == b.minor; }
 
-bool lineBefore(const ReleaseVersion& a, const ReleaseVersion& b) {
-    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
-}
-
-bool carries(const ReleaseVersion& release, const Fix& fix) {
-    for (const auto& r : fix.firstReleases) {
-        if (sameLine(r, release)) return r.patch <= release.patch;
-    }
-    return std::any_of(fix.firstReleases.begin(), fix.firstReleases.end(),
-                       [&](const ReleaseVersion& r) { return r.patch == 0 && lineBefore(r, release); });
-}
-
 // §10's profile names; the releases between them keep the nearest older name.
 std::pair<std::string, std::string> profileName(const ReleaseVersion& r) {
     auto at = [&](int ma, int mi, int pa) { return r >= v(ma, mi, pa); };
@@ -263,10 +251,11 @@ BehaviourProfile build(const ReleaseVersion& release) {
     p.checkOptions.avroNamesAllowDollar = false;
     p.checkOptions.avroValidationMessageWithStrategy = false;
     for (const auto& fix : fixes()) {
-        if (!carries(release, fix)) continue;
+        if (!carriedBy(release, fix.firstReleases)) continue;
         fix.apply(p);
         for (const char* name : fix.switches) p.provenance[name] = std::string(fix.pr) + " " + fix.section;
     }
+    p.gaps = triggeredGapsOf(release);
     auto [name, releases] = profileName(release);
     p.name = name;
     p.releases = releases;

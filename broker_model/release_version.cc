@@ -11,7 +11,23 @@ bool parseNumber(std::string_view s, int& out) {
     return ec == std::errc() && ptr == s.data() + s.size();
 }
 
+bool sameLine(const ReleaseVersion& a, const ReleaseVersion& b) { return a.major == b.major && a.minor == b.minor; }
+
+bool lineBefore(const ReleaseVersion& a, const ReleaseVersion& b) {
+    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
+}
+
 }  // namespace
+
+bool carriedBy(const ReleaseVersion& release, std::span<const ReleaseVersion> firstReleases) {
+    for (const auto& r : firstReleases) {
+        if (sameLine(r, release)) return r.patchOrZero() <= release.patchOrZero();
+    }
+    for (const auto& r : firstReleases) {
+        if (r.patch <= 0 && lineBefore(r, release)) return true;
+    }
+    return false;
+}
 
 std::optional<ReleaseVersion> ReleaseVersion::parse(std::string_view text) {
     ReleaseVersion v;

@@ -4,6 +4,7 @@
 
 #include <compare>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,12 @@ struct ReleaseVersion {
     friend std::strong_ordering operator<=>(const ReleaseVersion& a, const ReleaseVersion& b);
     friend bool operator==(const ReleaseVersion& a, const ReleaseVersion& b) { return (a <=> b) == 0; }
 };
+
+/// Whether `release` carries a change that first shipped in `firstReleases`
+/// (one release per line that got it): when the change lists a release of
+/// the same line no later than `release`, or, for a line it does not list,
+/// when it reached an earlier line's first (.0) release, i.e. it was on
+/// master before this line branched.
+bool carriedBy(const ReleaseVersion& release, std::span<const ReleaseVersion> firstReleases);
 
 }  // namespace cnx

@@ -222,6 +222,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     std::string producerName = cmd.has_producer_name() && !cmd.producer_name().empty()
                                    ? cmd.producer_name()
                                    : "cnxsim-" + std::to_string(id_) + "-" + std::to_string(++generatedNames_);
+    noteProducerGaps(cmd, *name, producerName, *trace);
     auto alive = alive_;
     auto done = [this, alive, cmd, topic, producerName, trace](Result<SchemaVersion> r) {
         if (!*alive) return;
@@ -233,7 +234,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     if (!cmd.has_schema()) {
-        producerWithoutSchema(topic, done, trace);
+        producerWithoutSchema(topic, isReplicator(producerName), done, trace);
         return;
     }
     auto schema = wire::fromProto(cmd.schema());
@@ -241,10 +242,23 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     topic->addSchema(schema, trace, done);
 }
 
+bool ServerCnx::isReplicator(const std::string& producerName) const {
+    return producerName.starts_with(broker_.policies().broker.replicatorPrefix + ".");
+}
+
+// #25461: a replicator producer with a schema on a topic where auto-update is off.
+void ServerCnx::noteProducerGaps(const pulsar::proto::CommandProducer& cmd, const TopicName& topic,
+                                 const std::string& producerName, Trace& trace) const {
+    if (!cmd.has_schema() || !isReplicator(producerName)) return;
+    if (!effectiveAutoUpdate(broker_.profile(), broker_.policies(), topic, nullptr))
+        noteGap(broker_.profile(), Gap::replicatorAutoUpdateDisabled, &trace,
+                "replicator producer '" + producerName + "' with auto-update disabled");
+}
+
 // §1.3: rejected iff the topic has a schema and enforcement is on.
-void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, std::function<void(Result<SchemaVersion>)> done,
-                                      TracePtr trace) {
-    broker_.executor().post("schema lookup", [this, topic, done, trace, alive = alive_] {
+void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
+                                      std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
+    broker_.executor().post("schema lookup", [this, topic, replicator, done, trace, alive = alive_] {
         if (!*alive) return;
         bool has = topic->hasSchema();
         bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic->name());
@@ -254,6 +268,7 @@ void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, std::functio
                        (schemaValidationEnforced_ ? "true" : "false") + " || topic " + (topicFlag ? "true" : "false") +
                        ") -> " + (has && enforced ? "reject" : "accept with empty schema version"));
         if (has && enforced) {
+            if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, trace.get(), "replicator producer refused");
             done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema),
                              broker_.profile().producerWithoutSchemaMessage});
             return;
@@ -504,6 +519,7 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
         auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
         if (!found) {
             trace->add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
+            noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, trace.get(), "not-found answer");
             r->set_error_code(pulsar::proto::TopicNotFound);
             r->set_error_message(broker_.profile().getSchemaNotFoundIncludesTopic
                                      ? "Topic not found or no-schema " + topic
@@ -556,7 +572,7 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
     auto schema = wire::fromProto(cmd.schema());
     if (cmd.schema().type() == pulsar::proto::Schema::None) {
         trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "proto type None -> producer-without-schema path");
-        producerWithoutSchema(topic, respond, trace);
+        producerWithoutSchema(topic, /*replicator=*/false, respond, trace);
         return;
     }
     topic->addSchema(schema, trace, respond);

@@ -70,8 +70,12 @@ private:
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
 
-    void producerWithoutSchema(std::shared_ptr<Topic> topic, std::function<void(Result<SchemaVersion>)> done,
-                               TracePtr trace);
+    void noteProducerGaps(const pulsar::proto::CommandProducer& cmd, const TopicName& topic,
+                          const std::string& producerName, Trace& trace) const;
+    bool isReplicator(const std::string& producerName) const;
+    /// §1.3; `replicator`: the producer's name marks it as a geo-replicator (#25012 gap).
+    void producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
+                               std::function<void(Result<SchemaVersion>)> done, TracePtr trace);
     void attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
                         std::optional<SchemaVersion> version, TracePtr trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cnx {
@@ -13,11 +14,18 @@ struct TraceEntry {
     std::string section;  // reference section, e.g. "§3.5"
     std::string rule;     // e.g. "addSchemaIfIdleOrCheckCompatible"
     std::string detail;   // inputs and decision, e.g. "hasSchema=false producers=0 ... -> register"
+    bool notModelled = false;  // the decision met a known gap (gaps.h): `rule` is "not modelled: #NNNN (...)"
 };
 
 class Trace {
 public:
     void add(std::string section, std::string rule, std::string detail);
+    /// Records that the decision met a known gap: `text` is "not modelled: #NNNN (...)".
+    void notModelled(std::string section, std::string text, std::string detail);
+    /// The distinct "not modelled: ..." texts, in order of first appearance.
+    std::vector<std::string> gaps() const;
+    /// Appends every entry of `other`, each detail after `detailPrefix`.
+    void append(const Trace& other, std::string_view detailPrefix = {});
     const std::vector<TraceEntry>& entries() const { return entries_; }
     bool empty() const { return entries_.empty(); }
     /// One line per entry: "  §3.5 rule: detail".

@@ -79,10 +79,16 @@ constexpr std::string_view kLintUsage =
 
 constexpr std::string_view kProfilesUsage =
     "usage: cnxsim profiles [VERSION] [--diff A B]\n"
+    "       cnxsim profiles --gaps [VERSION]\n"
     "\n"
     "Lists the broker behaviour profiles (one per release line); with VERSION,\n"
     "every switch of that release and the PR that set it; with --diff A B, the\n"
-    "switches that differ between two releases and the PR behind each.\n";
+    "switches that differ between two releases and the PR behind each.\n"
+    "\n"
+    "--gaps lists the known changes of real Pulsar that the model does not\n"
+    "implement (with VERSION: those affecting that release), the paths each\n"
+    "touches and the releases it affects. A step whose decision meets one says\n"
+    "`not modelled: #NNNN (...)` beside its outcome; `run --strict` fails it.\n";
 
 struct Args {
     std::vector<std::string> positional;
@@ -106,7 +112,7 @@ const std::map<std::string, std::set<std::string>>& flagOptions() {
         {"run", {"--accept", "--accept=all", "--strict", "--help"}},
         {"explain", {"--help"}},
         {"lint", {"--help"}},
-        {"profiles", {"--help"}},
+        {"profiles", {"--gaps", "--help"}},
     };
     return m;
 }
@@ -342,7 +348,54 @@ int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
     return kExitPassed;
 }
 
+/// "3.0.16, 4.0.9, 4.1.3, 4.2.0 and later" / "before 2.9.4 (2.9 line)".
+std::string gapReleases(const GapInfo& g) {
+    std::string list;
+    for (const auto& r : g.releases) list += (list.empty() ? "" : ", ") + r.toString();
+    std::string lines;
+    for (const auto& l : g.onlyLines) lines += (lines.empty() ? "" : ", ") + l.toString();
+    std::string text = g.affects == GapAffects::carrying ? "from " + list : "before " + list;
+    if (!g.since.empty()) {
+        std::string since;
+        for (const auto& r : g.since) since += (since.empty() ? "" : ", ") + r.toString();
+        text = "from " + since + ", " + text;
+    }
+    return lines.empty() ? text : text + " (" + lines + " line)";
+}
+
+int commandGaps(const Args& args, std::ostream& out, std::ostream& err) {
+    const BehaviourProfile* only = nullptr;
+    if (!args.positional.empty()) {
+        std::string error;
+        only = profileFor(args.positional[0], &error);
+        if (!only) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Known gaps affecting Pulsar " << only->release.toString() << ":\n";
+    } else {
+        out << "Known changes of real Pulsar the model does not implement:\n";
+    }
+    int listed = 0;
+    for (const auto& g : knownGaps()) {
+        if (only && !gapAffects(g, only->release)) continue;
+        ++listed;
+        out << "  " << g.pr << " " << g.section << ": " << g.change << "\n"
+            << "      releases: " << gapReleases(g) << "\n"
+            << "      " << (g.id == Gap::unreachable ? "never reached: " : "marked on: ") << g.paths << "\n";
+    }
+    out << listed << " gap(s)\n";
+    return kExitPassed;
+}
+
 int commandProfiles(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.options.count("--gaps")) {
+        if (args.options.count("--diff") || args.positional.size() > 1) {
+            err << "cnxsim profiles: --gaps takes at most one VERSION\n" << kProfilesUsage;
+            return kExitInvalid;
+        }
+        return commandGaps(args, out, err);
+    }
     if (auto it = args.options.find("--diff"); it != args.options.end()) {
         if (args.positional.size() != 1) {
             err << "cnxsim profiles: --diff takes two versions, e.g. --diff 2.10 3.0\n" << kProfilesUsage;

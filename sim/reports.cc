@@ -124,11 +124,27 @@ int notAsserted(const ScenarioResult& r) {
     return n;
 }
 
+/// "not modelled: #25012 (...) at step 3 (producer)" for every gap a step met.
+std::vector<std::string> gapNotes(const ScenarioResult& r) {
+    std::vector<std::string> out;
+    for (const auto& s : r.steps) {
+        for (const auto& g : s.notModelled) out.push_back(g + " at " + s.label);
+    }
+    return out;
+}
+
+std::string notModelledLines(const StepResult& s, const std::string& indent) {
+    std::string out;
+    for (const auto& g : s.notModelled) out += indent + g + "\n";
+    return out;
+}
+
 }  // namespace
 
 std::string consoleLine(const ScenarioResult& r) {
     std::string line = std::string(r.passed ? "PASS  " : "FAIL  ") + r.file + ": " + title(r);
     if (int n = notAsserted(r)) line += "  (" + std::to_string(n) + " step(s) not asserted on " + r.version + ")";
+    for (const auto& g : gapNotes(r)) line += "\n      " + g;
     return line;
 }
 
@@ -145,7 +161,7 @@ std::string failureBlock(const ScenarioResult& r) {
                                : s.step->action == "check" ? std::string("(check assertions)")
                                                            : std::string("(none)");
         out << "    expected: " << expected << "\n";
-        out << "    observed: " << observedText(s) << "\n";
+        out << "    observed: " << observedText(s) << "\n" << notModelledLines(s, "              ");
         out << "    why:      " << s.why << "\n";
         out << "    trace:\n" << s.observed.trace.format("      ");
     }
@@ -158,7 +174,7 @@ std::string explainBlock(const ScenarioResult& r) {
     if (!r.setupError.empty()) out << "  set-up failed: " << r.setupError << "\n";
     for (const auto& s : r.steps) {
         out << "  " << s.label << " at " << position(*s.step) << "\n";
-        out << "    observed: " << observedText(s) << "\n";
+        out << "    observed: " << observedText(s) << "\n" << notModelledLines(s, "              ");
         if (s.expected) out << "    expected: " << renderExpect(*s.expected) << (s.status == StepStatus::passed ? "  [pass]" : "  [FAIL: " + s.why + "]") << "\n";
         out << s.observed.trace.format("      ");
     }
@@ -204,7 +220,15 @@ std::optional<std::string> writeJUnit(const std::string& path, const std::vector
             x << "    <testcase classname=\"" << xmlAttr(file) << "\" name=\"" << xmlAttr(title(*r)) << "\" time=\""
               << r->seconds << "\"";
             if (r->passed) {
-                x << "/>\n";
+                auto gaps = gapNotes(*r);
+                if (gaps.empty()) {
+                    x << "/>\n";
+                    continue;
+                }
+                // Passed, but on a path the model does not implement: said, not hidden.
+                x << ">\n      <system-out>";
+                for (const auto& g : gaps) x << xmlEscape(g) << "\n";
+                x << "</system-out>\n    </testcase>\n";
                 continue;
             }
             std::string first = r->setupError;
@@ -251,7 +275,8 @@ Matrix matrixOf(const std::vector<ScenarioResult>& results) {
 std::string cell(const std::map<std::string, const ScenarioResult*>& row, const std::string& v) {
     auto it = row.find(v);
     if (it == row.end()) return "–";
-    return it->second->passed ? "pass" : "FAIL";
+    if (!it->second->passed) return "FAIL";
+    return gapNotes(*it->second).empty() ? "pass" : "not modelled";
 }
 
 std::string markdown(const std::vector<ScenarioResult>& results, std::uint64_t seed) {
@@ -271,6 +296,14 @@ std::string markdown(const std::vector<ScenarioResult>& results, std::uint64_t s
         for (const auto& v : m.versions) md << " " << cell(row, v) << " |";
         md << "\n";
     }
+    bool anyGap = false;
+    for (const auto& r : results) anyGap = anyGap || !gapNotes(r).empty();
+    if (anyGap) {
+        md << "\n## Answers on paths the model does not implement\n\n";
+        for (const auto& r : results) {
+            for (const auto& g : gapNotes(r)) md << "- " << mdEscape(r.file + " [" + r.version + "]: " + g) << "\n";
+        }
+    }
     if (failed) {
         md << "\n## Failures\n";
         for (const auto& r : results) {
@@ -287,7 +320,7 @@ std::string html(const std::vector<ScenarioResult>& results, std::uint64_t seed)
     std::ostringstream h;
     h << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>cnxsim report</title>"
       << "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:2px 6px}"
-      << ".pass{background:#dfd}.FAIL{background:#fdd}pre{background:#f6f6f6;padding:6px}</style></head><body>\n";
+      << ".pass{background:#dfd}.FAIL{background:#fdd}.gap{background:#ffd}pre{background:#f6f6f6;padding:6px}</style></head><body>\n";
     h << "<h1>cnxsim report</h1>\n<p>Seed " << seed << ". " << (results.size() - failed) << " passed, " << failed
       << " failed.</p>\n";
     auto m = matrixOf(results);
@@ -298,11 +331,14 @@ std::string html(const std::vector<ScenarioResult>& results, std::uint64_t seed)
         h << "<tr><td>" << xmlEscape(name) << "</td>";
         for (const auto& v : m.versions) {
             auto c = cell(row, v);
-            h << "<td class=\"" << c << "\">" << c << "</td>";
+            h << "<td class=\"" << (c == "not modelled" ? "gap" : c) << "\">" << c << "</td>";
         }
         h << "</tr>\n";
     }
     h << "</table>\n";
+    for (const auto& r : results) {
+        for (const auto& g : gapNotes(r)) h << "<p class=\"gap\">" << xmlEscape(r.file + " [" + r.version + "]: " + g) << "</p>\n";
+    }
     for (const auto& r : results) {
         if (r.passed) continue;
         h << "<h3>" << xmlEscape(r.file + ": " + title(r)) << "</h3>\n<pre>" << xmlEscape(failureBlock(r)) << "</pre>\n";

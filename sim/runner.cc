@@ -42,6 +42,11 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
         r.why = mismatch(*r.expected, observed);
         r.status = r.why.empty() ? StepStatus::passed : StepStatus::failed;
     }
+    r.notModelled = observed.trace.gaps();
+    if (options.strict && !r.notModelled.empty() && r.status != StepStatus::failed) {
+        r.status = StepStatus::failed;
+        r.why = "the answer passes through a path the model does not implement (--strict): " + r.notModelled.front();
+    }
     r.observed = std::move(observed);
     return r;
 }

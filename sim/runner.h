@@ -28,6 +28,9 @@ struct StepResult {
     std::optional<Expect> expected;
     StepStatus status = StepStatus::unasserted;
     std::string why;  // mismatch explanation
+    /// The known gaps the step's decision met (`not modelled: #NNNN (...)`):
+    /// its answer is what the model says on a path it does not implement.
+    std::vector<std::string> notModelled;
 };
 
 struct ScenarioResult {
@@ -45,7 +48,8 @@ struct ScenarioResult {
 struct RunOptions {
     std::vector<std::string> tags;         // run scenarios carrying any of these (empty: all)
     std::vector<std::string> excludeTags;  // ... except those carrying any of these
-    bool strict = false;  // a step with an outcome (hasOutcome) but no expectation for a profile fails
+    bool strict = false;  // a step with an outcome (hasOutcome) but no expectation for a profile fails, and so
+                          // does a step whose answer met a known gap (not modelled)
     std::uint64_t seed = 1;         // the seeded random source (race exploration)
 };
 

@@ -25,9 +25,7 @@ Observed fromResponse(const std::optional<BaseCommand>& response) {
 
 std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
 
-void appendTrace(Trace& into, const Trace& from, const std::string& prefix) {
-    for (const auto& e : from.entries()) into.add(e.section, e.rule, prefix + e.detail);
-}
+void appendTrace(Trace& into, const Trace& from, const std::string& prefix) { into.append(from, prefix); }
 
 }  // namespace
 
