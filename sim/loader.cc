@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <variant>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "broker_model/compat/key_value_check.h"
@@ -20,6 +19,7 @@
 #include "broker_model/release_version.h"
 #include "broker_model/topic_name.h"
 #include "sim/did_you_mean.h"
+#include "sim/file_read.h"
 
 namespace cnx::sim {
 namespace {
@@ -29,7 +29,6 @@ using Names = std::span<const std::string_view>;
 // ---------------------------------------------------------------------------
 // Limits. A scenario file is hand-written; these only stop hostile input.
 
-constexpr std::uintmax_t kMaxFileBytes = 64u << 20;  // 64 MiB
 constexpr std::size_t kNodeBudget = 5'000'000;       // nodes visited per document (aliases can multiply them)
 constexpr int kMaxKeyValueDepth = 8;                 // KEY_VALUE inside KEY_VALUE ...
 constexpr std::size_t kMaxReportedErrors = 100;      // per file
@@ -589,31 +588,6 @@ std::optional<std::vector<Setting>> settingsMapOf(Ctx& ctx, const Value& v, Sett
 // ---------------------------------------------------------------------------
 // Schema-definition files (pulsar-admin's `{"type","schema","properties"}`).
 
-std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        error = "does not exist";
-        return std::nullopt;
-    }
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        error = "is not a regular file";
-        return std::nullopt;
-    }
-    auto size = std::filesystem::file_size(path, ec);
-    if (ec || size > kMaxFileBytes) {
-        error = ec ? "cannot be read" : "is larger than 64 MiB";
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) {
-        error = "cannot be read";
-        return std::nullopt;
-    }
-    return std::move(text).str();
-}
-
 std::string jsonKind(const nlohmann::json& j) {
     if (j.is_array()) return "an array";
     if (j.is_string()) return "a string";
@@ -647,10 +621,13 @@ public:
     DefinitionFile(Ctx& ctx, const Value& v, std::string name) : ctx_(ctx), v_(v), name_(std::move(name)) {}
 
     std::optional<SchemaData> load() {
+        auto read = readFileBounded(ctx_.baseDir / name_, kSchemaFile);
+        if (auto* e = std::get_if<FileReadError>(&read)) {
+            ctx_.error(v_.pos, "schema file " + inQuotes(name_) + ": " + e->reason);
+            return std::nullopt;
+        }
         std::string why;
-        auto text = readFile(ctx_.baseDir / name_, why);
-        if (!text) return fail(why);
-        auto json = parseJson(*text, why);
+        auto json = parseJson(std::get<std::string>(read), why);
         if (!json) return fail("is not valid JSON: " + why);
         if (!json->is_object()) return fail("must hold a JSON object, got " + jsonKind(*json));
         return fromObject(*json);
@@ -1969,6 +1946,10 @@ std::string LoadError::format() const {
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
                             const std::filesystem::path& baseDir) {
     LoadResult result;
+    if (text.size() > kScenarioFile.limitBytes) {  // as readFileBounded refuses a file
+        result.errors.push_back(errorAt(displayName, 1, 1, overLimitReason(text.size(), kScenarioFile)));
+        return result;
+    }
     auto docs = parseDocuments(text, displayName, result.errors);
     if (!docs) return result;
     if (docs->empty()) {
@@ -1989,16 +1970,15 @@ LoadResult loadScenarioText(std::string_view text, const std::string& displayNam
 }
 
 LoadResult loadScenarioFile(const std::filesystem::path& file) {
-    std::string why;
-    auto text = readFile(file, why);
-    if (!text) {
+    auto read = readFileBounded(file, kScenarioFile);
+    if (auto* e = std::get_if<FileReadError>(&read)) {
         LoadResult result;
-        result.errors.push_back(errorAt(file.string(), 1, 1, "scenario file " + why));
+        result.errors.push_back(errorAt(file.string(), 1, 1, e->reason));
         return result;
     }
     std::filesystem::path base = file.parent_path();
     if (base.empty()) base = ".";
-    return loadScenarioText(*text, file.string(), base);
+    return loadScenarioText(std::get<std::string>(read), file.string(), base);
 }
 
 namespace {
