@@ -20,6 +20,7 @@
 #include "broker_model/topic_name.h"
 #include "sim/did_you_mean.h"
 #include "sim/file_read.h"
+#include "sim/yaml_precheck.h"
 
 namespace cnx::sim {
 namespace {
@@ -1872,52 +1873,20 @@ LoadError errorAt(const std::string& file, int line, int column, std::string mes
     return e;
 }
 
-// Where flow nesting (`[`, `{`) first reaches `depth`, for the message when
-// yaml-cpp's depth guard (which carries no position) refuses a file. A
-// heuristic scan: comments and quoted scalars inside flow collections are
-// skipped; in block context only a bracket that starts a value opens one.
-std::optional<std::pair<int, int>> locateDeepNesting(std::string_view text, int depth) {
-    int level = 0, line = 1, column = 0;
-    char quote = 0, previous = '\n';  // last non-blank character
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        ++column;
-        if (c == '\n') {
-            ++line;
-            column = 0;
-            previous = '\n';
-            continue;
-        }
-        if (quote) {
-            if (c == quote) quote = 0;
-            continue;
-        }
-        bool opensValue = previous == '\n' || previous == ':' || previous == '-' || previous == ',' ||
-                          previous == '[' || previous == '{' || previous == '?';
-        if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
-            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-            continue;
-        }
-        if ((c == '"' || c == '\'') && level > 0 && opensValue) quote = c;
-        if ((c == '[' || c == '{') && (level > 0 || opensValue) && ++level >= depth) return std::pair(line, column);
-        if ((c == ']' || c == '}') && level > 0) --level;
-        if (c != ' ' && c != '\t') previous = c;
-    }
-    return std::nullopt;
-}
-
 std::optional<std::vector<YAML::Node>> parseDocuments(std::string_view text, const std::string& file,
                                                       std::vector<LoadError>& errors) {
     auto at = [&](const YAML::Mark& m) {
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
+    // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/yaml_precheck.h).
+    if (auto problem = precheckYaml(text)) {
+        errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
+        return std::nullopt;
+    }
     try {
         return YAML::LoadAll(std::string(text));
-    } catch (const YAML::DeepRecursion& e) {
-        auto where = locateDeepNesting(text, e.depth() - 1);
-        errors.push_back(errorAt(file, where ? where->first : 1, where ? where->second : 1,
-                                 "YAML nested too deeply (the parser allows at most " + std::to_string(e.depth() - 2) +
-                                     " levels)"));
+    } catch (const YAML::DeepRecursion& e) {  // not reached: the precheck's depth limit is lower
+        errors.push_back(errorAt(file, 1, 1, "YAML nested too deeply (" + e.msg + ")"));
     } catch (const YAML::ParserException& e) {
         errors.push_back({at(e.mark), "invalid YAML: " + e.msg});
     } catch (const YAML::Exception& e) {

@@ -1,5 +1,7 @@
-// The bounded reader (sim/file_read.h), issue 7 item 7: every file is read
-// only if regular and within its limit.
+// The bounded reader (sim/file_read.h) and the libyaml gate in front of
+// yaml-cpp (sim/yaml_precheck.h), issue 7 items 5 and 7: every file is read
+// only if regular and within its limit, and no text yaml-cpp 0.7.0 cannot
+// survive reaches it.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 
 #include "sim/file_read.h"
 #include "sim/loader.h"
+#include "sim/yaml_precheck.h"
 
 using namespace cnx::sim;
 
@@ -66,6 +69,33 @@ TEST_CASE("sizes are written as people read them", "[file_read]") {
     CHECK(sizeText(3 * 1024) == "3 KiB");
     CHECK(sizeText(70u << 20) == "70 MiB");
     CHECK(sizeText((3u << 20) / 2) == "1.5 MiB");
+}
+
+TEST_CASE("the yaml-cpp 0.7.0 hangs never reach yaml-cpp", "[yaml_precheck]") {
+    // yaml-cpp#1040: a ',' where a block node starts loops allocating until bad_alloc.
+    for (std::string text : {",", ",,", ", a", "# c\n,", "---\n, a\n"}) {
+        INFO(text);
+        auto problem = precheckYaml(text);
+        REQUIRE(problem);
+        CHECK(problem->message == "invalid YAML: did not find expected node content (while parsing a block node)");
+    }
+}
+
+TEST_CASE("the precheck's limits hold, each at its position", "[yaml_precheck]") {
+    YamlLimits small{3, 4, 6};
+    CHECK_FALSE(precheckYaml("a: [b, [c]]", small));
+    auto deep = precheckYaml("a: [b, [[c]]]", small);
+    REQUIRE(deep);
+    CHECK((deep->line == 1 && deep->column == 9));
+    auto longScalar = precheckYaml("a: abcde", small);
+    REQUIRE(longScalar);
+    CHECK(longScalar->message == "a YAML scalar of 5 bytes is over the 4 bytes limit for one value");
+    auto many = precheckYaml("a: &x [b, c]\nd: *x\n", small);  // map, a, x(3), d, *x(3) = 8 nodes
+    REQUIRE(many);
+    CHECK((many->line == 2 && many->column == 4));
+    auto recursive = precheckYaml("a: &x [*x]");
+    REQUIRE(recursive);
+    CHECK(recursive->message == "the YAML alias *x refers to a node that contains it");
 }
 
 TEST_CASE("loadScenarioText refuses text over the scenario file limit, as the file reader does", "[loader]") {

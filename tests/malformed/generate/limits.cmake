@@ -41,23 +41,23 @@ endfunction()
 if(CASE STREQUAL "file-over-limit")
   repeat(filler "# a comment line of sixty-four bytes, repeated to pass the limit\n" 147456)
   file(WRITE "${input}" "name: x\nsteps:\n  - producer: { topic: t, name: p1 }\n${filler}")
-  run_and_expect(2 "${input}:1:1: 9 MiB is over the 8 MiB limit for scenario files" "${CNXSIM}" lint "${input}")
+  run_and_expect(2 "${input}:1:1: 9.1 MiB is over the 8 MiB limit for scenario files" "${CNXSIM}" lint "${input}")
 elseif(CASE STREQUAL "schema-over-limit")
   repeat(filler " " 17825792)
   file(WRITE "${WORK}/big-schema.json" "{\"type\": \"STRING\", \"schema\": \"\"${filler}}")
   file(WRITE "${input}" "name: x\nschemas:\n  s: { file: big-schema.json }\nsteps:\n  - producer: { topic: t, name: p1, schema: s }\n")
-  run_and_expect(2 "${input}:3:8: schema file 'big-schema.json': 17 MiB is over the 16 MiB limit for schema files"
+  run_and_expect(2 "${input}:3:14: schema file 'big-schema.json': 17 MiB is over the 16 MiB limit for schema files"
                  "${CNXSIM}" lint "${input}")
 elseif(CASE STREQUAL "scalar-over-limit")
   repeat(scalar "a" 2097152)
   file(WRITE "${input}" "name: x\ndescription: ${scalar}\nsteps:\n  - producer: { topic: t, name: p1 }\n")
   run_and_expect(2 "${input}:2:14: a YAML scalar of 2 MiB is over the 1 MiB limit for one value" "${CNXSIM}" lint "${input}")
 elseif(CASE STREQUAL "nodes-over-limit")
-  # name, x, tags, the list, 999,996 items, steps, ...: the 1,000,001st node is the
-  # 999,997th item, at column 7 + 2 * 999,996 of line 2.
+  # The root mapping, name, x, tags and the list are 5 nodes: the 1,000,001st node
+  # is the 999,996th item, at column 8 + 2 * 999,995 of line 2.
   repeat(items "a," 999999)
   file(WRITE "${input}" "name: x\ntags: [${items}a]\nsteps:\n  - producer: { topic: t, name: p1 }\n")
-  run_and_expect(2 "${input}:2:1999999: the file holds more than 1000000 YAML nodes" "${CNXSIM}" lint "${input}")
+  run_and_expect(2 "${input}:2:1999998: the file holds more than 1000000 YAML nodes" "${CNXSIM}" lint "${input}")
 elseif(CASE STREQUAL "compat-fifo")
   file(REMOVE "${WORK}/schema.fifo")
   execute_process(COMMAND mkfifo "${WORK}/schema.fifo" RESULT_VARIABLE rc)
