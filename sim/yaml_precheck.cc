@@ -62,6 +62,15 @@ YamlProblem syntaxProblem(const yaml_parser_t& parser) {
 
 std::string text(const yaml_char_t* s) { return s ? reinterpret_cast<const char*>(s) : ""; }
 
+// libyaml reads `&a ...x` as a scalar "...x"; yaml-cpp 0.7.0 reads a document
+// end there, disagrees about the documents, and loops on a ',' after it as on
+// yaml-cpp#1040. Found by a differential run of random texts through both.
+bool startsWithDocumentMarker(const yaml_event_t& e) {
+    if (e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return false;
+    std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
+    return value.starts_with("---") || value.starts_with("...");
+}
+
 // Walks the events of one stream, counting what the limits bound.
 class Walk {
 public:
@@ -102,6 +111,9 @@ private:
         if (e.data.scalar.length > limits_.maxScalarBytes)
             return at(e.start_mark, "a YAML scalar of " + sizeText(e.data.scalar.length) + " is over the " +
                                         sizeText(limits_.maxScalarBytes) + " limit for one value");
+        if (startsWithDocumentMarker(e))
+            return at(e.start_mark, "a plain scalar may not start with '---' or '...' (yaml-cpp reads a document "
+                                    "marker there); quote it");
         if (auto p = count(e.start_mark, 1)) return p;
         if (e.data.scalar.anchor) anchors_[text(e.data.scalar.anchor)] = 1;
         return std::nullopt;

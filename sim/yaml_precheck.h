@@ -28,7 +28,8 @@ struct YamlProblem {
 };
 
 /// Checks that `text` is well-formed YAML within `limits`: syntax as libyaml
-/// reads it, no undefined or self-containing alias, no deeper nesting, no
+/// reads it, no plain scalar that yaml-cpp would read as a document marker,
+/// no undefined or self-containing alias, no deeper nesting, no
 /// longer scalar and no more (expanded) nodes than allowed. Returns the first
 /// problem, or nullopt. Runs in time linear in `text` (depth is bounded) and
 /// memory bounded by the largest scalar plus the anchors defined.

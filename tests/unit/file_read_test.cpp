@@ -79,6 +79,14 @@ TEST_CASE("the yaml-cpp 0.7.0 hangs never reach yaml-cpp", "[yaml_precheck]") {
         REQUIRE(problem);
         CHECK(problem->message == "invalid YAML: did not find expected node content (while parsing a block node)");
     }
+    // libyaml accepts these; yaml-cpp reads a document end after the anchor or tag and loops on the ','.
+    for (std::string text : {"&a \t...\n,---\n&&a ", "&a ...x\n,", "!t ...\n,", "&a ---\n,"}) {
+        INFO(text);
+        auto problem = precheckYaml(text);
+        REQUIRE(problem);
+        CHECK(problem->message ==
+              "a plain scalar may not start with '---' or '...' (yaml-cpp reads a document marker there); quote it");
+    }
 }
 
 TEST_CASE("the precheck's limits hold, each at its position", "[yaml_precheck]") {
