@@ -149,36 +149,57 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
 // logic, but they run after the schema step and decide the final answer).
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
     if (fenced_) return fencedError();
-    for (const auto& p : producers_) {
-        if (p.name == producer.name) {
-            return busy(pulsar::proto::ProducerBusy, "NamingException",
-                        "Producer with name '" + producer.name + "' is already connected to topic '" +
-                            name_.toString() + "'");
-        }
+    if (producerNames_.count(producer.name)) {
+        return busy(pulsar::proto::ProducerBusy, "NamingException",
+                    "Producer with name '" + producer.name + "' is already connected to topic '" + name_.toString() +
+                        "'");
     }
-    auto holder = std::find_if(producers_.begin(), producers_.end(),
-                               [](const AttachedProducer& p) { return p.accessMode != "Shared"; });
+    const AttachedProducer* holder = exclusiveHolder();
     const std::string& mode = producer.accessMode;
-    if (mode == "Shared" && holder != producers_.end()) {
+    if (mode == "Shared" && holder) {
         return busy(pulsar::proto::ProducerBusy, "ProducerBusyException",
                     "Topic has an existing exclusive producer: " + holder->name);
     }
     if (mode == "Exclusive" || mode == "WaitForExclusive") {
         // WaitForExclusive would queue instead of failing; the model does not queue
         // producers, so it answers as Exclusive does (documented in scenarios/README.md).
-        if (holder != producers_.end())
+        if (holder)
             return busy(pulsar::proto::ProducerFenced, "ProducerFencedException",
                         "Topic has an existing exclusive producer: " + holder->name);
         if (!producers_.empty())
             return busy(pulsar::proto::ProducerFenced, "ProducerFencedException", "Topic has existing shared producers");
     }
-    if (mode == "ExclusiveWithFencing") producers_.clear();  // existing producers are fenced and closed
-    producers_.push_back(producer);
+    if (mode == "ExclusiveWithFencing")  // existing producers are fenced and closed
+        detachProducersIf([](const AttachedProducer&) { return true; });
+    attachProducer(producer);
     return std::nullopt;
 }
 
-void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId) {
+const AttachedProducer* Topic::exclusiveHolder() const {
+    if (nonSharedProducers_ == 0) return nullptr;
+    auto it = std::find_if(producers_.begin(), producers_.end(),
+                           [](const AttachedProducer& p) { return p.accessMode != "Shared"; });
+    return it == producers_.end() ? nullptr : &*it;
+}
+
+void Topic::attachProducer(const AttachedProducer& producer) {
+    producers_.push_back(producer);
+    producerNames_.insert(producer.name);
+    if (producer.accessMode != "Shared") ++nonSharedProducers_;
+}
+
+template <typename Pred>
+void Topic::detachProducersIf(Pred detach) {
     std::erase_if(producers_, [&](const AttachedProducer& p) {
+        if (!detach(p)) return false;
+        producerNames_.erase(p.name);
+        if (p.accessMode != "Shared") --nonSharedProducers_;
+        return true;
+    });
+}
+
+void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId) {
+    detachProducersIf([&](const AttachedProducer& p) {
         return p.connectionId == connectionId && p.producerId == producerId;
     });
 }
@@ -219,7 +240,7 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
 }
 
 void Topic::removeConnection(std::uint64_t connectionId) {
-    std::erase_if(producers_, [&](const AttachedProducer& p) { return p.connectionId == connectionId; });
+    detachProducersIf([&](const AttachedProducer& p) { return p.connectionId == connectionId; });
     for (auto& [_, sub] : subscriptions_) {
         std::erase_if(sub.consumers, [&](const AttachedConsumer& c) { return c.connectionId == connectionId; });
     }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "broker_model/broker_error.h"
@@ -93,12 +94,22 @@ public:
 
 private:
     bool notIdle(std::string* why) const;
+    /// The attached producer whose access mode is not Shared, if any.
+    const AttachedProducer* exclusiveHolder() const;
+    void attachProducer(const AttachedProducer& producer);
+    /// Detaches every producer for which `detach` holds, keeping the name index.
+    template <typename Pred>
+    void detachProducersIf(Pred detach);
     void checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                              CheckCallback done);
 
     TopicName name_;
     Broker& broker_;
     std::vector<AttachedProducer> producers_;
+    // Indexes of producers_, so attaching is O(1) however many are attached:
+    // their names (unique on a topic) and how many are not Shared.
+    std::unordered_set<std::string> producerNames_;
+    std::size_t nonSharedProducers_ = 0;
     std::map<std::string, Subscription> subscriptions_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
     bool fenced_ = false;

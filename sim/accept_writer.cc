@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/file_write.h"
+#include "sim/file_read.h"
 
 namespace cnx::sim {
 namespace {
@@ -294,14 +295,9 @@ std::optional<std::string> Editor::editFlow(Place key, bool replace, const std::
 }
 
 std::optional<std::string> readAll(const std::filesystem::path& file, std::string& out) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        int error = errno;
-        return "cannot read " + file.string() + ": " + std::strerror(error);
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    out = std::move(text).str();
+    auto read = readFileBounded(file, kScenarioFile);
+    if (auto* e = std::get_if<FileReadError>(&read)) return "cannot read " + e->message();
+    out = std::move(std::get<std::string>(read));
     return std::nullopt;
 }
 

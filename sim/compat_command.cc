@@ -21,6 +21,7 @@
 #include "broker_model/registry/schema_registry.h"
 #include "sim/cli.h"
 #include "sim/did_you_mean.h"
+#include "sim/file_read.h"
 
 namespace cnx::sim {
 namespace {
@@ -217,15 +218,9 @@ struct DescOptions {
 
 using Loaded = std::variant<SchemaData, Failure>;
 
-std::optional<std::string> readWholeFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return s.str();
+// The schema file's bytes, or why not (sim/file_read.h: regular files up to 16 MiB).
+std::variant<std::string, FileReadError> readWholeFile(const std::string& path) {
+    return readFileBounded(path, kSchemaFile);
 }
 
 std::string base64(std::string_view bytes) {
@@ -393,8 +388,9 @@ Loaded adminDefinition(const Json& j) {
 }
 
 Loaded loadSchemaFile(const std::string& path, const DescOptions& o) {
-    auto bytes = readWholeFile(path);
-    if (!bytes) return Failure{"cannot read the file"};
+    auto read = readWholeFile(path);
+    if (auto* e = std::get_if<FileReadError>(&read)) return Failure{e->reason};
+    const std::string* bytes = &std::get<std::string>(read);
     if (std::filesystem::path(path).extension() == ".desc") return descriptorDefinition(*bytes, o);
     Json j;
     try {

@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <variant>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "broker_model/compat/key_value_check.h"
@@ -20,6 +19,8 @@
 #include "broker_model/release_version.h"
 #include "broker_model/topic_name.h"
 #include "sim/did_you_mean.h"
+#include "sim/file_read.h"
+#include "sim/yaml_precheck.h"
 
 namespace cnx::sim {
 namespace {
@@ -29,7 +30,6 @@ using Names = std::span<const std::string_view>;
 // ---------------------------------------------------------------------------
 // Limits. A scenario file is hand-written; these only stop hostile input.
 
-constexpr std::uintmax_t kMaxFileBytes = 64u << 20;  // 64 MiB
 constexpr std::size_t kNodeBudget = 5'000'000;       // nodes visited per document (aliases can multiply them)
 constexpr int kMaxKeyValueDepth = 8;                 // KEY_VALUE inside KEY_VALUE ...
 constexpr std::size_t kMaxReportedErrors = 100;      // per file
@@ -589,31 +589,6 @@ std::optional<std::vector<Setting>> settingsMapOf(Ctx& ctx, const Value& v, Sett
 // ---------------------------------------------------------------------------
 // Schema-definition files (pulsar-admin's `{"type","schema","properties"}`).
 
-std::optional<std::string> readFile(const std::filesystem::path& path, std::string& error) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        error = "does not exist";
-        return std::nullopt;
-    }
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        error = "is not a regular file";
-        return std::nullopt;
-    }
-    auto size = std::filesystem::file_size(path, ec);
-    if (ec || size > kMaxFileBytes) {
-        error = ec ? "cannot be read" : "is larger than 64 MiB";
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) {
-        error = "cannot be read";
-        return std::nullopt;
-    }
-    return std::move(text).str();
-}
-
 std::string jsonKind(const nlohmann::json& j) {
     if (j.is_array()) return "an array";
     if (j.is_string()) return "a string";
@@ -647,10 +622,13 @@ public:
     DefinitionFile(Ctx& ctx, const Value& v, std::string name) : ctx_(ctx), v_(v), name_(std::move(name)) {}
 
     std::optional<SchemaData> load() {
+        auto read = readFileBounded(ctx_.baseDir / name_, kSchemaFile);
+        if (auto* e = std::get_if<FileReadError>(&read)) {
+            ctx_.error(v_.pos, "schema file " + inQuotes(name_) + ": " + e->reason);
+            return std::nullopt;
+        }
         std::string why;
-        auto text = readFile(ctx_.baseDir / name_, why);
-        if (!text) return fail(why);
-        auto json = parseJson(*text, why);
+        auto json = parseJson(std::get<std::string>(read), why);
         if (!json) return fail("is not valid JSON: " + why);
         if (!json->is_object()) return fail("must hold a JSON object, got " + jsonKind(*json));
         return fromObject(*json);
@@ -1895,52 +1873,20 @@ LoadError errorAt(const std::string& file, int line, int column, std::string mes
     return e;
 }
 
-// Where flow nesting (`[`, `{`) first reaches `depth`, for the message when
-// yaml-cpp's depth guard (which carries no position) refuses a file. A
-// heuristic scan: comments and quoted scalars inside flow collections are
-// skipped; in block context only a bracket that starts a value opens one.
-std::optional<std::pair<int, int>> locateDeepNesting(std::string_view text, int depth) {
-    int level = 0, line = 1, column = 0;
-    char quote = 0, previous = '\n';  // last non-blank character
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        ++column;
-        if (c == '\n') {
-            ++line;
-            column = 0;
-            previous = '\n';
-            continue;
-        }
-        if (quote) {
-            if (c == quote) quote = 0;
-            continue;
-        }
-        bool opensValue = previous == '\n' || previous == ':' || previous == '-' || previous == ',' ||
-                          previous == '[' || previous == '{' || previous == '?';
-        if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
-            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-            continue;
-        }
-        if ((c == '"' || c == '\'') && level > 0 && opensValue) quote = c;
-        if ((c == '[' || c == '{') && (level > 0 || opensValue) && ++level >= depth) return std::pair(line, column);
-        if ((c == ']' || c == '}') && level > 0) --level;
-        if (c != ' ' && c != '\t') previous = c;
-    }
-    return std::nullopt;
-}
-
 std::optional<std::vector<YAML::Node>> parseDocuments(std::string_view text, const std::string& file,
                                                       std::vector<LoadError>& errors) {
     auto at = [&](const YAML::Mark& m) {
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
+    // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/yaml_precheck.h).
+    if (auto problem = precheckYaml(text)) {
+        errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
+        return std::nullopt;
+    }
     try {
         return YAML::LoadAll(std::string(text));
-    } catch (const YAML::DeepRecursion& e) {
-        auto where = locateDeepNesting(text, e.depth() - 1);
-        errors.push_back(errorAt(file, where ? where->first : 1, where ? where->second : 1,
-                                 "YAML nested too deeply (the parser allows at most " + std::to_string(e.depth() - 2) +
-                                     " levels)"));
+    } catch (const YAML::DeepRecursion& e) {  // not reached: the precheck's depth limit is lower
+        errors.push_back(errorAt(file, 1, 1, "YAML nested too deeply (" + e.msg + ")"));
     } catch (const YAML::ParserException& e) {
         errors.push_back({at(e.mark), "invalid YAML: " + e.msg});
     } catch (const YAML::Exception& e) {
@@ -1969,6 +1915,10 @@ std::string LoadError::format() const {
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
                             const std::filesystem::path& baseDir) {
     LoadResult result;
+    if (text.size() > kScenarioFile.limitBytes) {  // as readFileBounded refuses a file
+        result.errors.push_back(errorAt(displayName, 1, 1, overLimitReason(text.size(), kScenarioFile)));
+        return result;
+    }
     auto docs = parseDocuments(text, displayName, result.errors);
     if (!docs) return result;
     if (docs->empty()) {
@@ -1989,16 +1939,15 @@ LoadResult loadScenarioText(std::string_view text, const std::string& displayNam
 }
 
 LoadResult loadScenarioFile(const std::filesystem::path& file) {
-    std::string why;
-    auto text = readFile(file, why);
-    if (!text) {
+    auto read = readFileBounded(file, kScenarioFile);
+    if (auto* e = std::get_if<FileReadError>(&read)) {
         LoadResult result;
-        result.errors.push_back(errorAt(file.string(), 1, 1, "scenario file " + why));
+        result.errors.push_back(errorAt(file.string(), 1, 1, e->reason));
         return result;
     }
     std::filesystem::path base = file.parent_path();
     if (base.empty()) base = ".";
-    return loadScenarioText(*text, file.string(), base);
+    return loadScenarioText(std::get<std::string>(read), file.string(), base);
 }
 
 namespace {

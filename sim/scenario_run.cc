@@ -283,13 +283,16 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
 void ScenarioRun::remember(OpenHandle h) {
     std::string key = (h.producer ? "p/" : "c/") + h.name;
     auto& map = h.producer ? producers_ : consumers_;
-    if (std::find(order_.begin(), order_.end(), key) == order_.end()) order_.push_back(key);
+    if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
     map[h.name] = std::move(h);
 }
 
 void ScenarioRun::forget(bool producer, const std::string& name) {
     (producer ? producers_ : consumers_).erase(name);
-    std::erase(order_, (producer ? "p/" : "c/") + name);
+    auto it = orderOf_.find((producer ? "p/" : "c/") + name);
+    if (it == orderOf_.end()) return;
+    order_.erase(it->second);
+    orderOf_.erase(it);
 }
 
 Observed ScenarioRun::close(const CloseStep& st) {
@@ -315,8 +318,8 @@ Observed ScenarioRun::close(const CloseStep& st) {
 Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
     Observed out;
     out.trace = std::move(trace);
-    auto order = order_;
-    for (const auto& key : order) {
+    auto order = order_;  // a refused reconnect forgets its handle
+    for (const auto& [_, key] : order) {
         bool producer = key[0] == 'p';
         auto& map = producer ? producers_ : consumers_;
         auto it = map.find(key.substr(2));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "broker_model/admin_api.h"
@@ -95,7 +96,11 @@ private:
     std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
     std::map<std::string, OpenHandle> producers_;
     std::map<std::string, OpenHandle> consumers_;
-    std::vector<std::string> order_;                       // "p/<name>", "c/<name>" in first-connect order
+    // "p/<name>", "c/<name>" in first-connect order: sequence -> key, and its index key -> sequence,
+    // so remembering and forgetting a handle is O(log n) however many are open.
+    std::map<std::uint64_t, std::string> order_;
+    std::unordered_map<std::string, std::uint64_t> orderOf_;
+    std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
 };
 

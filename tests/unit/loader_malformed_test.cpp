@@ -31,20 +31,20 @@ const MalformedCase kCases[] = {
      R"y(name: x
 steps: [ { producer: { topic: t } }
 )y",
-     R"m(case.yaml:3:1: invalid YAML: end of sequence flow not found)m"},
+     R"m(case.yaml:3:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence))m"},
     {"yaml-bad-indentation",
      R"y(name: x
 steps:
   - producer: { topic: t }
    expect: ok
 )y",
-     R"m(case.yaml:4:4: invalid YAML: end of sequence not found)m"},
+     R"m(case.yaml:4:4: invalid YAML: did not find expected '-' indicator (while parsing a block collection))m"},
     {"yaml-undefined-anchor",
      R"y(name: x
 steps:
   - producer: { topic: t, schema: *user }
 )y",
-     R"m(case.yaml:3:35: invalid YAML: the referenced anchor is not defined)m"},
+     R"m(case.yaml:3:35: the YAML alias *user refers to no anchor &user before it)m"},
     {"empty-file",
      R"y()y",
      R"m(case.yaml:1:1: the file holds no scenario (it is empty or only comments))m"},
@@ -302,7 +302,7 @@ schemas:
 steps:
   - producer: { topic: t, name: p1 }
 )y",
-     R"m(case.yaml:4:11: schema file 'schemas/missing.json' does not exist)m"},
+     R"m(case.yaml:4:11: schema file 'schemas/missing.json': does not exist)m"},
     {"schema-file-invalid-json",
      R"y(name: x
 schemas:
@@ -593,26 +593,23 @@ TEST_CASE("malformed inputs give one exact file:line:column error", "[loader][ma
     }
 }
 
-TEST_CASE("a 10 MB file loads in reasonable time and reports its one typo", "[loader][malformed][slow]") {
+TEST_CASE("a 4 MiB file (under the node limit) loads and reports its one typo", "[loader][malformed][slow]") {
     std::string text = "name: big\nsteps:\n  - producer: { topic: t, name: p0, schema: STRING }\n    expect: ok\n";
     int line = 4;
-    for (int i = 0; text.size() < 10u * 1024 * 1024; ++i, ++line)
+    for (int i = 0; text.size() < 4u * 1024 * 1024; ++i, ++line)
         text += "  - publish: { producer: p0, count: " + std::to_string(i % 100 + 1) + " }\n";
     text += "  - publsh: { producer: p0 }\n";
     ++line;
-    auto start = std::chrono::steady_clock::now();
     auto result = loadScenarioText(text, "big.yaml", ".");
-    auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     REQUIRE(result.errors.size() == 1);
     CHECK(result.errors[0].format() ==
           "big.yaml:" + std::to_string(line) + ":5: unknown step action 'publsh'; did you mean 'publish'?");
-    CHECK(seconds < 120);  // ~4 s optimised; generous for sanitizer builds
 }
 
-TEST_CASE("a valid 10 MB file loads", "[loader][slow]") {
+TEST_CASE("a valid 4 MiB file (about 740,000 nodes, under the 1,000,000 limit) loads", "[loader][slow]") {
     std::string text = "name: big\nsteps:\n  - producer: { topic: t, name: p0, schema: STRING }\n";
     std::size_t steps = 1;
-    for (; text.size() < 10u * 1024 * 1024; ++steps) text += "  - publish: { producer: p0, count: 2 }\n";
+    for (; text.size() < 4u * 1024 * 1024; ++steps) text += "  - publish: { producer: p0, count: 2 }\n";
     auto result = loadScenarioText(text, "big.yaml", ".");
     REQUIRE(result.errors.empty());
     REQUIRE(result.scenarios.size() == 1);
@@ -624,7 +621,7 @@ TEST_CASE("deep nesting is an error, not a stack overflow", "[loader][malformed]
         auto result = loadScenarioText(std::string(100000, '['), "deep.yaml", ".");
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors[0].format() ==
-              "deep.yaml:1:499: YAML nested too deeply (the parser allows at most 498 levels)");
+              "deep.yaml:1:257: YAML nested too deeply (at most 256 levels of mappings and sequences)");
     }
     SECTION("nested flow mappings inside a step") {
         std::string text = "name: x\nsteps:\n  - producer: ";
@@ -633,7 +630,7 @@ TEST_CASE("deep nesting is an error, not a stack overflow", "[loader][malformed]
         auto result = loadScenarioText(text, "deep.yaml", ".");
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors[0].format() ==
-              "deep.yaml:3:2007: YAML nested too deeply (the parser allows at most 498 levels)");
+              "deep.yaml:3:1027: YAML nested too deeply (at most 256 levels of mappings and sequences)");
     }
     SECTION("600 levels of block mappings") {
         std::string text;
@@ -641,7 +638,7 @@ TEST_CASE("deep nesting is an error, not a stack overflow", "[loader][malformed]
         auto result = loadScenarioText(text, "deep.yaml", ".");
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors[0].format() ==
-              "deep.yaml:1:1: YAML nested too deeply (the parser allows at most 498 levels)");
+              "deep.yaml:257:257: YAML nested too deeply (at most 256 levels of mappings and sequences)");
     }
 }
 
@@ -656,10 +653,10 @@ TEST_CASE("aliases that would multiply the document are refused quickly", "[load
         auto start = std::chrono::steady_clock::now();
         auto result = loadScenarioText(yaml, "alias.yaml", ".");
         CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
-        // The unknown key, then each of the 2 x 2 inner races refused (one node, seen through aliases).
-        REQUIRE(result.errors.size() == 5);
-        CHECK(result.errors[0].format() == "alias.yaml:2:1: unknown key 'x-lists' in the scenario");
-        CHECK(result.errors[1].message == "concurrently steps cannot be nested");
+        // Refused before yaml-cpp sees it: the aliases expand to 2^40 nodes (sim/yaml_precheck.h).
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors[0].message ==
+              "the file holds more than 1000000 YAML nodes (aliases counted as what they expand to); giving up");
     }
     SECTION("KEY_VALUE of KEY_VALUE") {
         std::string yaml = "name: x\nschemas:\n  k0: &k0 { type: STRING }\n";
@@ -670,8 +667,9 @@ TEST_CASE("aliases that would multiply the document are refused quickly", "[load
         auto start = std::chrono::steady_clock::now();
         auto result = loadScenarioText(yaml, "kv.yaml", ".");
         CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
-        REQUIRE_FALSE(result.errors.empty());
-        CHECK(result.errors.front().message == "KEY_VALUE schemas nested more than 8 levels deep");
+        REQUIRE(result.errors.size() == 1);
+        CHECK(result.errors.front().message ==
+              "the file holds more than 1000000 YAML nodes (aliases counted as what they expand to); giving up");
     }
 }
 

@@ -505,7 +505,7 @@ TEST_CASE("loadScenarioFile resolves schema files next to the scenario", "[loade
 
     auto missing = loadScenarioFile(dir / "nope.yaml");
     REQUIRE(missing.errors.size() == 1);
-    CHECK(missing.errors[0].format() == (dir / "nope.yaml").string() + ":1:1: scenario file does not exist");
+    CHECK(missing.errors[0].format() == (dir / "nope.yaml").string() + ":1:1: does not exist");
 }
 
 TEST_CASE("collectScenarioFiles walks folders in sorted order", "[loader]") {

@@ -1,0 +1,38 @@
+#pragma once
+// The gate in front of yaml-cpp. yaml-cpp 0.7.0 (Debian 12) cannot survive
+// every input: a stray `,` in block context makes `LoadAll` loop allocating
+// until bad_alloc (yaml-cpp#1040), its depth guard carries no position, and
+// it is slow on huge scalars. So every scenario text is first read with
+// libyaml's event parser, which streams in bounded memory and reports
+// positions; only text it accepts, within the limits below, reaches yaml-cpp.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cnx::sim {
+
+/// The limits of scenario YAML (scenarios/README.md "Limits").
+struct YamlLimits {
+    int maxDepth = 256;                      // nested collections, block or flow
+    std::size_t maxScalarBytes = 1u << 20;   // one scalar (1 MiB)
+    std::size_t maxNodes = 1'000'000;        // nodes in a file, aliases counted as what they expand to
+};
+
+/// A problem found before parsing; `line`/`column` are 1-based.
+struct YamlProblem {
+    int line = 1;
+    int column = 1;
+    std::string message;
+};
+
+/// Checks that `text` is well-formed YAML within `limits`: syntax as libyaml
+/// reads it, no plain scalar that yaml-cpp would read as a document marker,
+/// no undefined or self-containing alias, no deeper nesting, no
+/// longer scalar and no more (expanded) nodes than allowed. Returns the first
+/// problem, or nullopt. Runs in time linear in `text` (depth is bounded) and
+/// memory bounded by the largest scalar plus the anchors defined.
+std::optional<YamlProblem> precheckYaml(std::string_view text, const YamlLimits& limits = {});
+
+}  // namespace cnx::sim
