@@ -185,6 +185,25 @@ TEST_CASE("issue 7.8: a descriptor with an invalid UTF-8 message name is refused
     std::string output;
     CHECK(runCompatCli({"--strategy", "FULL", "--new", path}, &output) == 2);
     CHECK(output.find("deserialize ProtobufNative Schema failed") != std::string::npos);
+    // The same bytes through the model's own entry points (the fuzz target's path).
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string definition = protobufNativeDefinitionWithDefaultRoot(bytes);
+    CHECK(definition.find("\xEF\xBF\xBD") != std::string::npos);  // U+FFFD for the 0xFF byte
+    SchemaData schema{SchemaType::PROTOBUF_NATIVE, definition, {}};
+    CHECK(validateSchemaDefinition(newestProfile(), schema, false) ==
+          std::optional<std::string>("deserialize ProtobufNative Schema failed"));
+    auto r = makeProtobufNativeCheck()->checkCompatible(schema, schema, CompatibilityStrategy::FULL, CheckOptions{});
+    CHECK(r.verdict == Verdict::error);
+}
+
+TEST_CASE("issue 7.8: any bytes make a definition the validator refuses or accepts, never an exception", "[issue7][protobuf]") {
+    for (std::string bytes : {std::string(), std::string("\xff\xff\xff"), std::string("\x0a\x03\x0a\x01\xc3"),
+                              std::string("\x0a\x05\x0a\x01a\x12\x00")}) {
+        std::string definition;
+        REQUIRE_NOTHROW(definition = protobufNativeDefinitionWithDefaultRoot(bytes));
+        CHECK(protobufNativeDefinitionError(definition).has_value());
+    }
 }
 
 // ---- item 9: deep reference chains and wide unions ---------------------------------------

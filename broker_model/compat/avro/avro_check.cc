@@ -11,6 +11,7 @@
 // ValidateLatest / ValidateAll, SchemaValidatorBuilder strategies.
 
 #include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/json_nesting.h"
 
 #include <algorithm>
 #include <array>
@@ -198,7 +199,10 @@ bool isJacksonJsonSchema(const avro::Json& j, int depth) {
     return nestedSchemasValid(j, depth);
 }
 
+// Jackson readTree of a legacy JSON-Schema definition; nullopt when it does
+// not parse, or nests past Jackson 2.15+'s limit (issue 7 item 6).
 std::optional<avro::Json> readJson(const std::string& data) {
+    if (jsonNestsDeeperThan(data)) return std::nullopt;
     try {
         return avro::Json::parse(data);
     } catch (const avro::Json::exception&) {
