@@ -12,6 +12,7 @@
 
 #include "broker_model/compat/avro_check.h"
 #include "broker_model/compat/json_nesting.h"
+#include "broker_model/compat/large_stack.h"
 
 #include <algorithm>
 #include <array>
@@ -115,9 +116,9 @@ CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::
 
 avro::ParseOptions parseOptions(const CheckOptions& o) { return avro::parseOptionsFor(o); }
 
-// AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy).
-CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
-                          const CheckOptions& options) {
+// AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy), on the calling thread.
+CheckResult avroListCheckHere(std::span<const SchemaData> existing, const SchemaData& candidate,
+                              CompatibilityStrategy strategy, const CheckOptions& options) {
     std::vector<ParseResult> parsed;  // keeps the shared schemas alive
     parsed.reserve(existing.size());
     for (const SchemaData& e : existing) {
@@ -137,6 +138,12 @@ CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData
                     ": " + r.message;
     }
     return r;
+}
+
+// The same on a stack deep enough for the resolver's modelled recursion (issue 7 item 9).
+CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
+                          const CheckOptions& options) {
+    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options); });
 }
 
 class AvroCheck final : public SchemaCompatibilityCheck {
@@ -302,7 +309,7 @@ std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b,
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
     if (!x.ok() || !y.ok()) return std::nullopt;
-    return avro::schemaEquals(*x.schema, *y.schema);
+    return onCheckerStack([&] { return avro::schemaEquals(*x.schema, *y.schema); });
 }
 
 std::unique_ptr<SchemaCompatibilityCheck> makeAvroCheck() { return std::make_unique<AvroCheck>(); }

@@ -606,9 +606,10 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
-// Edges on the longest path of the node graph (field types, items, branches);
+// Edges on the longest path of the node graph (field types, items, branches),
+// or with `unionEdgesOnly` the most edges leaving union nodes on any path;
 // the graph must be acyclic. Iterative: chains of named references can be long.
-std::uint32_t longestPath(const Schema& s) {
+std::uint32_t longestPath(const Schema& s, bool unionEdgesOnly = false) {
     std::vector<std::uint32_t> depth(s.nodes.size(), 0);
     std::vector<char> done(s.nodes.size(), 0);
     std::vector<std::pair<NodeId, bool>> stack;  // node, children pushed
@@ -637,7 +638,8 @@ std::uint32_t longestPath(const Schema& s) {
             }
             stack.pop_back();
             std::uint32_t d = 0;
-            children(id, [&](NodeId c) { d = std::max(d, depth[c] + 1); });
+            std::uint32_t edge = !unionEdgesOnly || s.nodes[id].type == Type::union_ ? 1 : 0;
+            children(id, [&](NodeId c) { d = std::max(d, depth[c] + edge); });
             depth[id] = d;
             done[id] = 1;
             best = std::max(best, d);
@@ -699,7 +701,10 @@ void buildCompact(Schema& s) {
         }
         slot += size;
     }
-    if (!s.recursive) c.maxDepth = longestPath(s);
+    if (!s.recursive) {
+        c.maxDepth = longestPath(s);
+        c.maxUnionDepth = longestPath(s, true);
+    }
     c.ready = true;
 }
 
