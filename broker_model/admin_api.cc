@@ -1,5 +1,6 @@
 #include "broker_model/admin_api.h"
 
+#include "broker_model/compat/json_nesting.h"
 #include "broker_model/compat/key_value_check.h"
 #include "broker_model/policy_resolution.h"
 #include "broker_model/registry/definition_validator.h"
@@ -31,12 +32,20 @@ std::string renderData(const SchemaData& schema) {
     std::string error;
     auto kv = compat::decodeKeyValue(schema, &error);
     if (!kv) return schema.data;
+    // A component that is not JSON, or nests deeper than the shared limit
+    // (issue 7 item 6: dump() recurses per level), is rendered as its text.
+    // Jackson 2.15+ would refuse such a component in readTree; the broker's
+    // answer to that (an HTTP 500?) is UNCONFIRMED, and the text is what a
+    // reader of the response can use.
     auto component = [](const SchemaData& c) -> nlohmann::json {
         if (c.data.empty()) return "";
+        if (compat::jsonNestsDeeperThan(c.data)) return c.data;
         auto parsed = nlohmann::json::parse(c.data, nullptr, false);
         return parsed.is_discarded() ? nlohmann::json(c.data) : parsed;
     };
-    return nlohmann::json{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump();
+    // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
+    return nlohmann::json{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // §7.4: the text of an error response, per release.

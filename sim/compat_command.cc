@@ -15,6 +15,8 @@
 
 #include "broker_model/compat/avro_check.h"
 #include "broker_model/compat/checker_set.h"
+#include "broker_model/compat/json_nesting.h"
+#include "broker_model/compat/protobuf_native_check.h"
 #include "broker_model/executor.h"
 #include "broker_model/profile.h"
 #include "broker_model/registry/definition_validator.h"
@@ -223,22 +225,6 @@ std::variant<std::string, FileReadError> readWholeFile(const std::string& path) 
     return readFileBounded(path, kSchemaFile);
 }
 
-std::string base64(std::string_view bytes) {
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        std::uint32_t n = static_cast<unsigned char>(bytes[i]) << 16;
-        if (i + 1 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-        if (i + 2 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 2]);
-        out += kAlphabet[(n >> 18) & 63];
-        out += kAlphabet[(n >> 12) & 63];
-        out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
-    }
-    return out;
-}
-
 using google::protobuf::DescriptorProto;
 using google::protobuf::FileDescriptorProto;
 using google::protobuf::FileDescriptorSet;
@@ -307,10 +293,12 @@ Loaded descriptorDefinition(const std::string& bytes, const DescOptions& o) {
     } else {
         return Failure{"'" + file.name() + "' defines no message; name the root with --root-message"};
     }
-    Json definition{{"fileDescriptorSet", base64(bytes)},
-                    {"rootMessageTypeName", message},
-                    {"rootFileDescriptorName", file.name()}};
-    return SchemaData{SchemaType::PROTOBUF_NATIVE, definition.dump(), {}};
+    return SchemaData{SchemaType::PROTOBUF_NATIVE, compat::protobufNativeDefinition(bytes, message, file.name()), {}};
+}
+
+Failure tooDeep() {
+    return Failure{"not valid JSON: nesting deeper than " + std::to_string(compat::kMaxJsonNesting) +
+                   " levels (Jackson's StreamReadConstraints limit)"};
 }
 
 // §7.2: Jackson reads Map<String,String> properties, coercing scalars.
@@ -321,7 +309,7 @@ std::variant<SchemaProperties, Failure> adminProperties(const Json& j) {
     if (!it->is_object()) return Failure{"\"properties\" must be an object of strings"};
     for (const auto& [k, v] : it->items()) {
         if (v.is_structured()) return Failure{"property '" + k + "' must be a string"};
-        props[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        props[k] = v.is_string() ? v.get<std::string>() : v.dump();  // a scalar: always valid UTF-8
     }
     return props;
 }
@@ -330,11 +318,14 @@ std::variant<SchemaProperties, Failure> adminProperties(const Json& j) {
 // component the element's compact JSON text, `""` meaning no bytes; laid out
 // as [int32 BE len][key][int32 BE len][value] (§6.6).
 std::variant<std::string, Failure> keyValueData(const std::string& text) {
+    if (compat::jsonNestsDeeperThan(text)) return tooDeep();
     auto j = Json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j.contains("value")) {
         return Failure{"a KEY_VALUE schema must be the JSON text {\"key\": ..., \"value\": ...}"};
     }
-    auto component = [](const Json& c) { return c.is_string() && c.get<std::string>().empty() ? std::string() : c.dump(); };
+    auto component = [](const Json& c) {
+        return c.is_string() && c.get<std::string>().empty() ? std::string() : c.dump(-1, ' ', false, Json::error_handler_t::replace);
+    };
     auto append = [](std::string& out, const std::string& part) {
         auto n = static_cast<std::uint32_t>(part.size());
         for (int shift = 24; shift >= 0; shift -= 8) out += static_cast<char>((n >> shift) & 0xFF);
@@ -392,6 +383,8 @@ Loaded loadSchemaFile(const std::string& path, const DescOptions& o) {
     if (auto* e = std::get_if<FileReadError>(&read)) return Failure{e->reason};
     const std::string* bytes = &std::get<std::string>(read);
     if (std::filesystem::path(path).extension() == ".desc") return descriptorDefinition(*bytes, o);
+    // Before any tree is built or copied: those recurse per level (issue 7 item 6).
+    if (compat::jsonNestsDeeperThan(*bytes)) return tooDeep();
     Json j;
     try {
         j = Json::parse(*bytes);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "broker_model/compat/checker_set.h"
+#include "broker_model/compat/json_nesting.h"
 
 namespace cnx::compat {
 namespace {
@@ -107,18 +108,20 @@ std::variant<SchemaType, JavaException> componentType(const SchemaProperties& pa
                          "No enum constant org.apache.pulsar.common.schema.SchemaType." + *name};
 }
 
-// Gson `JsonElement.getAsString()` of one property value.
-std::variant<std::string, JavaException> gsonAsString(const nlohmann::json& v) {
-    switch (v.type()) {
-        case nlohmann::json::value_t::string: return v.get<std::string>();
+// Gson `JsonElement.getAsString()` of one property value. A one-element
+// array answers for its element (Gson recurses; we loop, so depth costs no stack).
+std::variant<std::string, JavaException> gsonAsString(const nlohmann::json& value) {
+    const nlohmann::json* v = &value;
+    while (v->is_array() && v->size() == 1) v = &(*v)[0];
+    switch (v->type()) {
+        case nlohmann::json::value_t::string: return v->get<std::string>();
         case nlohmann::json::value_t::boolean:
         case nlohmann::json::value_t::number_integer:
         case nlohmann::json::value_t::number_unsigned:
-        case nlohmann::json::value_t::number_float: return v.dump();  // Gson keeps the literal; close enough
+        case nlohmann::json::value_t::number_float: return v->dump();  // Gson keeps the literal; close enough
         case nlohmann::json::value_t::array:
-            if (v.size() == 1) return gsonAsString(v[0]);
             return JavaException{"java.lang.IllegalStateException",
-                                 "Array must have size 1, but has size " + std::to_string(v.size())};
+                                 "Array must have size 1, but has size " + std::to_string(v->size())};
         case nlohmann::json::value_t::null: return JavaException{"java.lang.UnsupportedOperationException", "JsonNull"};
         case nlohmann::json::value_t::object:
         case nlohmann::json::value_t::binary:
@@ -128,13 +131,27 @@ std::variant<std::string, JavaException> gsonAsString(const nlohmann::json& v) {
     return JavaException{"java.lang.UnsupportedOperationException", "JsonObject"};
 }
 
+// Nesting past what the broker's Gson survives (issue 7 item 6). Gson has no
+// nesting limit before 2.11 (JsonReader.setNestingLimit, default 255), and its
+// JsonElement reader and JsonElement.toString() recurse per level, so a deep
+// enough document ends in StackOverflowError on the broker's thread. Which
+// Gson each Pulsar release ships, and the depth at which its stack gives out,
+// are UNCONFIRMED: we answer StackOverflowError past kMaxJsonNesting, so a
+// document between that depth and Java's real limit is refused here although
+// an old broker may accept it.
+JavaException gsonTooDeep() { return JavaException{"java.lang.StackOverflowError", ""}; }
+
 // `SchemaUtils.deserializeSchemaProperties` (Gson): a JSON object of strings.
 std::variant<SchemaProperties, JavaException> parsePropertiesJson(const std::string& text) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return SchemaProperties{};  // Gson: empty document ⇒ null
+    if (jsonNestsDeeperThan(text)) return gsonTooDeep();
     auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return JavaException{"com.google.gson.JsonSyntaxException", "malformed JSON: " + text};
     if (j.is_null()) return SchemaProperties{};  // Gson returns a null map; the components then have none
-    if (!j.is_object()) return JavaException{"java.lang.IllegalStateException", "Not a JSON Object: " + j.dump()};
+    if (!j.is_object()) {
+        return JavaException{"java.lang.IllegalStateException",
+                             "Not a JSON Object: " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+    }
     SchemaProperties out;
     for (const auto& [k, v] : j.items()) {
         auto s = gsonAsString(v);

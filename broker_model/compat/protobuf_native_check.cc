@@ -5,6 +5,7 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "broker_model/compat/json_nesting.h"
 
 namespace cnx::compat {
 namespace {
@@ -174,6 +177,8 @@ std::variant<std::string, DeserializeFailure> descriptorSetBytes(const nlohmann:
 }
 
 std::variant<NativeSchemaData, DeserializeFailure> readSchemaData(std::string_view definition) {
+    // Jackson 2.15+ refuses deeper nesting (issue 7 item 6); older ones recurse on.
+    if (jsonNestsDeeperThan(definition)) return DeserializeFailure{jacksonNestingMessage()};
     nlohmann::json j;
     std::istringstream in{std::string(definition)};
     try {
@@ -408,6 +413,53 @@ std::optional<std::string> protobufNativeDefinitionError(std::string_view defini
     auto result = deserialize(definition);
     if (std::holds_alternative<DeserializeFailure>(result)) return std::string(kDeserializeFailed);
     return std::nullopt;
+}
+
+namespace {
+
+std::string base64(std::string_view bytes) {
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+        if (i + 1 < bytes.size()) n |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+        if (i + 2 < bytes.size()) n |= static_cast<unsigned char>(bytes[i + 2]);
+        out += kAlphabet[(n >> 18) & 63];
+        out += kAlphabet[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
+    }
+    return out;
+}
+
+std::string qualifiedName(const google::protobuf::FileDescriptorProto& f, const std::string& message) {
+    if (f.package().empty() || message.starts_with(f.package() + ".")) return message;
+    return f.package() + "." + message;
+}
+
+}  // namespace
+
+std::string protobufNativeDefinition(std::string_view fileDescriptorSet, std::string_view rootMessageTypeName,
+                                     std::string_view rootFileDescriptorName) {
+    nlohmann::ordered_json definition{{"fileDescriptorSet", base64(fileDescriptorSet)},
+                                      {"rootMessageTypeName", std::string(rootMessageTypeName)},
+                                      {"rootFileDescriptorName", std::string(rootFileDescriptorName)}};
+    // replace: one U+FFFD per invalid sequence, close to Java's CharsetDecoder (UNCONFIRMED per byte).
+    return definition.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string protobufNativeDefinitionWithDefaultRoot(std::string_view fileDescriptorSet) {
+    google::protobuf::FileDescriptorSet set;
+    bool parsed = false;
+    {
+        google::protobuf::LogSilencer quiet;
+        parsed = set.ParseFromArray(fileDescriptorSet.data(), static_cast<int>(fileDescriptorSet.size()));
+    }
+    if (!parsed || set.file_size() == 0) return protobufNativeDefinition(fileDescriptorSet, "", "");
+    const auto& file = set.file(set.file_size() - 1);
+    std::string message = file.message_type_size() > 0 ? qualifiedName(file, file.message_type(0).name()) : "";
+    return protobufNativeDefinition(fileDescriptorSet, message, file.name());
 }
 
 }  // namespace cnx::compat

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/json_nesting.h"
 #include "broker_model/compat/key_value_check.h"
 #include "broker_model/compat/protobuf_native_check.h"
 
@@ -12,7 +13,9 @@ namespace {
 std::string typeName(SchemaType t) { return std::string(to_string_view(t)); }
 
 // §6.4/§6.7: the legacy Jackson JSON-Schema format accepted for JSON until PIP-464.
+// Nesting past Jackson 2.15+'s limit does not parse (issue 7 item 6).
 bool parsesAsLegacyJsonSchema(const std::string& data) {
+    if (compat::jsonNestsDeeperThan(data)) return false;
     auto j = nlohmann::json::parse(data, nullptr, false);
     return !j.is_discarded() && j.is_object();
 }

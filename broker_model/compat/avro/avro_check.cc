@@ -11,6 +11,8 @@
 // ValidateLatest / ValidateAll, SchemaValidatorBuilder strategies.
 
 #include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/json_nesting.h"
+#include "broker_model/compat/large_stack.h"
 
 #include <algorithm>
 #include <array>
@@ -114,9 +116,9 @@ CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::
 
 avro::ParseOptions parseOptions(const CheckOptions& o) { return avro::parseOptionsFor(o); }
 
-// AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy).
-CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
-                          const CheckOptions& options) {
+// AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy), on the calling thread.
+CheckResult avroListCheckHere(std::span<const SchemaData> existing, const SchemaData& candidate,
+                              CompatibilityStrategy strategy, const CheckOptions& options) {
     std::vector<ParseResult> parsed;  // keeps the shared schemas alive
     parsed.reserve(existing.size());
     for (const SchemaData& e : existing) {
@@ -136,6 +138,12 @@ CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData
                     ": " + r.message;
     }
     return r;
+}
+
+// The same on a stack deep enough for the resolver's modelled recursion (issue 7 item 9).
+CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
+                          const CheckOptions& options) {
+    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options); });
 }
 
 class AvroCheck final : public SchemaCompatibilityCheck {
@@ -198,7 +206,10 @@ bool isJacksonJsonSchema(const avro::Json& j, int depth) {
     return nestedSchemasValid(j, depth);
 }
 
+// Jackson readTree of a legacy JSON-Schema definition; nullopt when it does
+// not parse, or nests past Jackson 2.15+'s limit (issue 7 item 6).
 std::optional<avro::Json> readJson(const std::string& data) {
+    if (jsonNestsDeeperThan(data)) return std::nullopt;
     try {
         return avro::Json::parse(data);
     } catch (const avro::Json::exception&) {
@@ -298,7 +309,7 @@ std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b,
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
     if (!x.ok() || !y.ok()) return std::nullopt;
-    return avro::schemaEquals(*x.schema, *y.schema);
+    return onCheckerStack([&] { return avro::schemaEquals(*x.schema, *y.schema); });
 }
 
 std::unique_ptr<SchemaCompatibilityCheck> makeAvroCheck() { return std::make_unique<AvroCheck>(); }

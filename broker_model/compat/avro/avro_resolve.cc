@@ -1,7 +1,9 @@
 #include "broker_model/compat/avro/avro_resolve.h"
 
+#include <array>
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -382,7 +384,11 @@ private:
     // ---- unions ----
 
     ActionId writerUnion(NodeId w, NodeId r, int depth) {
-        std::unordered_map<std::uint64_t, bool> seen;
+        // Java builds a new `seen` map per call; sharing one across calls is
+        // the same answer when nothing is in progress between calls (no cycle)
+        // and no call can overflow (issue 7 item 9: a chain of unions was quadratic).
+        std::unordered_map<std::uint64_t, bool> local;
+        auto& seen = memoIsContextFree(depth) ? sharedEquivSeen_ : local;
         // 1.8.2 resolveUnion has no equivalence shortcut: every writer branch
         // is resolved against the whole reader union (bestBranch).
         bool equiv = rules_.equivUnionIsSimple && unionEquiv(w, r, seen, depth);
@@ -460,8 +466,84 @@ private:
         return id;
     }
 
+    // ---- linear shortcuts (issue 7 item 9), exact where they apply ----
+
+    /// True when no resolution started at `depth` can throw or overflow, so
+    /// that skipping or sharing work cannot change the answer: both schemas
+    /// are acyclic with no aliases, every reader default encodes, and the
+    /// deepest recursion from here stays below kMaxDepth. A step advances both
+    /// sides (records, containers, equivalence) or one side out of a union, so
+    /// a path has at most max(longest paths) + the union edges of both sides.
+    bool memoIsContextFree(int depth) {
+        if (w_.recursive || r_.recursive || w_.hasAliases || r_.hasAliases || !w_.compact.ready || !r_.compact.ready) return false;
+        const CompactSchema& a = w_.compact;
+        const CompactSchema& b = r_.compact;
+        std::int64_t reach = std::int64_t{depth} + std::max(a.maxDepth, b.maxDepth) + a.maxUnionDepth + b.maxUnionDepth + 4;
+        return reach < kMaxDepth && readerDefaultsEncode();
+    }
+
+    bool readerDefaultsEncode() {
+        if (!defaultsEncode_) defaultsEncode_ = everyDefaultEncodes();
+        return *defaultsEncode_;
+    }
+
+    bool everyDefaultEncodes() {
+        try {
+            for (const Node& n : r_.nodes) {
+                if (n.type != Type::record) continue;
+                for (const Field& f : n.fields) {
+                    if (f.defaultValue) checkDefault(f);
+                }
+            }
+        } catch (const Thrown&) {
+            return false;
+        }
+        return true;
+    }
+
+    /// Per reader union: the first branch of each unnamed type and of each
+    /// (named type, full name); built once per union.
+    struct UnionIndex {
+        std::array<int, 14> firstOfType;
+        std::unordered_map<std::string, int> firstNamed;  // type letter + full name
+    };
+
+    static std::string namedKey(Type t, const std::string& full) { return std::string(1, static_cast<char>('a' + static_cast<int>(t))) + full; }
+
+    const UnionIndex& unionIndex(NodeId r) {
+        auto [it, fresh] = unionIndex_.try_emplace(r);
+        if (!fresh) return it->second;
+        UnionIndex& ix = it->second;
+        ix.firstOfType.fill(-1);
+        const auto& branches = r_.at(r).branches;
+        for (std::size_t j = 0; j < branches.size(); ++j) {
+            const Node& B = r_.at(branches[j]);
+            auto& first = ix.firstOfType[static_cast<std::size_t>(B.type)];
+            if (first < 0) first = static_cast<int>(j);
+            if (isNamed(B.type)) ix.firstNamed.try_emplace(namedKey(B.type, B.name.full), static_cast<int>(j));
+        }
+        return ix;
+    }
+
+    /// firstMatchingBranch's answer when it is a same-type branch found by
+    /// lookup: the first of an unnamed type, or the first with W's full name.
+    /// For a record W only when the structural probes the scan would run on
+    /// earlier record branches cannot throw (their results are then unused).
+    std::optional<int> indexedMatch(NodeId w, NodeId r, int depth) {
+        const Node& W = w_.at(w);
+        if (W.type == Type::record && !memoIsContextFree(depth)) return std::nullopt;
+        const UnionIndex& ix = unionIndex(r);
+        if (!isNamed(W.type)) {
+            int j = ix.firstOfType[static_cast<std::size_t>(W.type)];
+            return j >= 0 ? std::optional<int>(j) : std::nullopt;
+        }
+        auto it = ix.firstNamed.find(namedKey(W.type, names_.full(w)));
+        return it == ix.firstNamed.end() ? std::nullopt : std::optional<int>(it->second);
+    }
+
     // Resolver.ReaderUnion.firstMatchingBranch ("taken verbatim from 1.8.x").
     int firstMatchingBranch(NodeId w, NodeId r, int depth) {
+        if (auto j = indexedMatch(w, r, depth)) return *j;
         const Node& W = w_.at(w);
         const auto& branches = r_.at(r).branches;
         int structureMatch = -1;
@@ -597,6 +679,9 @@ private:
     DefaultEncoder encoder_;
     std::vector<Action> acts_;
     std::unordered_map<std::uint64_t, ActionId> seen_;
+    std::unordered_map<std::uint64_t, bool> sharedEquivSeen_;
+    std::unordered_map<NodeId, UnionIndex> unionIndex_;
+    std::optional<bool> defaultsEncode_;
 };
 
 // ---- the fast "no error anywhere?" pass ----
@@ -1072,40 +1157,66 @@ public:
         : res_(res), acts_(res.actions()), equivIsSimple_(equivIsSimple), visited_(acts_.size(), 0) {}
 
     std::vector<Problem> run(ActionId root) {
-        walk(root, "", 0);
+        walk(root);
         return std::move(out_);
     }
 
 private:
-    void walk(ActionId a, const std::string& path, int depth) {
-        if (depth > kMaxDepth) return;
-        const Action& act = acts_[a];
-        if (act.shadow != kNone) return walk(act.shadow, path, depth);
-        if (visited_[a]) return;
-        visited_[a] = 1;
+    // One step of the walk: an action, the length of its parent's path in
+    // `path_`, the suffix it adds, and its depth.
+    struct Step {
+        ActionId a;
+        std::size_t parentLen;
+        std::string suffix;
+        int depth;
+    };
+
+    // Depth first, children in order, each action once: the order and paths of
+    // the recursive walk, with an explicit stack and one path buffer. Every step
+    // overwrites `path_` from its parent's length on, and a parent's prefix is
+    // never touched below it, so memory is linear in the depth (issue 7 item 9:
+    // a path copy per level was quadratic).
+    void walk(ActionId root) {
+        std::vector<Step> stack{{root, 0, "", 0}};
+        while (!stack.empty()) {
+            Step st = std::move(stack.back());
+            stack.pop_back();
+            if (st.depth > kMaxDepth) continue;
+            path_.resize(st.parentLen);
+            path_ += st.suffix;
+            ActionId a = st.a;
+            while (acts_[a].shadow != kNone) a = acts_[a].shadow;
+            if (visited_[a]) continue;
+            visited_[a] = 1;
+            expand(acts_[a], st.depth, stack);
+        }
+    }
+
+    // Reports an error, or pushes the children to visit (last first, so the first pops first).
+    void expand(const Action& act, int depth, std::vector<Step>& stack) {
+        std::size_t len = path_.size();
+        auto push = [&](ActionId c, std::string suffix) { stack.push_back({c, len, std::move(suffix), depth + 1}); };
         switch (act.kind) {
-            case Kind::error: return report(act, path);
-            case Kind::record: return walkRecord(act, path, depth);
-            case Kind::container:
-                return walk(act.children[0], path + (res_.reader().at(act.r).type == Type::array ? "/items" : "/values"), depth + 1);
-            case Kind::writerUnion:
-                if (act.unionEquiv && equivIsSimple_) return;
-                for (std::size_t i = 0; i < act.children.size(); ++i) {
-                    walk(act.children[i], act.unionEquiv ? path + "/" + std::to_string(i) : path, depth + 1);
+            case Kind::error: return report(act, path_);
+            case Kind::record:
+                for (std::size_t i = act.children.size(); i-- > 0;) {
+                    if (acts_[act.children[i]].kind == Kind::skip) continue;
+                    push(act.children[i], "/fields/" + std::to_string(act.readerField[i]) + "/type");
                 }
                 return;
-            case Kind::readerUnion: return walk(act.children[0], path + "/" + std::to_string(act.firstMatch), depth + 1);
+            case Kind::container:
+                return push(act.children[0], res_.reader().at(act.r).type == Type::array ? "/items" : "/values");
+            case Kind::writerUnion:
+                if (act.unionEquiv && equivIsSimple_) return;
+                for (std::size_t i = act.children.size(); i-- > 0;) {
+                    push(act.children[i], act.unionEquiv ? "/" + std::to_string(i) : std::string());
+                }
+                return;
+            case Kind::readerUnion: return push(act.children[0], "/" + std::to_string(act.firstMatch));
             case Kind::doNothing:
             case Kind::promote:
             case Kind::enumAdjust:
             case Kind::skip: return;
-        }
-    }
-
-    void walkRecord(const Action& act, const std::string& path, int depth) {
-        for (std::size_t i = 0; i < act.children.size(); ++i) {
-            if (acts_[act.children[i]].kind == Kind::skip) continue;
-            walk(act.children[i], path + "/fields/" + std::to_string(act.readerField[i]) + "/type", depth + 1);
         }
     }
 
@@ -1130,6 +1241,7 @@ private:
     const std::vector<Action>& acts_;
     bool equivIsSimple_;
     std::vector<char> visited_;
+    std::string path_;
     std::vector<Problem> out_;
 };
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "broker_model/compat/avro/json_text.h"
+#include "broker_model/compat/json_nesting.h"
 
 // Implementation note: the parser is recursive descent over the JSON tree and
 // mirrors Avro Java's throw points. It unwinds with a private C++ exception
@@ -74,7 +75,6 @@ bool ParseResult::isSchemaParseException() const {
 
 namespace {
 
-constexpr int kMaxJsonNesting = 1000;  // Jackson StreamReadConstraints default (UNCONFIRMED per Avro version)
 
 struct Thrown {
     JavaException e;
@@ -456,12 +456,11 @@ private:
 // ---- top-level JSON: Jackson reads the first value; the rest is "dangling" ----
 
 // Returns the end offset of the first JSON value in `text` (after leading
-// whitespace and comments), and the maximum container nesting seen; npos when
+// whitespace and comments); npos when
 // the value never closes.
 struct ValueExtent {
     std::size_t begin = 0;
     std::size_t end = std::string_view::npos;
-    int maxDepth = 0;
 };
 
 std::size_t skipSpaceAndComments(std::string_view t, std::size_t i) {
@@ -514,7 +513,7 @@ ValueExtent firstValue(std::string_view t) {
             i = skipSpaceAndComments(t, i);
             continue;
         }
-        if (c == '{' || c == '[') v.maxDepth = std::max(v.maxDepth, ++depth);
+        if (c == '{' || c == '[') ++depth;
         if (c == '}' || c == ']') {
             if (--depth == 0) {
                 v.end = i + 1;
@@ -538,16 +537,17 @@ JavaException jsonSyntaxError(const std::string& what) {
     return {std::string(exception_class::kAvroSchemaParse), "com.fasterxml.jackson.core.JsonParseException: " + what};
 }
 
+JavaException jacksonTooDeep() {
+    return {std::string(exception_class::kAvroSchemaParse), jacksonNestingMessage()};
+}
+
 std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, std::optional<Json>& out) {
     ValueExtent v = firstValue(text);
     if (v.begin >= text.size()) return std::nullopt;  // no content: readTree returns null
-    if (v.maxDepth > kMaxJsonNesting) {
-        return JavaException{std::string(exception_class::kAvroSchemaParse),
-                             "com.fasterxml.jackson.core.exc.StreamConstraintsException: Document nesting depth (" +
-                                 std::to_string(kMaxJsonNesting + 1) + ") exceeds the maximum allowed (" +
-                                 std::to_string(kMaxJsonNesting) + ", from `StreamReadConstraints.getMaxNestingDepth()`)"};
-    }
     std::string_view valueText = v.end == std::string_view::npos ? text.substr(v.begin) : text.substr(v.begin, v.end - v.begin);
+    // Jackson 2.15+ StreamReadConstraints (UNCONFIRMED per Avro version: older
+    // Jacksons have no limit and overflow the stack somewhere deeper).
+    if (jsonNestsDeeperThan(valueText, kMaxJsonNesting, /*comments=*/true)) return jacksonTooDeep();
     try {
         out = Json::parse(valueText, nullptr, true, true);
     } catch (const Json::exception& e) {
@@ -606,9 +606,10 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
-// Edges on the longest path of the node graph (field types, items, branches);
+// Edges on the longest path of the node graph (field types, items, branches),
+// or with `unionEdgesOnly` the most edges leaving union nodes on any path;
 // the graph must be acyclic. Iterative: chains of named references can be long.
-std::uint32_t longestPath(const Schema& s) {
+std::uint32_t longestPath(const Schema& s, bool unionEdgesOnly = false) {
     std::vector<std::uint32_t> depth(s.nodes.size(), 0);
     std::vector<char> done(s.nodes.size(), 0);
     std::vector<std::pair<NodeId, bool>> stack;  // node, children pushed
@@ -637,7 +638,8 @@ std::uint32_t longestPath(const Schema& s) {
             }
             stack.pop_back();
             std::uint32_t d = 0;
-            children(id, [&](NodeId c) { d = std::max(d, depth[c] + 1); });
+            std::uint32_t edge = !unionEdgesOnly || s.nodes[id].type == Type::union_ ? 1 : 0;
+            children(id, [&](NodeId c) { d = std::max(d, depth[c] + edge); });
             depth[id] = d;
             done[id] = 1;
             best = std::max(best, d);
@@ -699,7 +701,10 @@ void buildCompact(Schema& s) {
         }
         slot += size;
     }
-    if (!s.recursive) c.maxDepth = longestPath(s);
+    if (!s.recursive) {
+        c.maxDepth = longestPath(s);
+        c.maxUnionDepth = longestPath(s, true);
+    }
     c.ready = true;
 }
 

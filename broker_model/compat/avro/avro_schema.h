@@ -114,6 +114,7 @@ struct CompactSchema {
     bool ready = false;
     bool severalRecordBranches = false;  // some union has two or more record branches
     std::uint32_t maxDepth = 0;          // edges on the longest path from any node (non-recursive schemas only)
+    std::uint32_t maxUnionDepth = 0;     // most union-to-branch edges on one path (non-recursive schemas only)
 
     static std::uint32_t hashName(std::string_view s) {
         std::uint32_t h = 2166136261u;  // FNV-1a

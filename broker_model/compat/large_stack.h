@@ -1,0 +1,45 @@
+#pragma once
+// Our checkers recurse once per level of a schema (the Avro resolver models
+// Java's StackOverflowError only at depth 20,000, kMaxDepth in avro_resolve.cc),
+// and under ASan a level costs several KiB of native stack: a 10,000-deep
+// reference chain overflowed the 8 MiB main stack (issue 7 item 9). Deep work
+// runs on a thread whose stack is large enough for the deepest recursion the
+// models allow; the pages are only committed as they are touched.
+
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <utility>
+
+namespace cnx::compat {
+
+/// Stack for the checkers: enough for kMaxDepth levels of the Avro resolver
+/// with ASan's frames (measured: see tests/unit/hostile_schema_test.cpp).
+inline constexpr std::size_t kCheckerStackBytes = std::size_t{1} << 30;
+
+/// Runs `body(arg)` on a new thread with a `stackBytes` stack and joins it.
+/// Runs it on the calling thread when no such thread can be created.
+void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg);
+
+/// `fn()` on a kCheckerStackBytes stack; its result or its exception comes back to the caller.
+template <class F>
+auto onCheckerStack(F&& fn) -> decltype(fn()) {
+    using R = decltype(fn());
+    struct Job {
+        F* fn;
+        std::optional<R> result;
+        std::exception_ptr failure;
+    } job{&fn, std::nullopt, nullptr};
+    runWithStack(kCheckerStackBytes, [](void* p) {
+        auto* j = static_cast<Job*>(p);
+        try {
+            j->result.emplace((*j->fn)());
+        } catch (...) {
+            j->failure = std::current_exception();
+        }
+    }, &job);
+    if (job.failure) std::rethrow_exception(job.failure);
+    return std::move(*job.result);
+}
+
+}  // namespace cnx::compat
