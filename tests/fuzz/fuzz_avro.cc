@@ -1,10 +1,10 @@
 // libFuzzer target: the Avro parser and every checker that reads Avro-format
 // definitions (reference §6.3, §6.4, §6.6, §6.7).
 //
-// Input: one selector byte, then two definitions separated by the first NUL
-// byte (without a NUL the text is both). The selector picks the Avro release,
-// the strategy and two checker options, so that every release's rules get
-// inputs. Each definition is
+// Input: `existing [NUL candidate [NUL selector]]`. Without a NUL the text is
+// both definitions. The selector byte picks the Avro release, the strategy and
+// two checker options, so that mutations spread over every release's rules;
+// without one (the checked-in crashers) every release and strategy runs. Each definition is
 // validated as the registry does, parsed, compared for equality and checked
 // as AVRO, as JSON and as the value of a KEY_VALUE schema whose key
 // properties are the other definition's text (the KEY_VALUE properties are
@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,17 +45,9 @@ void checkBoth(const cnx::compat::CheckerSet& checkers, const SchemaData& a, con
     check.checkCompatible(history, b, strategy, options);
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+/// One selector's worth of checks on the two definitions.
+void checkAll(std::uint8_t pick, const std::string& first, const std::string& second) {
     static const cnx::compat::CheckerSet checkers;
-    if (size == 0) return 0;
-    std::uint8_t pick = data[0];
-    std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
-    auto cut = input.find('\0');
-    std::string first(input.substr(0, cut));
-    std::string second(cut == std::string_view::npos ? input : input.substr(cut + 1));
-
     cnx::compat::CheckOptions options;
     options.avro = kVersions[pick % kVersions.size()];
     options.avroNamesAllowDollar = (pick & 0x40) != 0;
@@ -80,5 +73,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     checkBoth(checkers, older, kv, strategy, options);
     std::string error;
     cnx::compat::decodeKeyValue(kv, &error);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view input(reinterpret_cast<const char*>(data), size);
+    auto cut = input.find('\0');
+    std::string first(input.substr(0, cut));
+    std::string second = first;
+    std::optional<std::uint8_t> pick;
+    if (cut != std::string_view::npos) {
+        auto rest = input.substr(cut + 1);
+        auto cut2 = rest.find('\0');
+        second = std::string(rest.substr(0, cut2));
+        if (cut2 != std::string_view::npos && cut2 + 1 < rest.size()) pick = std::uint8_t(rest[cut2 + 1]);
+    }
+    if (pick) {
+        checkAll(*pick, first, second);
+        return 0;
+    }
+    for (std::size_t i = 0; i < kVersions.size() * kStrategies.size(); ++i) checkAll(std::uint8_t(i), first, second);
     return 0;
 }

@@ -15,7 +15,6 @@
 #include "broker_model/compat/protobuf_native_check.h"
 #include "broker_model/profile.h"
 #include "broker_model/registry/definition_validator.h"
-#include "sim/compat_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const cnx::compat::CheckerSet checkers;
@@ -28,9 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cnx::validateSchemaDefinition(profile, raw, false);
     cnx::compat::protobufNativeDefinitionError(bytes);
 
-    auto built = cnx::sim::descriptorSetDefinition(bytes, {}, {});
-    if (!built) return 0;
-    cnx::SchemaData candidate{cnx::SchemaType::PROTOBUF_NATIVE, *built, {}};
+    // The definition a client (and `cnxsim compat`) builds from a .desc file.
+    cnx::SchemaData candidate{cnx::SchemaType::PROTOBUF_NATIVE,
+                              cnx::compat::protobufNativeDefinitionWithDefaultRoot(bytes), {}};
     cnx::validateSchemaDefinition(profile, candidate, false);
     for (auto strategy : {cnx::CompatibilityStrategy::FULL, cnx::CompatibilityStrategy::BACKWARD_TRANSITIVE}) {
         check.checkCompatible(candidate, candidate, strategy, options);
