@@ -4,7 +4,8 @@
 // Input: `existing [NUL candidate [NUL selector]]`. Without a NUL the text is
 // both definitions. The selector byte picks the Avro release, the strategy and
 // two checker options, so that mutations spread over every release's rules;
-// without one (the checked-in crashers) every release and strategy runs. Each definition is
+// without one (the checked-in crashers) every release runs, each with another
+// strategy. Each definition is
 // validated as the registry does, parsed, compared for equality and checked
 // as AVRO, as JSON and as the value of a KEY_VALUE schema whose key
 // properties are the other definition's text (the KEY_VALUE properties are
@@ -93,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         checkAll(*pick, first, second);
         return 0;
     }
-    for (std::size_t i = 0; i < kVersions.size() * kStrategies.size(); ++i) checkAll(std::uint8_t(i), first, second);
+    // No selector: every Avro release once, each with another strategy.
+    for (std::size_t i = 0; i < kVersions.size(); ++i) checkAll(std::uint8_t(i + kVersions.size() * i), first, second);
     return 0;
 }

@@ -52,12 +52,15 @@ run_one() {
   local seeds=("tests/fuzz/regressions/$t")
   [ -d "tests/fuzz/corpus/$t" ] && seeds+=("tests/fuzz/corpus/$t")
   [ "$t" = loader ] && seeds+=(scenarios)
-  local log="build-fuzz/fuzz-$t.log"
+  local log="build-fuzz/fuzz-$t.log" started
+  started=$(date +%s)
   if build-fuzz/tests/fuzz/fuzz_"$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_len=65536 \
        -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"$log" 2>&1; then
-    echo "fuzz $t: no finding; $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') executions" \
-         "in $(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}')/s," \
-         "corpus $(ls "$corpus" | wc -l) inputs"
+    local runs seconds
+    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+    seconds=$(( $(date +%s) - started ))
+    echo "fuzz $t: no finding; $runs executions in ${seconds} s, corpus $(ls "$corpus" | wc -l) inputs," \
+         "peak RSS $(grep -E '^stat::peak_rss_mb' "$log" | awk '{print $2}') MB"
   else
     echo "fuzz $t: FINDING (log: $log, input: $(ls -t "$findings" | head -1))"
     grep -E 'ERROR|SUMMARY|deadly signal|timeout|out-of-memory' "$log" | head -5
