@@ -162,7 +162,7 @@ std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) 
     }
     if (mode == "Exclusive" || mode == "WaitForExclusive") {
         // WaitForExclusive would queue instead of failing; the model does not queue
-        // producers, so it answers as Exclusive does (documented in scenarios/README.md).
+        // producers, so it answers as Exclusive does (documented in doc/scenario-format.md).
         if (holder)
             return busy(pulsar::proto::ProducerFenced, "ProducerFencedException",
                         "Topic has an existing exclusive producer: " + holder->name);

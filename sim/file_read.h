@@ -18,7 +18,7 @@ struct FileKind {
     std::uintmax_t limitBytes;
 };
 
-/// Scenario YAML files (and imported ones): see scenarios/README.md "Limits".
+/// Scenario YAML files (and imported ones): see doc/scenario-format.md "Limits".
 inline constexpr FileKind kScenarioFile{"scenario files", std::uintmax_t{8} << 20};
 /// Schema files: a scenario's `file:` definitions, `cnxsim compat` inputs.
 inline constexpr FileKind kSchemaFile{"schema files", std::uintmax_t{16} << 20};

@@ -107,7 +107,7 @@ constexpr std::array<std::string_view, 4> kAccessModes{"Shared", "Exclusive", "W
 constexpr std::array<std::string_view, 4> kSubTypes{"Exclusive", "Shared", "Failover", "Key_Shared"};
 
 // proto/PulsarApi.proto enum ServerError, then the outcomes the modelled
-// client itself reports (scenarios/README.md): NotConnected (close/publish of
+// client itself reports (doc/scenario-format.md): NotConnected (close/publish of
 // nothing open), NotSupported (a feature the negotiated protocol lacks),
 // ConnectionClosed (the broker refused a frame), NoResponse.
 constexpr std::array<std::string_view, 30> kServerErrors{
@@ -1275,7 +1275,7 @@ std::optional<std::string> DocumentLoader::clientOf(const Entries& entries) {
     if (s_.clients.contains(*name)) return name;
     if (*name == "java" || *name == "cpp") {
         // `client: cpp` / `client: java` without a declaration: that library,
-        // same version as the broker (scenarios/README.md).
+        // same version as the broker (doc/scenario-format.md).
         ClientDecl implicit;
         implicit.library = *name;
         implicit.pos = e->value.pos;

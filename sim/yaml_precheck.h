@@ -13,7 +13,7 @@
 
 namespace cnx::sim {
 
-/// The limits of scenario YAML (scenarios/README.md "Limits").
+/// The limits of scenario YAML (doc/scenario-format.md "Limits").
 struct YamlLimits {
     int maxDepth = 256;                      // nested collections, block or flow
     std::size_t maxScalarBytes = 1u << 20;   // one scalar (1 MiB)
