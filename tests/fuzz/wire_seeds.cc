@@ -19,6 +19,7 @@
 #include "broker_model/compat/key_value_check.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
+#include "model_test_support.h"
 
 namespace {
 
@@ -44,27 +45,12 @@ Schema keyValueSchema() {
 }
 
 std::string producer(std::uint64_t id, std::optional<Schema> schema) {
-    BaseCommand c;
-    c.set_type(BaseCommand::PRODUCER);
-    auto* p = c.mutable_producer();
-    p->set_topic(kTopic);
-    p->set_producer_id(id);
-    p->set_request_id(id);
-    if (schema) *p->mutable_schema() = *schema;
-    return cnx::wire::encodeFrame(c);
+    return cnx::wire::encodeFrame(cnx::testing::TestClient::producerCmd(kTopic, id, id, "", std::move(schema)));
 }
 
 std::string subscribe(std::uint64_t id, std::optional<Schema> schema) {
-    BaseCommand c;
-    c.set_type(BaseCommand::SUBSCRIBE);
-    auto* s = c.mutable_subscribe();
-    s->set_topic(kTopic);
-    s->set_subscription("sub");
-    s->set_subtype(pulsar::proto::CommandSubscribe::Exclusive);
-    s->set_consumer_id(id);
-    s->set_request_id(100 + id);
-    if (schema) *s->mutable_schema() = *schema;
-    return cnx::wire::encodeFrame(c);
+    return cnx::wire::encodeFrame(
+        cnx::testing::TestClient::subscribeCmd(kTopic, "sub", id, 100 + id, std::move(schema)));
 }
 
 std::string send(std::uint64_t producerId) {
