@@ -1879,7 +1879,10 @@ std::optional<std::vector<YAML::Node>> parseDocuments(std::string_view text, con
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
     // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/yaml_precheck.h).
-    if (auto problem = precheckYaml(text)) {
+    std::size_t documents = 0;
+    auto problem = precheckYaml(text, {}, &documents);
+    if (!problem) problem = yamlCppAgreesOnDocuments(text, documents);
+    if (problem) {
         errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
         return std::nullopt;
     }

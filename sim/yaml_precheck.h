@@ -33,6 +33,16 @@ struct YamlProblem {
 /// longer scalar and no more (expanded) nodes than allowed. Returns the first
 /// problem, or nullopt. Runs in time linear in `text` (depth is bounded) and
 /// memory bounded by the largest scalar plus the anchors defined.
-std::optional<YamlProblem> precheckYaml(std::string_view text, const YamlLimits& limits = {});
+/// `documents`, when given, receives the number of documents libyaml read.
+std::optional<YamlProblem> precheckYaml(std::string_view text, const YamlLimits& limits = {},
+                                        std::size_t* documents = nullptr);
+
+/// yaml-cpp 0.7.0's own reading of `text`, events only: nullopt when it finds
+/// exactly `documents` documents (as libyaml did), else the problem at the
+/// first document too many. yaml-cpp's `LoadAll` never ends on some texts
+/// libyaml accepts (a node property, then a line starting with ',': each call
+/// yields another empty document, yaml-cpp#1040 / PR #1319), so the loader asks
+/// this first; each document is read once, so this always ends.
+std::optional<YamlProblem> yamlCppAgreesOnDocuments(std::string_view text, std::size_t documents);
 
 }  // namespace cnx::sim
