@@ -155,3 +155,21 @@ TEST_CASE("§10 every switch remembers the PR that set it", "[profiles]") {
     for (std::size_t i = 0; i < a.size(); ++i) differing += a[i].value != b[i].value ? 1 : 0;
     CHECK(differing >= 8);
 }
+
+TEST_CASE("§6.3 §6.5 #22720's message texts sit on 3.0.6 and 4.0.0, not 4.2.0 (#25193)", "[profiles][ref-6.3][ref-6.5]") {
+    for (const char* before : {"3.0.5", "3.1.3", "3.2.4", "3.3.9", "2.11.4"}) {
+        INFO(before);
+        CHECK_FALSE(at(before).checkOptions.avroValidationMessageWithStrategy);
+        CHECK_FALSE(at(before).checkOptions.protobufNativeRootMessageWithStrategy);
+    }
+    for (const char* after : {"3.0.6", "3.0", "4.0.0", "4.1", "4.2", "5.0"}) {
+        INFO(after);
+        CHECK(at(after).checkOptions.avroValidationMessageWithStrategy);
+        CHECK(at(after).checkOptions.protobufNativeRootMessageWithStrategy);
+        CHECK(at(after).provenance.at("checkOptions.avroValidationMessageWithStrategy").starts_with("#22720 "));
+        CHECK(at(after).provenance.at("checkOptions.protobufNativeRootMessageWithStrategy").starts_with("#22720 "));
+    }
+    // #25193 keeps only the name validator.
+    CHECK_FALSE(at("4.1").checkOptions.avroNamesAllowDollar);
+    CHECK(at("4.2.0").checkOptions.avroNamesAllowDollar);
+}
