@@ -130,6 +130,9 @@ struct BehaviourProfile {
     bool registryRetriesWholeDecision = false;        // §4.11 (#18701/#18760)
     bool getByVersionLiveOnly = false;                // §4.1 (#6764)
     bool forceDeleteSupported = false;                // §4.9 (#14655)
+    // §6.7 (#24103): the validator refuses an AVRO definition whose top level is a
+    // union ("Avro schema typed [UNION] is not supported"); top-level primitives stay accepted.
+    bool validatorRefusesAvroTopLevelUnion = false;
 
     // --- policies (§5) ---
     StrategyResolution strategyResolution = StrategyResolution::namespaceAutoUpdateOnly;

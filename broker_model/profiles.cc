@@ -203,6 +203,10 @@ const std::vector<Fix>& fixes() {
                  "Producers cannot connect or send message without a schema to topics with a schemawhen "
                  "SchemaValidationEnforced is enabled";
          }},
+        // Confirmed by the 3.0.12, 3.3.7, 4.0.5 and 4.1.0 release notes.
+        {"#24103", "§6.7 §7.4", {v(3, 0, 12), v(3, 3, 7), v(4, 0, 5), v(4, 1, 0)},
+         {"validatorRefusesAvroTopLevelUnion"},
+         [](BehaviourProfile& p) { p.validatorRefusesAvroTopLevelUnion = true; }},
         {"#24617 (Avro 1.12.0)", "§6.3", {v(4, 1, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_12_0; }},
         {"#25193, #25255", "§4.5 §6.7", {v(4, 2, 0)}, {"checkOptions.avroNamesAllowDollar"},
@@ -435,6 +439,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"registryRetriesWholeDecision", flag(p.registryRetriesWholeDecision)},
         {"getByVersionLiveOnly", flag(p.getByVersionLiveOnly)},
         {"forceDeleteSupported", flag(p.forceDeleteSupported)},
+        {"validatorRefusesAvroTopLevelUnion", flag(p.validatorRefusesAvroTopLevelUnion)},
         {"strategyResolution", strategy(p.strategyResolution)},
         {"systemTopicStrategy", flag(p.systemTopicStrategy)},
         {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},

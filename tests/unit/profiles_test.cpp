@@ -156,6 +156,20 @@ TEST_CASE("§10 every switch remembers the PR that set it", "[profiles]") {
     CHECK(differing >= 8);
 }
 
+TEST_CASE("§6.7 #24103: the validator refuses top-level AVRO unions from 3.0.12, 3.3.7, 4.0.5, 4.1.0", "[profiles][ref-6.7]") {
+    CHECK_FALSE(at("3.0.11").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("3.0.12").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("3.1").validatorRefusesAvroTopLevelUnion);  // never backported to 3.1 or 3.2
+    CHECK_FALSE(at("3.2").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("3.3.6").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("3.3.7").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("4.0.4").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("4.0.5").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("4.1.0").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("5.0").validatorRefusesAvroTopLevelUnion);  // later lines inherit 4.1.0
+    CHECK(at("4.0.5").provenance.at("validatorRefusesAvroTopLevelUnion") == "#24103 §6.7 §7.4");
+}
+
 TEST_CASE("§6.3 §6.5 #22720's message texts sit on 3.0.6 and 4.0.0, not 4.2.0 (#25193)", "[profiles][ref-6.3][ref-6.5]") {
     for (const char* before : {"3.0.5", "3.1.3", "3.2.4", "3.3.9", "2.11.4"}) {
         INFO(before);
