@@ -163,6 +163,10 @@ struct BehaviourProfile {
     bool adminNotFoundReason = false;            // §7.4: 404 reason `Schema not found` from 2.10
     AdminErrorText adminErrorText = AdminErrorText::none;  // §7.4
     int adminVersionSuccessStatus = 202;         // §7.4: POST /version 200 from 2.11.0
+    // §7.2/§7.4 (#21645, #21632): POST /compatibility and /version convert a KEY_VALUE
+    // payload's {"key","value"} JSON to the binary KV layout. Before, the JSON text was
+    // used as KV data: /compatibility 500 (`Java heap space`), /version -1.
+    bool adminConvertsKeyValuePayload = false;
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;

@@ -181,6 +181,11 @@ const std::vector<Fix>& fixes() {
         // #21341: the 2.10.6, 2.11.4 and 3.0.2 notes list the upgrade too; the 3.1 line's is UNCONFIRMED.
         {"Avro 1.11.3 (#21341)", "§6.3", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 2), v(3, 2, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_3; }},
+        // The 2.10.6 and 2.11.4 notes list neither PR (PR labels only); #21632 is in the 3.0.3,
+        // 3.1.3 and 3.2.0 notes, #21645 in 3.0.3 and 3.1.3 (3.2.0 by release-commit ancestry).
+        {"#21645, #21632", "§7.2 §7.4", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 3), v(3, 2, 0)},
+         {"adminConvertsKeyValuePayload"},
+         [](BehaviourProfile& p) { p.adminConvertsKeyValuePayload = true; }},
         // Not 3.2.4 (its notes list #22974 only) and in no 3.3.x notes.
         // Its "Optimize incompatible exception msg" part changed the Avro and PROTOBUF_NATIVE
         // incompatibility texts on the same releases (§6.3, §6.5).
@@ -459,6 +464,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminNotFoundReason", flag(p.adminNotFoundReason)},
         {"adminErrorText", errorText(p.adminErrorText)},
         {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
+        {"adminConvertsKeyValuePayload", flag(p.adminConvertsKeyValuePayload)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},

@@ -187,3 +187,18 @@ TEST_CASE("§6.3 §6.5 #22720's message texts sit on 3.0.6 and 4.0.0, not 4.2.0 
     CHECK_FALSE(at("4.1").checkOptions.avroNamesAllowDollar);
     CHECK(at("4.2.0").checkOptions.avroNamesAllowDollar);
 }
+
+TEST_CASE("§7.2 #21645/#21632: admin /compatibility and /version convert KEY_VALUE payloads", "[profiles][ref-7.2]") {
+    CHECK_FALSE(at("2.9").adminConvertsKeyValuePayload);  // never backported to 2.9
+    CHECK_FALSE(at("2.10.5").adminConvertsKeyValuePayload);
+    CHECK(at("2.10.6").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("2.11.3").adminConvertsKeyValuePayload);
+    CHECK(at("2.11.4").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("3.0.2").adminConvertsKeyValuePayload);
+    CHECK(at("3.0.3").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("3.1.2").adminConvertsKeyValuePayload);
+    CHECK(at("3.1.3").adminConvertsKeyValuePayload);
+    CHECK(at("3.2.0").adminConvertsKeyValuePayload);
+    CHECK(at("3.3.0").adminConvertsKeyValuePayload);  // inherits 3.2.0
+    CHECK(at("3.0.3").provenance.at("adminConvertsKeyValuePayload") == "#21645, #21632 §7.2 §7.4");
+}
