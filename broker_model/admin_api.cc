@@ -1,5 +1,7 @@
 #include "broker_model/admin_api.h"
 
+#include <cstdint>
+
 #include "broker_model/compat/json_nesting.h"
 #include "broker_model/compat/key_value_check.h"
 #include "broker_model/policy_resolution.h"
@@ -46,6 +48,20 @@ std::string renderData(const SchemaData& schema) {
     // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
     return nlohmann::json{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
         -1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// §7.2 before #21645 / #21632 (2.5.0 on; 2.4.x's KEY_VALUE payloads are not modelled
+// apart): /compatibility and /version used the payload's {"key": ..., "value": ...}
+// JSON text as the KEY_VALUE data, unconverted.
+bool keyValuePayloadUnconverted(const BehaviourProfile& profile, const SchemaData& schema) {
+    return schema.type == SchemaType::KEY_VALUE && profile.pip44Registry && !profile.adminConvertsKeyValuePayload;
+}
+
+// The admin JSON text of a KEY_VALUE payload, as the endpoint received it.
+SchemaData asUnconvertedPayload(const SchemaData& schema) {
+    SchemaData raw = schema;
+    raw.data = renderData(schema);
+    return raw;
 }
 
 // §7.4: the text of an error response, per release.
@@ -140,7 +156,12 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
         return;
     }
     auto trace = std::make_shared<Trace>();
-    broker_.executor().post("registry read", [this, topic, schema, trace, done] {
+    if (keyValuePayloadUnconverted(broker_.profile(), schema)) {
+        trace->add("§7.2", "POST version",
+                   "KEY_VALUE payload not converted before #21632: its JSON text is compared with the stored binary KV data");
+    }
+    auto payload = keyValuePayloadUnconverted(broker_.profile(), schema) ? asUnconvertedPayload(schema) : schema;
+    broker_.executor().post("registry read", [this, topic, schema = std::move(payload), trace, done] {
         SchemaVersion v = kNoVersion;
         bool typed = broker_.profile().hashIncludesType;
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) {
@@ -176,6 +197,20 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
     auto body = [strategy](bool compatible) {
         return nlohmann::json{{"compatibility", compatible}, {"schemaCompatibilityStrategy", std::string(to_string_view(strategy))}};
     };
+    if (keyValuePayloadUnconverted(profile, schema)) {
+        // §7.2 before #21645: the validator's KEY_VALUE branch reads the JSON text's first
+        // 4 bytes as the key length and allocates that many bytes (issue #21584).
+        std::string text = renderData(schema);
+        std::uint32_t length = 0;
+        for (std::size_t i = 0; i < 4 && i < text.size(); ++i) length = (length << 8) | static_cast<unsigned char>(text[i]);
+        trace->add("§7.2", "POST compatibility",
+                   "KEY_VALUE payload not converted before #21645: JSON text read as KV data, key length " +
+                       std::to_string(length) + " -> java.lang.OutOfMemoryError: Java heap space");
+        done(failure(trace, 500,
+                     "\n --- An unexpected error occurred in the server ---\n\nMessage: Java heap space\n\n"
+                     "Stacktrace:\n\njava.lang.OutOfMemoryError: Java heap space"));
+        return;
+    }
     if (!profile.pip44Registry) {
         // 2.4.2: the boolean isCompatible answers true or false in the body.
         broker_.executor().post("registry read", [this, topic, schema, strategy, trace, done, body] {
@@ -185,16 +220,14 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         return;
     }
     broker_.registry().checkCompatible(
-        schemaIdOf(topic), schema, strategy, trace, [done, trace, body, &profile](std::optional<BrokerError> err) {
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, body](std::optional<BrokerError> err) {
             if (!err) {
                 done(success(trace, 202, body(true)));
                 return;
             }
-            // §7.4: the registry fails instead of answering false: 500 with the text.
-            if (err->exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(failure(trace, profile.adminInvalidDefinitionStatus, err->message));
-                return;
-            }
+            // §7.4: the registry fails instead of answering false: 500 with the text. An
+            // invalid definition is 500 too: unlike POST /schema, this endpoint maps no
+            // exception to 422 (derived; §6.7 #24103 "admin test-compatibility 500").
             done(failure(trace, 500, err->message));
         });
 }

@@ -130,6 +130,9 @@ struct BehaviourProfile {
     bool registryRetriesWholeDecision = false;        // §4.11 (#18701/#18760)
     bool getByVersionLiveOnly = false;                // §4.1 (#6764)
     bool forceDeleteSupported = false;                // §4.9 (#14655)
+    // §6.7 (#24103): the validator refuses an AVRO definition whose top level is a
+    // union ("Avro schema typed [UNION] is not supported"); top-level primitives stay accepted.
+    bool validatorRefusesAvroTopLevelUnion = false;
 
     // --- policies (§5) ---
     StrategyResolution strategyResolution = StrategyResolution::namespaceAutoUpdateOnly;
@@ -160,6 +163,10 @@ struct BehaviourProfile {
     bool adminNotFoundReason = false;            // §7.4: 404 reason `Schema not found` from 2.10
     AdminErrorText adminErrorText = AdminErrorText::none;  // §7.4
     int adminVersionSuccessStatus = 202;         // §7.4: POST /version 200 from 2.11.0
+    // §7.2/§7.4 (#21645, #21632): POST /compatibility and /version convert a KEY_VALUE
+    // payload's {"key","value"} JSON to the binary KV layout. Before, the JSON text was
+    // used as KV data: /compatibility 500 (`Java heap space`), /version -1.
+    bool adminConvertsKeyValuePayload = false;
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;

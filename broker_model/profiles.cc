@@ -181,9 +181,22 @@ const std::vector<Fix>& fixes() {
         // #21341: the 2.10.6, 2.11.4 and 3.0.2 notes list the upgrade too; the 3.1 line's is UNCONFIRMED.
         {"Avro 1.11.3 (#21341)", "§6.3", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 2), v(3, 2, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_3; }},
+        // The 2.10.6 and 2.11.4 notes list neither PR (PR labels only); #21632 is in the 3.0.3,
+        // 3.1.3 and 3.2.0 notes, #21645 in 3.0.3 and 3.1.3 (3.2.0 by release-commit ancestry).
+        {"#21645, #21632", "§7.2 §7.4", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 3), v(3, 2, 0)},
+         {"adminConvertsKeyValuePayload"},
+         [](BehaviourProfile& p) { p.adminConvertsKeyValuePayload = true; }},
         // Not 3.2.4 (its notes list #22974 only) and in no 3.3.x notes.
-        {"#22720", "§4.6 §7.4", {v(3, 0, 6), v(4, 0, 0)}, {"checkWithLatestPassesWithoutSchema"},
-         [](BehaviourProfile& p) { p.checkWithLatestPassesWithoutSchema = true; }},
+        // Its "Optimize incompatible exception msg" part changed the Avro and PROTOBUF_NATIVE
+        // incompatibility texts on the same releases (§6.3, §6.5).
+        {"#22720", "§4.6 §6.3 §6.5 §7.4", {v(3, 0, 6), v(4, 0, 0)},
+         {"checkWithLatestPassesWithoutSchema", "checkOptions.avroValidationMessageWithStrategy",
+          "checkOptions.protobufNativeRootMessageWithStrategy"},
+         [](BehaviourProfile& p) {
+             p.checkWithLatestPassesWithoutSchema = true;
+             p.checkOptions.avroValidationMessageWithStrategy = true;
+             p.checkOptions.protobufNativeRootMessageWithStrategy = true;
+         }},
         {"#22974", "§3.5", {v(3, 0, 6), v(3, 2, 4), v(3, 3, 1), v(4, 0, 0)}, {"activeTopicEmptySchemaMessage"},
          [](BehaviourProfile& p) { p.activeTopicEmptySchemaMessage = true; }},
         {"#23394 (Avro 1.11.4)", "§6.3", {v(3, 0, 7), v(3, 3, 2), v(4, 0, 0)}, {"checkOptions.avro"},
@@ -195,15 +208,14 @@ const std::vector<Fix>& fixes() {
                  "Producers cannot connect or send message without a schema to topics with a schemawhen "
                  "SchemaValidationEnforced is enabled";
          }},
+        // Confirmed by the 3.0.12, 3.3.7, 4.0.5 and 4.1.0 release notes.
+        {"#24103", "§6.7 §7.4", {v(3, 0, 12), v(3, 3, 7), v(4, 0, 5), v(4, 1, 0)},
+         {"validatorRefusesAvroTopLevelUnion"},
+         [](BehaviourProfile& p) { p.validatorRefusesAvroTopLevelUnion = true; }},
         {"#24617 (Avro 1.12.0)", "§6.3", {v(4, 1, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_12_0; }},
-        {"#25193, #25255", "§4.5 §6.7", {v(4, 2, 0)}, {"checkOptions.avroNamesAllowDollar", "checkOptions.avroValidationMessageWithStrategy"},
-         [](BehaviourProfile& p) {
-             p.checkOptions.avroNamesAllowDollar = true;
-             // Seen with #25255 in the NEWEST AvroSchemaBasedCompatibilityCheck
-             // (c9629049); its own first release is UNCONFIRMED.
-             p.checkOptions.avroValidationMessageWithStrategy = true;
-         }},
+        {"#25193, #25255", "§4.5 §6.7", {v(4, 2, 0)}, {"checkOptions.avroNamesAllowDollar"},
+         [](BehaviourProfile& p) { p.checkOptions.avroNamesAllowDollar = true; }},
         {"#25362 (PIP-464)", "§6.4 §6.7", {v(4, 2, 0)}, {"checkOptions.jsonAllowLegacyJacksonFormat"},
          [](BehaviourProfile& p) { p.checkOptions.jsonAllowLegacyJacksonFormat = false; }},
     };
@@ -250,6 +262,7 @@ BehaviourProfile build(const ReleaseVersion& release) {
     p.checkOptions.jsonAllowLegacyJacksonFormat = true;
     p.checkOptions.avroNamesAllowDollar = false;
     p.checkOptions.avroValidationMessageWithStrategy = false;
+    p.checkOptions.protobufNativeRootMessageWithStrategy = false;
     for (const auto& fix : fixes()) {
         if (!carriedBy(release, fix.firstReleases)) continue;
         fix.apply(p);
@@ -431,6 +444,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"registryRetriesWholeDecision", flag(p.registryRetriesWholeDecision)},
         {"getByVersionLiveOnly", flag(p.getByVersionLiveOnly)},
         {"forceDeleteSupported", flag(p.forceDeleteSupported)},
+        {"validatorRefusesAvroTopLevelUnion", flag(p.validatorRefusesAvroTopLevelUnion)},
         {"strategyResolution", strategy(p.strategyResolution)},
         {"systemTopicStrategy", flag(p.systemTopicStrategy)},
         {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},
@@ -450,10 +464,12 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminNotFoundReason", flag(p.adminNotFoundReason)},
         {"adminErrorText", errorText(p.adminErrorText)},
         {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
+        {"adminConvertsKeyValuePayload", flag(p.adminConvertsKeyValuePayload)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},
         {"checkOptions.avroValidationMessageWithStrategy", flag(p.checkOptions.avroValidationMessageWithStrategy)},
+        {"checkOptions.protobufNativeRootMessageWithStrategy", flag(p.checkOptions.protobufNativeRootMessageWithStrategy)},
     };
 }
 

@@ -17,6 +17,10 @@ namespace cnx::compat {
 /// (Avro `SchemaParseException` text).
 std::optional<std::string> avroParseError(std::string_view definition, const CheckOptions& options);
 
+/// Whether `definition` parses and its top-level schema is a union (§6.7, #24103:
+/// `Schema.getType() == UNION`).
+bool avroTopLevelIsUnion(std::string_view definition, const CheckOptions& options);
+
 /// Avro `Schema.equals` of two definitions (§4.5): insensitive to JSON layout,
 /// key order and `doc`; sensitive to names, namespaces, field order, types,
 /// defaults and custom attributes. nullopt when either does not parse.

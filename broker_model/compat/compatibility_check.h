@@ -54,10 +54,13 @@ struct CheckOptions {
     AvroVersion avro = AvroVersion::v1_12_0;
     bool jsonAllowLegacyJacksonFormat = false;  // 4.2.0 PIP-464: false = only Avro-format JSON definitions
     bool avroNamesAllowDollar = true;           // 4.2.0 #25193/#25255
-    // SchemaValidationException wrapped as "Error during schema compatibility check
-    // with strategy <S>: <class>: <text>" (seen in the NEWEST AvroSchemaBasedCompatibilityCheck,
-    // c9629049, together with #25255; the first release is UNCONFIRMED). Before: "<class>: <text>".
+    // #22720 (3.0.6, 4.0.0): SchemaValidationException wrapped as "Error during schema
+    // compatibility check with strategy <S>: <class>: <text>". Before: "<class>: <text>".
     bool avroValidationMessageWithStrategy = true;
+    // #22720 (3.0.6, 4.0.0), §6.5: "Protobuf root message change is not allowed under the '<S>'
+    // strategy. Original message name: '<old full name>', new message name: '<new full name>'."
+    // Before: "Protobuf root message isn't allow change!".
+    bool protobufNativeRootMessageWithStrategy = true;
 };
 
 class SchemaCompatibilityCheck {

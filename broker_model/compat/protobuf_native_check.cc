@@ -348,15 +348,26 @@ CheckResult serializationError(const DeserializeFailure& f) {
     return CheckResult::error(std::string(kSchemaSerializationException), f.cause);
 }
 
+// §6.5: the text of a changed root message. From #22720 (3.0.6, 4.0.0) it names the
+// strategy and the full names of the existing (`from`) and new (`to`) root messages.
+std::string rootMessageChangedText(const std::string& from, const std::string& to, CompatibilityStrategy strategy,
+                                   const CheckOptions& options) {
+    if (!options.protobufNativeRootMessageWithStrategy) return std::string(kRootMessageChanged);
+    return "Protobuf root message change is not allowed under the '" + std::string(to_string_view(strategy)) +
+           "' strategy. Original message name: '" + from + "', new message name: '" + to + "'.";
+}
+
 // §6.5: the only rule for the six real strategies.
-CheckResult checkRootMessageChange(const std::string& from, const std::string& to) {
+CheckResult checkRootMessageChange(const std::string& from, const std::string& to, CompatibilityStrategy strategy,
+                                   const CheckOptions& options) {
     if (from == to) return CheckResult::compatible();
-    return CheckResult::incompatible(std::string(kRootMessageChanged),
+    return CheckResult::incompatible(rootMessageChangedText(from, to, strategy, options),
                                      {{"root_message_changed", "/rootMessageTypeName",
                                        "root message changed from " + from + " to " + to, to, from}});
 }
 
-CheckResult decide(const std::string& from, const std::string& to, CompatibilityStrategy strategy) {
+CheckResult decide(const std::string& from, const std::string& to, CompatibilityStrategy strategy,
+                   const CheckOptions& options) {
     switch (strategy) {
         case CompatibilityStrategy::BACKWARD_TRANSITIVE:
         case CompatibilityStrategy::BACKWARD:
@@ -364,7 +375,7 @@ CheckResult decide(const std::string& from, const std::string& to, Compatibility
         case CompatibilityStrategy::FORWARD:
         case CompatibilityStrategy::FULL_TRANSITIVE:
         case CompatibilityStrategy::FULL:
-            return checkRootMessageChange(from, to);
+            return checkRootMessageChange(from, to, strategy, options);
         case CompatibilityStrategy::ALWAYS_COMPATIBLE:
             return CheckResult::compatible();
         case CompatibilityStrategy::ALWAYS_INCOMPATIBLE:
@@ -381,12 +392,12 @@ public:
     // Java deserializes `from`, then `to`, *before* looking at the strategy:
     // an undecodable descriptor is an error even under ALWAYS_COMPATIBLE.
     CheckResult checkCompatible(const SchemaData& existing, const SchemaData& candidate,
-                                CompatibilityStrategy strategy, const CheckOptions&) const override {
+                                CompatibilityStrategy strategy, const CheckOptions& options) const override {
         auto from = deserialize(existing.data);
         if (auto* f = std::get_if<DeserializeFailure>(&from)) return serializationError(*f);
         auto to = deserialize(candidate.data);
         if (auto* f = std::get_if<DeserializeFailure>(&to)) return serializationError(*f);
-        return decide(std::get<std::string>(from), std::get<std::string>(to), strategy);
+        return decide(std::get<std::string>(from), std::get<std::string>(to), strategy, options);
     }
 
     // §6.5: pairwise against each entry, oldest first; an empty list passes.

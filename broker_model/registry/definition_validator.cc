@@ -22,7 +22,15 @@ bool parsesAsLegacyJsonSchema(const std::string& data) {
 
 std::optional<std::string> validateStruct(const BehaviourProfile& profile, const SchemaData& schema,
                                           bool allowLegacyJson) {
-    if (!compat::avroParseError(schema.data, profile.checkOptions)) return std::nullopt;
+    if (!compat::avroParseError(schema.data, profile.checkOptions)) {
+        // §6.7 #24103: Pulsar supports only record schemas for AVRO; a top-level union is
+        // refused. A top-level primitive is only logged and stays accepted.
+        if (schema.type == SchemaType::AVRO && profile.validatorRefusesAvroTopLevelUnion &&
+            compat::avroTopLevelIsUnion(schema.data, profile.checkOptions)) {
+            return std::string("Avro schema typed [UNION] is not supported");
+        }
+        return std::nullopt;
+    }
     if (schema.type == SchemaType::JSON && allowLegacyJson && parsesAsLegacyJsonSchema(schema.data)) return std::nullopt;
     return "Invalid schema definition data for " + typeName(schema.type) + " schema";
 }

@@ -120,8 +120,15 @@ std::vector<FileDescriptorProto> chain() {
     return {root, mid, leaf};
 }
 
+// The checker options of a release before #22720 (the root-change text without names).
+CheckOptions beforeNamedRootText() {
+    CheckOptions o;
+    o.protobufNativeRootMessageWithStrategy = false;
+    return o;
+}
+
 CheckResult check(const std::string& from, const std::string& to, CompatibilityStrategy s) {
-    return makeProtobufNativeCheck()->checkCompatible(pn(from), pn(to), s, CheckOptions{});
+    return makeProtobufNativeCheck()->checkCompatible(pn(from), pn(to), s, beforeNamedRootText());
 }
 
 }  // namespace
@@ -187,7 +194,7 @@ TEST_CASE("PROTOBUF_NATIVE list entry point is pairwise (§6.5)", "[compat][prot
     // Every entry has the root name: passes.
     CHECK(checker->checkCompatible(sameRoot, pn(kUserV2), S::BACKWARD_TRANSITIVE, {}).ok());
     // One entry differs: fails with the root-change text.
-    auto r = checker->checkCompatible(oneRenamed, pn(kUserV2), S::FULL_TRANSITIVE, {});
+    auto r = checker->checkCompatible(oneRenamed, pn(kUserV2), S::FULL_TRANSITIVE, beforeNamedRootText());
     CHECK(r.verdict == Verdict::incompatible);
     CHECK(r.message == kRootChanged);
     // Empty list: no pair to check, so even ALWAYS_INCOMPATIBLE and a garbage candidate pass.
@@ -351,4 +358,32 @@ TEST_CASE("PROTOBUF_NATIVE never crashes on random input", "[compat][protobuf_na
         for (auto& ch : raw) ch = static_cast<char>(rng());
         CHECK(protobufNativeDefinitionError(raw).has_value());
     }
+}
+
+TEST_CASE("PROTOBUF_NATIVE root-change text names the strategy and both roots from #22720 (§6.5)",
+          "[compat][protobuf_native][ref-6.5]") {
+    using S = CompatibilityStrategy;
+    auto checker = makeProtobufNativeCheck();
+    CheckOptions newer;  // 3.0.6+, 4.0.0+
+    REQUIRE(newer.protobufNativeRootMessageWithStrategy);
+    // <a> is the existing root's full name, <b> the new one's; <S> the strategy's name.
+    auto r = checker->checkCompatible(pn(kUserV1), pn(kPerson), S::BACKWARD, newer);
+    CHECK(r.verdict == Verdict::incompatible);
+    CHECK(r.message ==
+          "Protobuf root message change is not allowed under the 'BACKWARD' strategy. Original message name: "
+          "'pkg.User', new message name: 'pkg.Person'.");
+    // Full names: the same simple name in another package differs and is shown qualified.
+    r = checker->checkCompatible(pn(kUserV1), pn(kUserOtherPackage), S::FULL, newer);
+    CHECK(r.message ==
+          "Protobuf root message change is not allowed under the 'FULL' strategy. Original message name: "
+          "'pkg.User', new message name: 'other.User'.");
+    // Lists are checked pair by pair, oldest first: the first differing entry is <a>.
+    std::vector<SchemaData> list{pn(kUserV1), pn(kPerson)};
+    r = checker->checkCompatible(list, pn(kUserOtherPackage), S::FORWARD_TRANSITIVE, newer);
+    CHECK(r.message ==
+          "Protobuf root message change is not allowed under the 'FORWARD_TRANSITIVE' strategy. Original message "
+          "name: 'pkg.User', new message name: 'other.User'.");
+    // The other texts are unchanged.
+    CHECK(checker->checkCompatible(pn(kUserV1), pn(kUserV1), S::ALWAYS_INCOMPATIBLE, newer).message == kUnknownStrategy);
+    CHECK(checker->checkCompatible(pn(kUserV1), pn(kPerson), S::ALWAYS_COMPATIBLE, newer).ok());
 }

@@ -155,3 +155,50 @@ TEST_CASE("§10 every switch remembers the PR that set it", "[profiles]") {
     for (std::size_t i = 0; i < a.size(); ++i) differing += a[i].value != b[i].value ? 1 : 0;
     CHECK(differing >= 8);
 }
+
+TEST_CASE("§6.7 #24103: the validator refuses top-level AVRO unions from 3.0.12, 3.3.7, 4.0.5, 4.1.0", "[profiles][ref-6.7]") {
+    CHECK_FALSE(at("3.0.11").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("3.0.12").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("3.1").validatorRefusesAvroTopLevelUnion);  // never backported to 3.1 or 3.2
+    CHECK_FALSE(at("3.2").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("3.3.6").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("3.3.7").validatorRefusesAvroTopLevelUnion);
+    CHECK_FALSE(at("4.0.4").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("4.0.5").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("4.1.0").validatorRefusesAvroTopLevelUnion);
+    CHECK(at("5.0").validatorRefusesAvroTopLevelUnion);  // later lines inherit 4.1.0
+    CHECK(at("4.0.5").provenance.at("validatorRefusesAvroTopLevelUnion") == "#24103 §6.7 §7.4");
+}
+
+TEST_CASE("§6.3 §6.5 #22720's message texts sit on 3.0.6 and 4.0.0, not 4.2.0 (#25193)", "[profiles][ref-6.3][ref-6.5]") {
+    for (const char* before : {"3.0.5", "3.1.3", "3.2.4", "3.3.9", "2.11.4"}) {
+        INFO(before);
+        CHECK_FALSE(at(before).checkOptions.avroValidationMessageWithStrategy);
+        CHECK_FALSE(at(before).checkOptions.protobufNativeRootMessageWithStrategy);
+    }
+    for (const char* after : {"3.0.6", "3.0", "4.0.0", "4.1", "4.2", "5.0"}) {
+        INFO(after);
+        CHECK(at(after).checkOptions.avroValidationMessageWithStrategy);
+        CHECK(at(after).checkOptions.protobufNativeRootMessageWithStrategy);
+        CHECK(at(after).provenance.at("checkOptions.avroValidationMessageWithStrategy").starts_with("#22720 "));
+        CHECK(at(after).provenance.at("checkOptions.protobufNativeRootMessageWithStrategy").starts_with("#22720 "));
+    }
+    // #25193 keeps only the name validator.
+    CHECK_FALSE(at("4.1").checkOptions.avroNamesAllowDollar);
+    CHECK(at("4.2.0").checkOptions.avroNamesAllowDollar);
+}
+
+TEST_CASE("§7.2 #21645/#21632: admin /compatibility and /version convert KEY_VALUE payloads", "[profiles][ref-7.2]") {
+    CHECK_FALSE(at("2.9").adminConvertsKeyValuePayload);  // never backported to 2.9
+    CHECK_FALSE(at("2.10.5").adminConvertsKeyValuePayload);
+    CHECK(at("2.10.6").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("2.11.3").adminConvertsKeyValuePayload);
+    CHECK(at("2.11.4").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("3.0.2").adminConvertsKeyValuePayload);
+    CHECK(at("3.0.3").adminConvertsKeyValuePayload);
+    CHECK_FALSE(at("3.1.2").adminConvertsKeyValuePayload);
+    CHECK(at("3.1.3").adminConvertsKeyValuePayload);
+    CHECK(at("3.2.0").adminConvertsKeyValuePayload);
+    CHECK(at("3.3.0").adminConvertsKeyValuePayload);  // inherits 3.2.0
+    CHECK(at("3.0.3").provenance.at("adminConvertsKeyValuePayload") == "#21645, #21632 §7.2 §7.4");
+}

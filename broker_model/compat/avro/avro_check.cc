@@ -305,6 +305,11 @@ std::optional<std::string> avroParseError(std::string_view definition, const Che
     return r.failure->message;
 }
 
+bool avroTopLevelIsUnion(std::string_view definition, const CheckOptions& options) {
+    ParseResult r = avro::parseCached(definition, avro::parseOptionsFor(options));
+    return r.ok() && r.schema->rootNode().type == avro::Type::union_;
+}
+
 std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b, const CheckOptions& options) {
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
