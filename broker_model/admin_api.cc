@@ -19,6 +19,16 @@ AdminResponse failure(TracePtr trace, int status, std::string reason) {
     return r;
 }
 
+// §7.2: a response built from a bare status and reason (the 409/422 of POST
+// …/schema): the text is the reason phrase only, there is no body.
+AdminResponse bareFailure(TracePtr trace, int status, std::string reason) {
+    AdminResponse r;
+    r.status = status;
+    r.reason = std::move(reason);
+    r.trace = std::move(trace);
+    return r;
+}
+
 AdminResponse success(TracePtr trace, int status, nlohmann::json body) {
     AdminResponse r;
     r.status = status;
@@ -39,15 +49,17 @@ std::string renderData(const SchemaData& schema) {
     // Jackson 2.15+ would refuse such a component in readTree; the broker's
     // answer to that (an HTTP 500?) is UNCONFIRMED, and the text is what a
     // reader of the response can use.
-    auto component = [](const SchemaData& c) -> nlohmann::json {
+    // Gson keeps a component's key order (and writes it compactly): ordered_json, not json.
+    using Ordered = nlohmann::ordered_json;
+    auto component = [](const SchemaData& c) -> Ordered {
         if (c.data.empty()) return "";
         if (compat::jsonNestsDeeperThan(c.data)) return c.data;
-        auto parsed = nlohmann::json::parse(c.data, nullptr, false);
-        return parsed.is_discarded() ? nlohmann::json(c.data) : parsed;
+        auto parsed = Ordered::parse(c.data, nullptr, false);
+        return parsed.is_discarded() ? Ordered(c.data) : parsed;
     };
     // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
-    return nlohmann::json{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
-        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return Ordered{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
+        -1, ' ', false, Ordered::error_handler_t::replace);
 }
 
 // §7.2 before #21645 / #21632 (2.5.0 on; 2.4.x's KEY_VALUE payloads are not modelled
@@ -112,9 +124,9 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
             }
             const auto& e = r.error();
             if (e.exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(failure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
+                done(bareFailure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
             } else if (e.code == pulsar::proto::IncompatibleSchema) {
-                done(failure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
+                done(bareFailure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
             } else {
                 done(failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
             }
@@ -146,6 +158,21 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
         }
         trace->add("§7.4", "GET schema", "version " + std::to_string(found->version));
         done(success(trace, 200, schemaResponseJson(*found)));
+    });
+}
+
+// §7.2: {"getSchemaResponses": [...]}, the live list oldest first; empty (not 404) when nothing is live.
+void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
+    if (!broker_.profile().adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("GET schemas"));
+        return;
+    }
+    auto trace = std::make_shared<Trace>();
+    broker_.executor().post("registry read", [this, topic, trace, done] {
+        auto responses = nlohmann::json::array();
+        for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
+        trace->add("§7.4", "GET schemas", std::to_string(responses.size()) + " live version(s)");
+        done(success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
     });
 }
 

@@ -35,6 +35,8 @@ public:
     void postSchema(const TopicName& topic, const SchemaData& schema, Callback done);
     /// GET .../schema and GET .../schema/{version}.
     void getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done);
+    /// GET .../schemas (2.4.2/2.5.0, #4800): every live version, oldest first (§7.2).
+    void getAllSchemas(const TopicName& topic, Callback done);
     /// POST .../version: the version of an equal live schema, or -1.
     void getVersionBySchema(const TopicName& topic, const SchemaData& schema, Callback done);
     /// DELETE .../schema[?force=true].
@@ -44,6 +46,16 @@ public:
     /// DELETE of a topic (persistent or not); `deleteSchema` asks for schema deletion
     /// (always done from 2.11, §3.6). Attached clients are disconnected when `force`.
     AdminResponse deleteTopic(const TopicName& topic, bool force, bool deleteSchema);
+
+    // Policy and configuration endpoints (admin_config_api.cc). A null value
+    // removes the setting (the `remove-…` commands / DELETE of the key).
+    /// POST /admin/v2/namespaces/{tenant}/{namespace}/<policy>: 204, or 400 with the reason.
+    AdminResponse setNamespacePolicy(const std::string& ns, std::string_view field, std::optional<std::string_view> value);
+    /// POST /admin/v2/persistent/{tenant}/{namespace}/{topic}/<policy>: 204, or 400 with the reason.
+    AdminResponse setTopicPolicy(const TopicName& topic, std::string_view field, std::optional<std::string_view> value);
+    /// POST/DELETE /admin/v2/brokers/configuration/{key} (§5.6): 204; 412 for a key that
+    /// is not dynamic; 400 for a value of the wrong form.
+    AdminResponse updateDynamicConfig(std::string_view key, std::optional<std::string_view> value);
 
 private:
     std::string schemaIdOf(const TopicName& topic) const;

@@ -6,6 +6,7 @@
 #include "broker_model/profile.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
+#include "sim/admin_client.h"
 
 namespace cnx::sim {
 namespace {
@@ -424,58 +425,45 @@ Observed ScenarioRun::publish(const PublishStep& st) {
     return out;
 }
 
-Observed ScenarioRun::admin(const std::function<void(AdminApi::Callback)>& call, nlohmann::json* body) {
+// Every admin step is observed through observeAdmin: the endpoint's status and
+// JSON body only, as a REST client sees them (sim/admin_client.h).
+Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call) {
     std::optional<AdminResponse> response;
     call([&response](AdminResponse r) { response = std::move(r); });
     executor_.runUntilIdle();
     if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
-    Observed o;
-    o.ok = response->ok();
-    o.httpStatus = response->status;
-    if (!o.ok) {
-        o.error = std::to_string(response->status);
-        o.message = response->reason;
-    }
-    o.trace = *response->trace;
-    if (body) *body = response->body;
-    if (response->body.is_object() && response->body.contains("version")) {
-        const auto& v = response->body["version"];
-        if (v.is_number_integer()) o.schemaVersion = v.get<std::int64_t>();
-        if (v.is_object() && v.contains("version")) o.schemaVersion = v["version"].get<std::int64_t>();
-    }
-    return o;
+    return observeAdmin(what, *response);
 }
 
 Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
     auto topic = topicOf(st.topic);
-    return admin([&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
+    return admin(AdminCall::uploadSchema,
+                 [&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
 }
 
 Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
     auto topic = topicOf(st.topic);
     std::optional<SchemaVersion> v;
     if (st.version) v = *st.version;
-    auto o = admin([&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });
-    if (o.ok) {
-        auto found = v ? broker_->registry().byVersion(topic.schemaId(), *v) : broker_->registry().latest(topic.schemaId());
-        if (found) o.schema = found->schema;
-    }
-    return o;
+    return admin(AdminCall::getSchema, [&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });
 }
 
 Observed ScenarioRun::getSchemaVersion(const GetSchemaVersionStep& st) {
     auto topic = topicOf(st.topic);
-    return admin([&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
+    return admin(AdminCall::getSchemaVersion,
+                 [&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
 }
 
 Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
     auto topic = topicOf(st.topic);
-    return admin([&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
+    return admin(AdminCall::deleteSchema,
+                 [&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
 }
 
 Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
     auto topic = topicOf(st.topic);
-    auto o = admin([&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
+    auto o = admin(AdminCall::deleteTopic,
+                   [&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
     if (o.ok) {
         // Forced deletion disconnects the clients of the topic.
         auto base = topic.partitionedBase().toString();
@@ -495,54 +483,43 @@ Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
 
 Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
     auto topic = topicOf(st.topic);
-    nlohmann::json body;
-    auto o = admin([&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); },
-                   &body);
     // The endpoint's own answer: {"compatibility": bool, "schemaCompatibilityStrategy": name}.
-    if (o.ok && body.contains("compatibility")) {
-        o.compatible = body["compatibility"].get<bool>();
-        o.strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
+    return admin(AdminCall::testCompatibility,
+                 [&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
+}
+
+// One REST call per setting, as `pulsar-admin` makes them; the first refused one ends the step.
+Observed ScenarioRun::adminSequence(AdminCall what, const std::vector<Setting>& settings,
+                                    const std::function<AdminResponse(const Setting&)>& call) {
+    Observed out;
+    out.httpStatus = 204;
+    for (const auto& s : settings) {
+        auto o = admin(what, [&](AdminApi::Callback cb) { cb(call(s)); });
+        out.trace.append(o.trace, "");
+        if (!o.ok) {
+            o.trace = std::move(out.trace);
+            return o;
+        }
+        out.httpStatus = o.httpStatus;
     }
-    return o;
+    return out;
 }
 
 Observed ScenarioRun::setPolicy(const SetPolicyStep& st) {
-    Observed o;
-    for (const auto& s : st.settings) {
-        std::optional<std::string> err;
-        if (st.namespaceName) {
-            err = broker_->policies().namespaceFor(*st.namespaceName).set(s.key, s.value);
-        } else if (st.topic) {
-            err = broker_->policies().topics[topicOf(*st.topic).partitionedBase().toString()].set(s.key, s.value);
-        }
-        if (err) return Observed::failure("400", *err);
-        o.trace.add("§5.2", "set-policy", (st.namespaceName ? "namespace " + *st.namespaceName : "topic " + *st.topic) +
-                                              ": " + s.key + " = " + s.value.value_or("null"));
-    }
-    o.httpStatus = 204;
-    return o;
+    return adminSequence(AdminCall::setPolicy, st.settings, [&](const Setting& s) {
+        std::optional<std::string_view> value;
+        if (s.value) value = *s.value;
+        if (st.namespaceName) return admin_->setNamespacePolicy(*st.namespaceName, s.key, value);
+        return admin_->setTopicPolicy(topicOf(*st.topic), s.key, value);
+    });
 }
 
 Observed ScenarioRun::setBrokerConfig(const SetBrokerConfigStep& st) {
-    Observed o;
-    for (const auto& s : st.settings) {
-        if (!BrokerConfig::isDynamic(s.key)) {
-            // `brokers update-dynamic-config` refuses keys that are not dynamic.
-            auto f = Observed::failure("412", "Can't update non-dynamic configuration");
-            f.httpStatus = 412;
-            f.trace.add("§5.6", "set-broker-config", s.key + " is not a dynamic configuration");
-            return f;
-        }
-        if (!s.value) {
-            broker_->resetConfig(s.key);
-            o.trace.add("§5.6", "set-broker-config", s.key + " reset to the release default");
-            continue;
-        }
-        if (auto err = broker_->setConfig(s.key, *s.value)) return Observed::failure("400", *err);
-        o.trace.add("§5.6", "set-broker-config", s.key + " = " + *s.value);
-    }
-    o.httpStatus = 204;
-    return o;
+    return adminSequence(AdminCall::setBrokerConfig, st.settings, [&](const Setting& s) {
+        std::optional<std::string_view> value;
+        if (s.value) value = *s.value;
+        return admin_->updateDynamicConfig(s.key, value);
+    });
 }
 
 Observed ScenarioRun::check(const CheckStep& st) {

@@ -14,6 +14,7 @@
 #include "broker_model/admin_api.h"
 #include "broker_model/broker.h"
 #include "broker_model/executor.h"
+#include "sim/admin_client.h"
 #include "sim/client_session.h"
 #include "sim/observed.h"
 #include "sim/scenario.h"
@@ -84,7 +85,9 @@ private:
     ClientSession& session(const std::string& client);
     std::vector<TopicName> partitionsOf(const TopicName& topic) const;
     std::optional<pulsar::proto::Schema> autoProduceSchema(ClientSession& s, const TopicName& topic, Trace& trace);
-    Observed admin(const std::function<void(AdminApi::Callback)>& call, nlohmann::json* body = nullptr);
+    Observed admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call);
+    Observed adminSequence(AdminCall what, const std::vector<Setting>& settings,
+                           const std::function<AdminResponse(const Setting&)>& call);
     std::string describeClient(const std::string& client) const;
 
     const Scenario& scenario_;
