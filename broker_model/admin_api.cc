@@ -69,6 +69,12 @@ bool keyValuePayloadUnconverted(const BehaviourProfile& profile, const SchemaDat
     return schema.type == SchemaType::KEY_VALUE && profile.pip44Registry && !profile.adminConvertsKeyValuePayload;
 }
 
+// 2.4.x: a KEY_VALUE payload on /compatibility or /version is a known gap.
+void noteKeyValuePayloadGap(const BehaviourProfile& profile, const SchemaData& schema, Trace& trace) {
+    if (schema.type == SchemaType::KEY_VALUE)
+        noteGap(profile, Gap::keyValueAdminPayloadBeforePip44, &trace, "KEY_VALUE payload");
+}
+
 // The admin JSON text of a KEY_VALUE payload, as the endpoint received it.
 SchemaData asUnconvertedPayload(const SchemaData& schema) {
     SchemaData raw = schema;
@@ -183,6 +189,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
         return;
     }
     auto trace = std::make_shared<Trace>();
+    noteKeyValuePayloadGap(broker_.profile(), schema, *trace);
     if (keyValuePayloadUnconverted(broker_.profile(), schema)) {
         trace->add("§7.2", "POST version",
                    "KEY_VALUE payload not converted before #21632: its JSON text is compared with the stored binary KV data");
@@ -220,6 +227,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         return;
     }
     auto trace = std::make_shared<Trace>();
+    noteKeyValuePayloadGap(profile, schema, *trace);
     auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get(), /*forCompatibilityCheck=*/true);
     auto body = [strategy](bool compatible) {
         return nlohmann::json{{"compatibility", compatible}, {"schemaCompatibilityStrategy", std::string(to_string_view(strategy))}};
@@ -259,6 +267,16 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         });
 }
 
+// Two known gaps of §3.6: topic policies kept, and partitioned schema deletion before its fixes.
+void AdminApi::noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const {
+    const auto& profile = broker_.profile();
+    auto kept = broker_.policies().topicOf(topic);
+    if (kept.schemaCompatibilityStrategy || kept.schemaValidationEnforced)
+        noteGap(profile, Gap::topicDeleteKeepsTopicPolicies, &trace, "topic-level policies kept by the model");
+    if (partitions > 0)
+        noteGap(profile, Gap::partitionedTopicSchemaDeletion, &trace, std::to_string(partitions) + " partition(s)");
+}
+
 AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool deleteSchema) {
     auto trace = std::make_shared<Trace>();
     int partitions = broker_.partitionsOf(topic);
@@ -276,6 +294,7 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
         trace->add("§3.6", "delete topic", "producers or consumers attached and force=false -> 412");
         return failure(trace, 412, "Topic has active producers/subscriptions");
     }
+    noteDeleteTopicGaps(topic, partitions, *trace);
     broker_.deleteTopicState(topic);
     auto id = topic.schemaId();
     bool live = broker_.registry().latest(id).has_value();

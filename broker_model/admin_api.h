@@ -60,6 +60,8 @@ public:
 private:
     std::string schemaIdOf(const TopicName& topic) const;
     AdminResponse missingEndpoint(const char* what) const;
+    /// Notes the known gaps (gaps.h) a topic deletion meets.
+    void noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const;
 
     Broker& broker_;
 };

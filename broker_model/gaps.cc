@@ -27,6 +27,11 @@ const std::vector<GapInfo>& table() {
          "on the 2.9 line after #13557, system topics fell back to FULL instead of "
          "systemTopicSchemaCompatibilityStrategy until 2.9.4; which 2.9 releases had the bug is UNCONFIRMED",
          "the effective strategy of a system topic", {v(2, 9, 4)}, lacking, {v(2, 9, -1)}},
+        // The pre-#21645 KEY_VALUE payload answers are modelled from 2.5.0 (the PIP-44
+        // registry) on; what 2.4.2's endpoints answered is UNCONFIRMED.
+        {Gap::keyValueAdminPayloadBeforePip44, "#21645, #21632 (2.4.x)", "§7.2 §7.4",
+         "how 2.4.2's /compatibility and /version endpoints read a KEY_VALUE payload is UNCONFIRMED",
+         "admin test-compatibility or get-schema-version with a KEY_VALUE schema", {v(2, 5, 0)}, lacking, {}},
         {Gap::unreachable, "#15956, #18074", "§7.4", "admin schema reads need GET_METADATA, uploads need PRODUCE",
          "authorization: this cnxsim models no roles or permissions", {v(2, 11, 0)}, carrying, {}},
         {Gap::unreachable, "#20730", "§4.2", "non-recoverable storage errors keep the readable entries",

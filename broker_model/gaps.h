@@ -32,6 +32,7 @@ enum class Gap {
     topicDeleteKeepsTopicPolicies,   // #21093
     partitionedTopicSchemaDeletion,  // #21574, #21977
     nonPersistentTopicPoliciesLoad,  // #26134
+    keyValueAdminPayloadBeforePip44, // #21645/#21632 on 2.4.x
     unreachable,                     // every listed gap no modelled step can reach
 };
 

@@ -37,7 +37,8 @@ TEST_CASE("every triggered gap has exactly one row, and each row names its PR, s
     }
     for (auto g : {Gap::replicatorValidationEnforced, Gap::replicatorAutoUpdateDisabled, Gap::branch29SystemTopicFull,
                    Gap::getSchemaNotFoundRecycledField, Gap::topicDeleteKeepsTopicPolicies,
-                   Gap::partitionedTopicSchemaDeletion, Gap::nonPersistentTopicPoliciesLoad})
+                   Gap::partitionedTopicSchemaDeletion, Gap::nonPersistentTopicPoliciesLoad,
+                   Gap::keyValueAdminPayloadBeforePip44})
         CHECK(seen.count(g) == 1);
 }
 
