@@ -8,9 +8,16 @@
 #include "broker_model/registry/definition_validator.h"
 
 namespace cnx {
-namespace {
 
-AdminResponse failure(TracePtr trace, int status, std::string reason) {
+AdminResponse AdminResponse::success(TracePtr trace, int status, nlohmann::json body) {
+    AdminResponse r;
+    r.status = status;
+    r.body = std::move(body);
+    r.trace = std::move(trace);
+    return r;
+}
+
+AdminResponse AdminResponse::failure(TracePtr trace, int status, std::string reason) {
     AdminResponse r;
     r.status = status;
     r.reason = std::move(reason);
@@ -19,9 +26,7 @@ AdminResponse failure(TracePtr trace, int status, std::string reason) {
     return r;
 }
 
-// §7.2: a response built from a bare status and reason (the 409/422 of POST
-// …/schema): the text is the reason phrase only, there is no body.
-AdminResponse bareFailure(TracePtr trace, int status, std::string reason) {
+AdminResponse AdminResponse::bareFailure(TracePtr trace, int status, std::string reason) {
     AdminResponse r;
     r.status = status;
     r.reason = std::move(reason);
@@ -29,13 +34,8 @@ AdminResponse bareFailure(TracePtr trace, int status, std::string reason) {
     return r;
 }
 
-AdminResponse success(TracePtr trace, int status, nlohmann::json body) {
-    AdminResponse r;
-    r.status = status;
-    r.body = std::move(body);
-    r.trace = std::move(trace);
-    return r;
-}
+namespace {
+
 
 // §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a
 // primitive component is "".
@@ -112,7 +112,7 @@ std::string AdminApi::schemaIdOf(const TopicName& topic) const {
 AdminResponse AdminApi::missingEndpoint(const char* what) const {
     auto trace = std::make_shared<Trace>();
     trace->add("§7.1", what, "endpoint added in 2.4.2/2.5.0 (#4800): not in this release");
-    return failure(trace, 404, "HTTP 404 Not Found");
+    return AdminResponse::failure(trace, 404, "HTTP 404 Not Found");
 }
 
 void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Callback done) {
@@ -125,16 +125,16 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
             if (r.ok()) {
                 trace->add("§7.4", "POST schema", "version " + std::to_string(r.value()));
                 // {"version": {"version": n}} per Jackson bean rules (UNCONFIRMED, §7.2).
-                done(success(trace, profile.adminPostSchemaSuccessStatus, {{"version", {{"version", r.value()}}}}));
+                done(AdminResponse::success(trace, profile.adminPostSchemaSuccessStatus, {{"version", {{"version", r.value()}}}}));
                 return;
             }
             const auto& e = r.error();
             if (e.exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(bareFailure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
+                done(AdminResponse::bareFailure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
             } else if (e.code == pulsar::proto::IncompatibleSchema) {
-                done(bareFailure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
+                done(AdminResponse::bareFailure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
             } else {
-                done(failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
+                done(AdminResponse::failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
             }
         });
 }
@@ -154,16 +154,16 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
         std::string reason = broker_.profile().adminNotFoundReason ? "Schema not found" : "";
         if (!found) {
             trace->add("§7.4", "GET schema", "no live schema" + (version ? " with version " + std::to_string(*version) : std::string()));
-            done(failure(trace, 404, reason));
+            done(AdminResponse::failure(trace, 404, reason));
             return;
         }
         if (found->deleted) {
             trace->add("§7.4", "GET schema", "the entry is a delete marker -> 404 (before #6764)");
-            done(failure(trace, 404, version ? "Schema is deleted" : reason));
+            done(AdminResponse::failure(trace, 404, version ? "Schema is deleted" : reason));
             return;
         }
         trace->add("§7.4", "GET schema", "version " + std::to_string(found->version));
-        done(success(trace, 200, schemaResponseJson(*found)));
+        done(AdminResponse::success(trace, 200, schemaResponseJson(*found)));
     });
 }
 
@@ -178,7 +178,7 @@ void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
         auto responses = nlohmann::json::array();
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
         trace->add("§7.4", "GET schemas", std::to_string(responses.size()) + " live version(s)");
-        done(success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
+        done(AdminResponse::success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
     });
 }
 
@@ -205,7 +205,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
             }
         }
         trace->add("§7.4", "POST version", "hash match in live list -> " + std::to_string(v));
-        done(success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
+        done(AdminResponse::success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
     });
 }
 
@@ -216,7 +216,7 @@ void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
         if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
         auto v = broker_.registry().deleteSchema(schemaIdOf(topic), hard);
         trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
-        done(success(trace, 200, {{"version", v}}));
+        done(AdminResponse::success(trace, 200, {{"version", v}}));
     });
 }
 
@@ -241,7 +241,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         trace->add("§7.2", "POST compatibility",
                    "KEY_VALUE payload not converted before #21645: JSON text read as KV data, key length " +
                        std::to_string(length) + " -> java.lang.OutOfMemoryError: Java heap space");
-        done(failure(trace, 500,
+        done(AdminResponse::failure(trace, 500,
                      "\n --- An unexpected error occurred in the server ---\n\nMessage: Java heap space\n\n"
                      "Stacktrace:\n\njava.lang.OutOfMemoryError: Java heap space"));
         return;
@@ -250,20 +250,20 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         // 2.4.2: the boolean isCompatible answers true or false in the body.
         broker_.executor().post("registry read", [this, topic, schema, strategy, trace, done, body] {
             bool ok = broker_.registry().legacyIsCompatible(schemaIdOf(topic), schema, strategy, *trace);
-            done(success(trace, 202, body(ok)));
+            done(AdminResponse::success(trace, 202, body(ok)));
         });
         return;
     }
     broker_.registry().checkCompatible(
         schemaIdOf(topic), schema, strategy, trace, [done, trace, body](std::optional<BrokerError> err) {
             if (!err) {
-                done(success(trace, 202, body(true)));
+                done(AdminResponse::success(trace, 202, body(true)));
                 return;
             }
             // §7.4: the registry fails instead of answering false: 500 with the text. An
             // invalid definition is 500 too: unlike POST /schema, this endpoint maps no
             // exception to 422 (derived; §6.7 #24103 "admin test-compatibility 500").
-            done(failure(trace, 500, err->message));
+            done(AdminResponse::failure(trace, 500, err->message));
         });
 }
 
@@ -288,11 +288,11 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
     for (int i = 0; i < partitions; ++i) busy = busy || attached(topic.partition(i));
     if (!broker_.topicExists(topic) && partitions == 0) {
         trace->add("§3.6", "delete topic", "topic does not exist");
-        return failure(trace, 404, "Topic not found");
+        return AdminResponse::failure(trace, 404, "Topic not found");
     }
     if (busy && !force) {
         trace->add("§3.6", "delete topic", "producers or consumers attached and force=false -> 412");
-        return failure(trace, 412, "Topic has active producers/subscriptions");
+        return AdminResponse::failure(trace, 412, "Topic has active producers/subscriptions");
     }
     noteDeleteTopicGaps(topic, partitions, *trace);
     broker_.deleteTopicState(topic);
@@ -303,26 +303,26 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
             if (deleteSchema && live) {
                 auto v = broker_.registry().deleteSchema(id, false);
                 trace->add("§3.6", "delete topic", "schema soft-deleted, marker version " + std::to_string(v));
-                return success(trace, 204, nullptr);
+                return AdminResponse::success(trace, 204, nullptr);
             }
             break;
         case TopicDeleteSchema::hardWhenAsked:
             if (deleteSchema && live) {
                 broker_.registry().deleteSchema(id, true);
                 trace->add("§3.6", "delete topic", "schema storage hard-deleted (#8167); versions restart at 0");
-                return success(trace, 204, nullptr);
+                return AdminResponse::success(trace, 204, nullptr);
             }
             break;
         case TopicDeleteSchema::hardAlways:
             if (live) {
                 broker_.registry().deleteSchema(id, true);
                 trace->add("§3.6", "delete topic", "schema storage hard-deleted (#14608); versions restart at 0");
-                return success(trace, 204, nullptr);
+                return AdminResponse::success(trace, 204, nullptr);
             }
             break;
     }
     trace->add("§3.6", "delete topic", live ? "schema kept (delete_schema not asked)" : "no live schema to delete");
-    return success(trace, 204, nullptr);
+    return AdminResponse::success(trace, 204, nullptr);
 }
 
 }  // namespace cnx

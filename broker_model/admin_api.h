@@ -22,6 +22,14 @@ struct AdminResponse {
     TracePtr trace = std::make_shared<Trace>();
 
     bool ok() const { return status >= 200 && status < 300; }
+
+    /// A success: `status` with `body` (null: no content).
+    static AdminResponse success(TracePtr trace, int status, nlohmann::json body);
+    /// A `RestException(status, reason)`: `{"reason": reason}` (no body when empty)
+    /// and the reason as the reason phrase (§7.2).
+    static AdminResponse failure(TracePtr trace, int status, std::string reason);
+    /// A bare status and reason phrase, no body (the 409/422 of POST …/schema, §7.2).
+    static AdminResponse bareFailure(TracePtr trace, int status, std::string reason);
 };
 
 class AdminApi {

@@ -10,22 +10,11 @@
 namespace cnx {
 namespace {
 
-AdminResponse noContent(TracePtr trace) {
-    AdminResponse r;
-    r.status = 204;
-    r.body = nullptr;
-    r.trace = std::move(trace);
-    return r;
-}
+AdminResponse noContent(TracePtr trace) { return AdminResponse::success(std::move(trace), 204, nullptr); }
 
 // RestException(status, message): {"reason": message} and the message as the reason phrase (§7.2).
 AdminResponse refused(TracePtr trace, int status, std::string reason) {
-    AdminResponse r;
-    r.status = status;
-    r.reason = std::move(reason);
-    r.body = {{"reason", r.reason}};
-    r.trace = std::move(trace);
-    return r;
+    return AdminResponse::failure(std::move(trace), status, std::move(reason));
 }
 
 std::string shown(std::optional<std::string_view> value) { return value ? std::string(*value) : std::string("null"); }
