@@ -21,8 +21,8 @@
 #include "bench/suite_generator.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
-#include "sim/loader.h"
-#include "sim/runner.h"
+#include "sim/scenario/loader.h"
+#include "sim/run/runner.h"
 
 namespace {
 

@@ -24,8 +24,8 @@
 
 #include "bench/compat/compat_inputs.h"
 #include "broker_model/compat/avro/avro_schema.h"
-#include "broker_model/compat/avro_check.h"
-#include "broker_model/profile.h"
+#include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/profile/profile.h"
 
 namespace {
 

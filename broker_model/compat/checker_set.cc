@@ -1,9 +1,9 @@
 #include "broker_model/compat/checker_set.h"
 
-#include "broker_model/compat/avro_check.h"
-#include "broker_model/compat/default_check.h"
-#include "broker_model/compat/key_value_check.h"
-#include "broker_model/compat/protobuf_native_check.h"
+#include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/compat/default/default_check.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/compat/protobuf_native/protobuf_native_check.h"
 
 namespace cnx::compat {
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "broker_model/compat/compatibility_check.h"
-#include "broker_model/schema_type.h"
+#include "broker_model/core/schema_type.h"
 
 namespace cnx::compat {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "broker_model/compatibility_strategy.h"
-#include "broker_model/schema_data.h"
+#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/schema_data.h"
 
 namespace cnx::compat {
 

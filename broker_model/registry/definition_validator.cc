@@ -2,10 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "broker_model/compat/avro_check.h"
-#include "broker_model/compat/json_nesting.h"
-#include "broker_model/compat/key_value_check.h"
-#include "broker_model/compat/protobuf_native_check.h"
+#include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/compat/json/json_nesting.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/compat/protobuf_native/protobuf_native_check.h"
 
 namespace cnx {
 namespace {

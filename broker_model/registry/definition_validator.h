@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "broker_model/profile.h"
-#include "broker_model/schema_data.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/core/schema_data.h"
 
 namespace cnx {
 

@@ -1,6 +1,6 @@
 #include "broker_model/registry/schema_equality.h"
 
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 #include "broker_model/registry/schema_registry.h"
 
 namespace cnx {

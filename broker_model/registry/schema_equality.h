@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "broker_model/profile.h"
-#include "broker_model/schema_data.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/core/schema_data.h"
 
 namespace cnx {
 

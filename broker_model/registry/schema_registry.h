@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "broker_model/broker_error.h"
+#include "broker_model/core/broker_error.h"
 #include "broker_model/compat/checker_set.h"
-#include "broker_model/executor.h"
-#include "broker_model/profile.h"
-#include "broker_model/schema_data.h"
-#include "broker_model/trace.h"
+#include "broker_model/runtime/executor.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/core/schema_data.h"
+#include "broker_model/core/trace.h"
 
 namespace cnx {
 

@@ -2,7 +2,7 @@
 // Conversions between the wire `Schema` and the registry's SchemaData
 // (reference §1.2, §2.3, §2.4).
 
-#include "broker_model/schema_data.h"
+#include "broker_model/core/schema_data.h"
 #include "proto/PulsarApi.pb.h"
 
 namespace cnx::wire {

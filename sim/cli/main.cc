@@ -1,7 +1,7 @@
-// The cnxsim executable: everything lives in sim/cli.cc so tests can drive it.
+// The cnxsim executable: everything lives in sim/cli/cli.cc so tests can drive it.
 #include <iostream>
 
-#include "sim/cli.h"
+#include "sim/cli/cli.h"
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sys/wait.h>
 
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 
 namespace cnx::differential {
 namespace {

@@ -18,10 +18,10 @@
 #include <string_view>
 #include <vector>
 
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 #include "broker_model/compat/checker_set.h"
-#include "broker_model/compat/key_value_check.h"
-#include "broker_model/profile.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/profile/profile.h"
 #include "broker_model/registry/definition_validator.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "sim/loader.h"
-#include "sim/runner.h"
+#include "sim/scenario/loader.h"
+#include "sim/run/runner.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "broker_model/compat/checker_set.h"
-#include "broker_model/compat/protobuf_native_check.h"
-#include "broker_model/profile.h"
+#include "broker_model/compat/protobuf_native/protobuf_native_check.h"
+#include "broker_model/profile/profile.h"
 #include "broker_model/registry/definition_validator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -15,10 +15,10 @@
 #include <string>
 #include <string_view>
 
-#include "broker_model/broker.h"
-#include "broker_model/executor.h"
-#include "broker_model/profile.h"
-#include "broker_model/server_cnx.h"
+#include "broker_model/broker/broker.h"
+#include "broker_model/runtime/executor.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame.h"
 
 namespace {

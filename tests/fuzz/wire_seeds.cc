@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "broker_model/compat/key_value_check.h"
+#include "broker_model/compat/key_value/key_value_check.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
 #include "model_test_support.h"

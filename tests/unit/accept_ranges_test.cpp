@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/accept_outcomes.h"
+#include "sim/scenario/accept_outcomes.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "sim/accept_writer.h"
-#include "sim/loader.h"
+#include "sim/scenario/accept_writer.h"
+#include "sim/scenario/loader.h"
 
 namespace {
 

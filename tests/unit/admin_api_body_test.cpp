@@ -1,16 +1,16 @@
 // The exact answers of the admin endpoints (doc/broker-behaviour.md §7.2, §7.4):
 // status, JSON body and reason of each, and the runner's reading of them
-// (sim/admin_client.h), which takes nothing from the registry (issue 8 item 7).
+// (sim/clients/admin_client.h), which takes nothing from the registry (issue 8 item 7).
 
 #include <catch2/catch.hpp>
 
 #include <optional>
 #include <string>
 
-#include "broker_model/admin_api.h"
-#include "broker_model/compat/key_value_check.h"
+#include "broker_model/admin/admin_api.h"
+#include "broker_model/compat/key_value/key_value_check.h"
 #include "model_test_support.h"
-#include "sim/admin_client.h"
+#include "sim/clients/admin_client.h"
 
 using namespace cnx;
 using cnx::testing::BrokerFixture;

@@ -1,5 +1,5 @@
 // The limits and gap rules `cnxsim help run` states are the ones the code
-// applies (the constants of sim/file_read.h and sim/yaml_precheck.h), so the
+// applies (the constants of sim/io/file_read.h and sim/scenario/yaml_precheck.h), so the
 // help text cannot drift from the reader and the YAML check.
 
 #include <catch2/catch.hpp>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "sim/cli.h"
-#include "sim/file_read.h"
-#include "sim/yaml_precheck.h"
+#include "sim/cli/cli.h"
+#include "sim/io/file_read.h"
+#include "sim/scenario/yaml_precheck.h"
 
 namespace {
 

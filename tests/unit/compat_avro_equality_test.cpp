@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 
 using namespace cnx::compat;
 

@@ -10,7 +10,7 @@
 
 #include "broker_model/compat/avro/avro_schema.h"
 #include "broker_model/compat/avro/json_text.h"
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 
 using namespace cnx::compat;
 namespace av = cnx::compat::avro;

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "broker_model/compat/avro_check.h"
+#include "broker_model/compat/avro/avro_check.h"
 
 using namespace cnx;
 using namespace cnx::compat;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "broker_model/compat/checker_set.h"
-#include "broker_model/compat/key_value_check.h"
+#include "broker_model/compat/key_value/key_value_check.h"
 
 using namespace cnx;
 using namespace cnx::compat;

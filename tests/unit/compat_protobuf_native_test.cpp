@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "broker_model/compat/protobuf_native_check.h"
+#include "broker_model/compat/protobuf_native/protobuf_native_check.h"
 
 using namespace cnx;
 using namespace cnx::compat;

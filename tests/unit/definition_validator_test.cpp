@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "broker_model/compat/key_value_check.h"
-#include "broker_model/profile.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/profile/profile.h"
 #include "broker_model/registry/definition_validator.h"
 
 using namespace cnx;

@@ -1,5 +1,5 @@
-// The bounded reader (sim/file_read.h) and the libyaml gate in front of
-// yaml-cpp (sim/yaml_precheck.h), issue 7 items 5 and 7: every file is read
+// The bounded reader (sim/io/file_read.h) and the libyaml gate in front of
+// yaml-cpp (sim/scenario/yaml_precheck.h), issue 7 items 5 and 7: every file is read
 // only if regular and within its limit, and no text yaml-cpp 0.7.0 cannot
 // survive reaches it.
 #include <sys/stat.h>
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/file_read.h"
-#include "sim/loader.h"
-#include "sim/yaml_precheck.h"
+#include "sim/io/file_read.h"
+#include "sim/scenario/loader.h"
+#include "sim/scenario/yaml_precheck.h"
 
 using namespace cnx::sim;
 

@@ -1,4 +1,4 @@
-// The known-gap table (broker_model/gaps.h, issue 8 item 6): every gap a
+// The known-gap table (broker_model/profile/gaps.h, issue 8 item 6): every gap a
 // decision can meet has one row, affects the releases its row names, and a
 // decision passing through it says `not modelled: #NNNN (...)` instead of
 // answering confidently.
@@ -7,8 +7,8 @@
 
 #include <set>
 
-#include "broker_model/gaps.h"
-#include "broker_model/profile.h"
+#include "broker_model/profile/gaps.h"
+#include "broker_model/profile/profile.h"
 #include "model_test_support.h"
 
 namespace {

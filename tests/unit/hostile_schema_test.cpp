@@ -19,13 +19,13 @@
 #include <sstream>
 #include <string>
 
-#include "broker_model/admin_api.h"
-#include "broker_model/compat/avro_check.h"
-#include "broker_model/compat/key_value_check.h"
-#include "broker_model/compat/protobuf_native_check.h"
+#include "broker_model/admin/admin_api.h"
+#include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/compat/protobuf_native/protobuf_native_check.h"
 #include "broker_model/registry/definition_validator.h"
 #include "model_test_support.h"
-#include "sim/compat_command.h"
+#include "sim/cli/compat_command.h"
 
 using namespace cnx;
 using namespace cnx::compat;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli.h"
+#include "sim/cli/cli.h"
 
 namespace issue7 {
 

@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "sim/loader.h"
+#include "sim/scenario/loader.h"
 
 namespace {
 
@@ -653,7 +653,7 @@ TEST_CASE("aliases that would multiply the document are refused quickly", "[load
         auto start = std::chrono::steady_clock::now();
         auto result = loadScenarioText(yaml, "alias.yaml", ".");
         CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
-        // Refused before yaml-cpp sees it: the aliases expand to 2^40 nodes (sim/yaml_precheck.h).
+        // Refused before yaml-cpp sees it: the aliases expand to 2^40 nodes (sim/scenario/yaml_precheck.h).
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors[0].message ==
               "the file holds more than 1000000 YAML nodes (aliases counted as what they expand to); giving up");

@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
-#include "broker_model/compat/key_value_check.h"
-#include "sim/did_you_mean.h"
-#include "sim/loader.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/loader.h"
 
 namespace {
 

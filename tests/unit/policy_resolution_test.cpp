@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "broker_model/policy_resolution.h"
+#include "broker_model/policy/policy_resolution.h"
 #include "model_test_support.h"
 
 namespace {

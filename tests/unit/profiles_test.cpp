@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "broker_model/profile.h"
+#include "broker_model/profile/profile.h"
 
 using namespace cnx;
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "issue7_test_support.h"
-#include "sim/reports.h"
+#include "sim/report/reports.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <cstring>
 
 #include "issue7_test_support.h"
-#include "sim/accept_writer.h"
-#include "sim/reports.h"
+#include "sim/scenario/accept_writer.h"
+#include "sim/report/reports.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 // Avro: ValidateMutualRead.canRead, SchemaValidationException.getMessage,
 // ValidateLatest / ValidateAll, SchemaValidatorBuilder strategies.
 
-#include "broker_model/compat/avro_check.h"
-#include "broker_model/compat/json_nesting.h"
+#include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/compat/json/json_nesting.h"
 #include "broker_model/compat/large_stack.h"
 
 #include <algorithm>

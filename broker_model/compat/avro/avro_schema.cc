@@ -9,7 +9,7 @@
 #include <set>
 
 #include "broker_model/compat/avro/json_text.h"
-#include "broker_model/compat/json_nesting.h"
+#include "broker_model/compat/json/json_nesting.h"
 
 // Implementation note: the parser is recursive descent over the JSON tree and
 // mirrors Avro Java's throw points. It unwinds with a private C++ exception

@@ -1,0 +1,328 @@
+#include "broker_model/admin/admin_api.h"
+
+#include <cstdint>
+
+#include "broker_model/compat/json/json_nesting.h"
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/policy/policy_resolution.h"
+#include "broker_model/registry/definition_validator.h"
+
+namespace cnx {
+
+AdminResponse AdminResponse::success(TracePtr trace, int status, nlohmann::json body) {
+    AdminResponse r;
+    r.status = status;
+    r.body = std::move(body);
+    r.trace = std::move(trace);
+    return r;
+}
+
+AdminResponse AdminResponse::failure(TracePtr trace, int status, std::string reason) {
+    AdminResponse r;
+    r.status = status;
+    r.reason = std::move(reason);
+    if (!r.reason.empty()) r.body = {{"reason", r.reason}};
+    r.trace = std::move(trace);
+    return r;
+}
+
+AdminResponse AdminResponse::bareFailure(TracePtr trace, int status, std::string reason) {
+    AdminResponse r;
+    r.status = status;
+    r.reason = std::move(reason);
+    r.trace = std::move(trace);
+    return r;
+}
+
+namespace {
+
+
+// §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a
+// primitive component is "".
+std::string renderData(const SchemaData& schema) {
+    if (schema.type != SchemaType::KEY_VALUE) return schema.data;
+    std::string error;
+    auto kv = compat::decodeKeyValue(schema, &error);
+    if (!kv) return schema.data;
+    // A component that is not JSON, or nests deeper than the shared limit
+    // (issue 7 item 6: dump() recurses per level), is rendered as its text.
+    // Jackson 2.15+ would refuse such a component in readTree; the broker's
+    // answer to that (an HTTP 500?) is UNCONFIRMED, and the text is what a
+    // reader of the response can use.
+    // Gson keeps a component's key order (and writes it compactly): ordered_json, not json.
+    using Ordered = nlohmann::ordered_json;
+    auto component = [](const SchemaData& c) -> Ordered {
+        if (c.data.empty()) return "";
+        if (compat::jsonNestsDeeperThan(c.data)) return c.data;
+        auto parsed = Ordered::parse(c.data, nullptr, false);
+        return parsed.is_discarded() ? Ordered(c.data) : parsed;
+    };
+    // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
+    return Ordered{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
+        -1, ' ', false, Ordered::error_handler_t::replace);
+}
+
+// §7.2 before #21645 / #21632 (2.5.0 on; 2.4.x's KEY_VALUE payloads are not modelled
+// apart): /compatibility and /version used the payload's {"key": ..., "value": ...}
+// JSON text as the KEY_VALUE data, unconverted.
+bool keyValuePayloadUnconverted(const BehaviourProfile& profile, const SchemaData& schema) {
+    return schema.type == SchemaType::KEY_VALUE && profile.pip44Registry && !profile.adminConvertsKeyValuePayload;
+}
+
+// 2.4.x: a KEY_VALUE payload on /compatibility or /version is a known gap.
+void noteKeyValuePayloadGap(const BehaviourProfile& profile, const SchemaData& schema, Trace& trace) {
+    if (schema.type == SchemaType::KEY_VALUE)
+        noteGap(profile, Gap::keyValueAdminPayloadBeforePip44, &trace, "KEY_VALUE payload");
+}
+
+// The admin JSON text of a KEY_VALUE payload, as the endpoint received it.
+SchemaData asUnconvertedPayload(const SchemaData& schema) {
+    SchemaData raw = schema;
+    raw.data = renderData(schema);
+    return raw;
+}
+
+// §7.4: the text of an error response, per release.
+std::string errorText(const BehaviourProfile& profile, const BrokerError& e) {
+    switch (profile.adminErrorText) {
+        case AdminErrorText::none: return "";
+        case AdminErrorText::wrapped: return e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message;
+        case AdminErrorText::root: return e.message;
+    }
+    return e.message;
+}
+
+// The `GetSchemaResponse` JSON of a stored entry (§7.2).
+nlohmann::json schemaResponseJson(const StoredSchema& entry) {
+    return {{"version", entry.version},
+            {"type", std::string(to_string_view(entry.schema.type))},
+            {"timestamp", 0},
+            {"data", renderData(entry.schema)},
+            {"properties", entry.schema.properties}};
+}
+
+}  // namespace
+
+// §3.1/§7.1: the admin resource's schema-id; 2.4.0-2.4.1 kept the partition suffix (#4751).
+std::string AdminApi::schemaIdOf(const TopicName& topic) const {
+    if (broker_.profile().adminSchemaIdStripsPartition) return topic.schemaId();
+    return topic.tenant() + "/" + topic.namespacePortion() + "/" + topic.localName();
+}
+
+AdminResponse AdminApi::missingEndpoint(const char* what) const {
+    auto trace = std::make_shared<Trace>();
+    trace->add("§7.1", what, "endpoint added in 2.4.2/2.5.0 (#4800): not in this release");
+    return AdminResponse::failure(trace, 404, "HTTP 404 Not Found");
+}
+
+void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Callback done) {
+    auto trace = std::make_shared<Trace>();
+    const auto& profile = broker_.profile();
+    // §7.4: isAllowAutoUpdateSchema and enforcement play no role here.
+    auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get());
+    broker_.registry().putSchemaIfAbsent(
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, &profile](Result<SchemaVersion> r) {
+            if (r.ok()) {
+                trace->add("§7.4", "POST schema", "version " + std::to_string(r.value()));
+                // {"version": {"version": n}} per Jackson bean rules (UNCONFIRMED, §7.2).
+                done(AdminResponse::success(trace, profile.adminPostSchemaSuccessStatus, {{"version", {{"version", r.value()}}}}));
+                return;
+            }
+            const auto& e = r.error();
+            if (e.exceptionClass.ends_with("InvalidSchemaDataException")) {
+                done(AdminResponse::bareFailure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
+            } else if (e.code == pulsar::proto::IncompatibleSchema) {
+                done(AdminResponse::bareFailure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
+            } else {
+                done(AdminResponse::failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
+            }
+        });
+}
+
+void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done) {
+    auto trace = std::make_shared<Trace>();
+    broker_.executor().post("registry read", [this, topic, version, trace, done] {
+        auto id = schemaIdOf(topic);
+        auto& registry = broker_.registry();
+        std::optional<StoredSchema> found;
+        if (version) {
+            found = registry.byVersion(id, *version);
+        } else if (registry.hasSchema(id)) {
+            const auto& all = registry.history(id);
+            found = all.back();  // 2.4.0 returns the marker itself (§3.2)
+        }
+        std::string reason = broker_.profile().adminNotFoundReason ? "Schema not found" : "";
+        if (!found) {
+            trace->add("§7.4", "GET schema", "no live schema" + (version ? " with version " + std::to_string(*version) : std::string()));
+            done(AdminResponse::failure(trace, 404, reason));
+            return;
+        }
+        if (found->deleted) {
+            trace->add("§7.4", "GET schema", "the entry is a delete marker -> 404 (before #6764)");
+            done(AdminResponse::failure(trace, 404, version ? "Schema is deleted" : reason));
+            return;
+        }
+        trace->add("§7.4", "GET schema", "version " + std::to_string(found->version));
+        done(AdminResponse::success(trace, 200, schemaResponseJson(*found)));
+    });
+}
+
+// §7.2: {"getSchemaResponses": [...]}, the live list oldest first; empty (not 404) when nothing is live.
+void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
+    if (!broker_.profile().adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("GET schemas"));
+        return;
+    }
+    auto trace = std::make_shared<Trace>();
+    broker_.executor().post("registry read", [this, topic, trace, done] {
+        auto responses = nlohmann::json::array();
+        for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
+        trace->add("§7.4", "GET schemas", std::to_string(responses.size()) + " live version(s)");
+        done(AdminResponse::success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
+    });
+}
+
+// §7.2: "equal" here is the same SHA-256 over data (plus type since 2.8.0), in the live list.
+void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& schema, Callback done) {
+    if (!broker_.profile().adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("POST version"));
+        return;
+    }
+    auto trace = std::make_shared<Trace>();
+    noteKeyValuePayloadGap(broker_.profile(), schema, *trace);
+    if (keyValuePayloadUnconverted(broker_.profile(), schema)) {
+        trace->add("§7.2", "POST version",
+                   "KEY_VALUE payload not converted before #21632: its JSON text is compared with the stored binary KV data");
+    }
+    auto payload = keyValuePayloadUnconverted(broker_.profile(), schema) ? asUnconvertedPayload(schema) : schema;
+    broker_.executor().post("registry read", [this, topic, schema = std::move(payload), trace, done] {
+        SchemaVersion v = kNoVersion;
+        bool typed = broker_.profile().hashIncludesType;
+        for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) {
+            if (e.schema.data == schema.data && (!typed || e.schema.type == schema.type)) {
+                v = e.version;
+                break;
+            }
+        }
+        trace->add("§7.4", "POST version", "hash match in live list -> " + std::to_string(v));
+        done(AdminResponse::success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
+    });
+}
+
+void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
+    auto trace = std::make_shared<Trace>();
+    broker_.executor().post("registry write", [this, topic, force, trace, done] {
+        bool hard = force && broker_.profile().forceDeleteSupported;
+        if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
+        auto v = broker_.registry().deleteSchema(schemaIdOf(topic), hard);
+        trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
+        done(AdminResponse::success(trace, 200, {{"version", v}}));
+    });
+}
+
+void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schema, Callback done) {
+    const auto& profile = broker_.profile();
+    if (!profile.adminHasCompatibilityAndVersion) {
+        done(missingEndpoint("POST compatibility"));
+        return;
+    }
+    auto trace = std::make_shared<Trace>();
+    noteKeyValuePayloadGap(profile, schema, *trace);
+    auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get(), /*forCompatibilityCheck=*/true);
+    auto body = [strategy](bool compatible) {
+        return nlohmann::json{{"compatibility", compatible}, {"schemaCompatibilityStrategy", std::string(to_string_view(strategy))}};
+    };
+    if (keyValuePayloadUnconverted(profile, schema)) {
+        // §7.2 before #21645: the validator's KEY_VALUE branch reads the JSON text's first
+        // 4 bytes as the key length and allocates that many bytes (issue #21584).
+        std::string text = renderData(schema);
+        std::uint32_t length = 0;
+        for (std::size_t i = 0; i < 4 && i < text.size(); ++i) length = (length << 8) | static_cast<unsigned char>(text[i]);
+        trace->add("§7.2", "POST compatibility",
+                   "KEY_VALUE payload not converted before #21645: JSON text read as KV data, key length " +
+                       std::to_string(length) + " -> java.lang.OutOfMemoryError: Java heap space");
+        done(AdminResponse::failure(trace, 500,
+                     "\n --- An unexpected error occurred in the server ---\n\nMessage: Java heap space\n\n"
+                     "Stacktrace:\n\njava.lang.OutOfMemoryError: Java heap space"));
+        return;
+    }
+    if (!profile.pip44Registry) {
+        // 2.4.2: the boolean isCompatible answers true or false in the body.
+        broker_.executor().post("registry read", [this, topic, schema, strategy, trace, done, body] {
+            bool ok = broker_.registry().legacyIsCompatible(schemaIdOf(topic), schema, strategy, *trace);
+            done(AdminResponse::success(trace, 202, body(ok)));
+        });
+        return;
+    }
+    broker_.registry().checkCompatible(
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, body](std::optional<BrokerError> err) {
+            if (!err) {
+                done(AdminResponse::success(trace, 202, body(true)));
+                return;
+            }
+            // §7.4: the registry fails instead of answering false: 500 with the text. An
+            // invalid definition is 500 too: unlike POST /schema, this endpoint maps no
+            // exception to 422 (derived; §6.7 #24103 "admin test-compatibility 500").
+            done(AdminResponse::failure(trace, 500, err->message));
+        });
+}
+
+// Two known gaps of §3.6: topic policies kept, and partitioned schema deletion before its fixes.
+void AdminApi::noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const {
+    const auto& profile = broker_.profile();
+    auto kept = broker_.policies().topicOf(topic);
+    if (kept.schemaCompatibilityStrategy || kept.schemaValidationEnforced)
+        noteGap(profile, Gap::topicDeleteKeepsTopicPolicies, &trace, "topic-level policies kept by the model");
+    if (partitions > 0)
+        noteGap(profile, Gap::partitionedTopicSchemaDeletion, &trace, std::to_string(partitions) + " partition(s)");
+}
+
+AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool deleteSchema) {
+    auto trace = std::make_shared<Trace>();
+    int partitions = broker_.partitionsOf(topic);
+    auto attached = [this](const TopicName& t) {
+        const Topic* loaded = broker_.findTopic(t);
+        return loaded && (!loaded->producers().empty() || loaded->consumerCount() > 0);
+    };
+    bool busy = attached(topic);
+    for (int i = 0; i < partitions; ++i) busy = busy || attached(topic.partition(i));
+    if (!broker_.topicExists(topic) && partitions == 0) {
+        trace->add("§3.6", "delete topic", "topic does not exist");
+        return AdminResponse::failure(trace, 404, "Topic not found");
+    }
+    if (busy && !force) {
+        trace->add("§3.6", "delete topic", "producers or consumers attached and force=false -> 412");
+        return AdminResponse::failure(trace, 412, "Topic has active producers/subscriptions");
+    }
+    noteDeleteTopicGaps(topic, partitions, *trace);
+    broker_.deleteTopicState(topic);
+    auto id = topic.schemaId();
+    bool live = broker_.registry().latest(id).has_value();
+    switch (broker_.profile().topicDeleteSchema) {
+        case TopicDeleteSchema::softWhenAsked:
+            if (deleteSchema && live) {
+                auto v = broker_.registry().deleteSchema(id, false);
+                trace->add("§3.6", "delete topic", "schema soft-deleted, marker version " + std::to_string(v));
+                return AdminResponse::success(trace, 204, nullptr);
+            }
+            break;
+        case TopicDeleteSchema::hardWhenAsked:
+            if (deleteSchema && live) {
+                broker_.registry().deleteSchema(id, true);
+                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#8167); versions restart at 0");
+                return AdminResponse::success(trace, 204, nullptr);
+            }
+            break;
+        case TopicDeleteSchema::hardAlways:
+            if (live) {
+                broker_.registry().deleteSchema(id, true);
+                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#14608); versions restart at 0");
+                return AdminResponse::success(trace, 204, nullptr);
+            }
+            break;
+    }
+    trace->add("§3.6", "delete topic", live ? "schema kept (delete_schema not asked)" : "no live schema to delete");
+    return AdminResponse::success(trace, 204, nullptr);
+}
+
+}  // namespace cnx

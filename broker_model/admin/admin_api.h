@@ -1,0 +1,77 @@
+#pragma once
+// The admin REST endpoints that touch schemas, policies and topics
+// (reference §7): `SchemasResource` plus topic deletion. Each call answers
+// with an HTTP status, a JSON body or reason, and a decision trace; registry
+// work is posted on the executor as the broker's async handlers do.
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/broker/broker.h"
+#include "broker_model/core/trace.h"
+
+namespace cnx {
+
+struct AdminResponse {
+    int status = 200;
+    nlohmann::json body;  // the response entity (null when none)
+    std::string reason;   // error text (reason phrase / `{"reason": ...}`)
+    TracePtr trace = std::make_shared<Trace>();
+
+    bool ok() const { return status >= 200 && status < 300; }
+
+    /// A success: `status` with `body` (null: no content).
+    static AdminResponse success(TracePtr trace, int status, nlohmann::json body);
+    /// A `RestException(status, reason)`: `{"reason": reason}` (no body when empty)
+    /// and the reason as the reason phrase (§7.2).
+    static AdminResponse failure(TracePtr trace, int status, std::string reason);
+    /// A bare status and reason phrase, no body (the 409/422 of POST …/schema, §7.2).
+    static AdminResponse bareFailure(TracePtr trace, int status, std::string reason);
+};
+
+class AdminApi {
+public:
+    using Callback = std::function<void(AdminResponse)>;
+
+    /// `broker` must outlive the API object.
+    explicit AdminApi(Broker& broker) : broker_(broker) {}
+
+    /// POST .../schema (§7.4).
+    void postSchema(const TopicName& topic, const SchemaData& schema, Callback done);
+    /// GET .../schema and GET .../schema/{version}.
+    void getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done);
+    /// GET .../schemas (2.4.2/2.5.0, #4800): every live version, oldest first (§7.2).
+    void getAllSchemas(const TopicName& topic, Callback done);
+    /// POST .../version: the version of an equal live schema, or -1.
+    void getVersionBySchema(const TopicName& topic, const SchemaData& schema, Callback done);
+    /// DELETE .../schema[?force=true].
+    void deleteSchema(const TopicName& topic, bool force, Callback done);
+    /// POST .../compatibility.
+    void testCompatibility(const TopicName& topic, const SchemaData& schema, Callback done);
+    /// DELETE of a topic (persistent or not); `deleteSchema` asks for schema deletion
+    /// (always done from 2.11, §3.6). Attached clients are disconnected when `force`.
+    AdminResponse deleteTopic(const TopicName& topic, bool force, bool deleteSchema);
+
+    // Policy and configuration endpoints (admin_config_api.cc). A null value
+    // removes the setting (the `remove-…` commands / DELETE of the key).
+    /// POST /admin/v2/namespaces/{tenant}/{namespace}/<policy>: 204, or 400 with the reason.
+    AdminResponse setNamespacePolicy(const std::string& ns, std::string_view field, std::optional<std::string_view> value);
+    /// POST /admin/v2/persistent/{tenant}/{namespace}/{topic}/<policy>: 204, or 400 with the reason.
+    AdminResponse setTopicPolicy(const TopicName& topic, std::string_view field, std::optional<std::string_view> value);
+    /// POST/DELETE /admin/v2/brokers/configuration/{key} (§5.6): 204; 412 for a key that
+    /// is not dynamic; 400 for a value of the wrong form.
+    AdminResponse updateDynamicConfig(std::string_view key, std::optional<std::string_view> value);
+
+private:
+    std::string schemaIdOf(const TopicName& topic) const;
+    AdminResponse missingEndpoint(const char* what) const;
+    /// Notes the known gaps (gaps.h) a topic deletion meets.
+    void noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const;
+
+    Broker& broker_;
+};
+
+}  // namespace cnx

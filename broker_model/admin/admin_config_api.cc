@@ -1,0 +1,66 @@
+// The policy and dynamic-configuration endpoints of AdminApi: the answers a
+// REST client gets for `namespaces set-…`, `topics set-…` and
+// `brokers update-dynamic-config` (§5.2, §5.6). Kept apart from admin_api.cc,
+// whose endpoints are the schema resource's (§7).
+
+#include "broker_model/admin/admin_api.h"
+
+#include "broker_model/policy/policy_resolution.h"
+
+namespace cnx {
+namespace {
+
+AdminResponse noContent(TracePtr trace) { return AdminResponse::success(std::move(trace), 204, nullptr); }
+
+// RestException(status, message): {"reason": message} and the message as the reason phrase (§7.2).
+AdminResponse refused(TracePtr trace, int status, std::string reason) {
+    return AdminResponse::failure(std::move(trace), status, std::move(reason));
+}
+
+std::string shown(std::optional<std::string_view> value) { return value ? std::string(*value) : std::string("null"); }
+
+}  // namespace
+
+AdminResponse AdminApi::setNamespacePolicy(const std::string& ns, std::string_view field,
+                                           std::optional<std::string_view> value) {
+    auto trace = std::make_shared<Trace>();
+    if (auto err = broker_.policies().namespaceFor(ns).set(field, value)) {
+        trace->add("§5.2", "set-policy", "namespace " + ns + ": " + *err);
+        return refused(trace, 400, *err);
+    }
+    trace->add("§5.2", "set-policy", "namespace " + ns + ": " + std::string(field) + " = " + shown(value));
+    return noContent(trace);
+}
+
+AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view field,
+                                       std::optional<std::string_view> value) {
+    auto trace = std::make_shared<Trace>();
+    auto name = topic.partitionedBase().toString();
+    if (auto err = broker_.policies().topics[name].set(field, value)) {
+        trace->add("§5.2", "set-policy", "topic " + name + ": " + *err);
+        return refused(trace, 400, *err);
+    }
+    trace->add("§5.2", "set-policy", "topic " + name + ": " + std::string(field) + " = " + shown(value));
+    return noContent(trace);
+}
+
+AdminResponse AdminApi::updateDynamicConfig(std::string_view key, std::optional<std::string_view> value) {
+    auto trace = std::make_shared<Trace>();
+    if (!BrokerConfig::isDynamic(key)) {
+        trace->add("§5.6", "set-broker-config", std::string(key) + " is not a dynamic configuration");
+        return refused(trace, 412, "Can't update non-dynamic configuration");
+    }
+    if (!value) {
+        broker_.resetConfig(key);
+        trace->add("§5.6", "set-broker-config", std::string(key) + " reset to the release default");
+        return noContent(trace);
+    }
+    if (auto err = broker_.setConfig(key, *value)) {
+        trace->add("§5.6", "set-broker-config", std::string(key) + ": " + *err);
+        return refused(trace, 400, *err);
+    }
+    trace->add("§5.6", "set-broker-config", std::string(key) + " = " + std::string(*value));
+    return noContent(trace);
+}
+
+}  // namespace cnx

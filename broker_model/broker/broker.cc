@@ -1,0 +1,117 @@
+#include "broker_model/broker/broker.h"
+
+namespace cnx {
+
+Broker::Broker(const BehaviourProfile& profile, Executor& executor)
+    : profile_(&profile), executor_(executor), registry_(profile, executor) {
+    // Namespaces exist from the start (cluster set-up) with this release's defaults.
+    policies_.createdNamespace = namespaceCreatedOn(profile);
+    applyConfig();
+}
+
+Broker::~Broker() {
+    // Registry, admin and connection continuations capture parts of this broker.
+    executor_.discardPending();
+}
+
+// §5.6: the release's defaults, then the scenario's broker.conf lines.
+void Broker::applyConfig() {
+    BrokerConfig config;
+    config.schemaCompatibilityStrategy = profile_->brokerStrategyDefault;
+    for (const auto& [key, value] : configOverrides_) config.set(key, value);
+    policies_.broker = config;
+    registry_.setAllowLegacyJsonFormat(config.schemaJsonAllowLegacyJacksonFormat);
+}
+
+std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {
+    BrokerConfig probe;
+    if (auto err = probe.set(key, value)) return err;
+    configOverrides_[std::string(key)] = std::string(value);
+    applyConfig();
+    return std::nullopt;
+}
+
+void Broker::resetConfig(std::string_view key) {
+    configOverrides_.erase(std::string(key));
+    applyConfig();
+}
+
+void Broker::restart(const BehaviourProfile& profile) {
+    for (auto& [_, topic] : topics_) topic->fence();
+    topics_.clear();
+    profile_ = &profile;
+    registry_.setProfile(profile);
+    applyConfig();
+}
+
+Topic* Broker::findTopic(const TopicName& name) {
+    auto it = topics_.find(name.toString());
+    return it == topics_.end() ? nullptr : it->second.get();
+}
+
+bool Broker::topicExists(const TopicName& name) const {
+    auto full = name.toString();
+    if (topics_.count(full) || declared_.count(full) || ledgers_.count(full)) return true;
+    auto base = name.partitionedBase();
+    auto it = partitioned_.find(base.toString());
+    return it != partitioned_.end() && name.partitionIndex() >= 0 && name.partitionIndex() < it->second;
+}
+
+std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
+    auto full = name.toString();
+    if (auto it = topics_.find(full); it != topics_.end()) return it->second;
+    if (!topicExists(name) && !create) return nullptr;
+    declared_.insert(full);
+    auto topic = std::make_shared<Topic>(name, *this);
+    if (name.persistent()) ledger(name);  // a managed ledger exists from creation on
+    topics_.emplace(std::move(full), topic);
+    return topic;
+}
+
+void Broker::dropLoaded(const std::string& full) {
+    auto it = topics_.find(full);
+    if (it == topics_.end()) return;
+    it->second->fence();
+    topics_.erase(it);
+}
+
+void Broker::declareTopic(const TopicName& name, int partitions) {
+    if (partitions > 0) {
+        partitioned_[name.partitionedBase().toString()] = partitions;
+        for (int i = 0; i < partitions; ++i) declared_.insert(name.partition(i).toString());
+        return;
+    }
+    declared_.insert(name.toString());
+}
+
+int Broker::partitionsOf(const TopicName& name) const {
+    if (name.partitionIndex() >= 0) return 0;
+    auto it = partitioned_.find(name.toString());
+    return it == partitioned_.end() ? 0 : it->second;
+}
+
+void Broker::unload(const TopicName& name) {
+    dropLoaded(name.toString());
+    for (int i = 0, n = partitionsOf(name); i < n; ++i) dropLoaded(name.partition(i).toString());
+}
+
+void Broker::deleteTopicState(const TopicName& name) {
+    auto drop = [this](const TopicName& t) {
+        dropLoaded(t.toString());
+        declared_.erase(t.toString());
+        ledgers_.erase(t.toString());
+    };
+    int n = partitionsOf(name);
+    for (int i = 0; i < n; ++i) drop(name.partition(i));
+    partitioned_.erase(name.toString());
+    drop(name);
+}
+
+ManagedLedgerState& Broker::ledger(const TopicName& name) { return ledgers_[name.toString()]; }
+
+const ManagedLedgerState* Broker::findLedger(const TopicName& name) const {
+    auto it = ledgers_.find(name.toString());
+    return it == ledgers_.end() ? nullptr : &it->second;
+}
+
+}  // namespace cnx

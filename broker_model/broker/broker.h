@@ -1,0 +1,95 @@
+#pragma once
+// The modelled broker: behaviour profile, configuration and policies, the
+// schema registry, loaded topics and the state that outlives a broker restart
+// (metadata store and managed ledgers). ServerCnx and the admin API act on it.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "broker_model/runtime/executor.h"
+#include "broker_model/policy/policy_resolution.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/registry/schema_registry.h"
+#include "broker_model/broker/topic.h"
+
+namespace cnx {
+
+/// What a persistent topic keeps in BookKeeper / the metadata store.
+struct ManagedLedgerState {
+    std::uint64_t retainedBytes = 0;                   // §3.5 "retained ledger size"
+    std::map<std::string, std::string> durableCursors;  // subscription -> subType
+};
+
+class Broker {
+public:
+    /// `profile` and `executor` must outlive the broker, and the executor serves
+    /// this broker alone: continuations still pending when the broker is
+    /// destroyed are dropped, never run against it. All calls on one thread.
+    Broker(const BehaviourProfile& profile, Executor& executor);
+    ~Broker();
+    Broker(const Broker&) = delete;
+    Broker& operator=(const Broker&) = delete;
+
+    const BehaviourProfile& profile() const { return *profile_; }
+    Executor& executor() { return executor_; }
+    PolicyStore& policies() { return policies_; }
+    const PolicyStore& policies() const { return policies_; }
+    SchemaRegistry& registry() { return registry_; }
+    const SchemaRegistry& registry() const { return registry_; }
+
+    /// Applies a broker.conf setting; the error text for an unknown key or bad
+    /// value. Settings survive a restart; unset keys take the release's defaults.
+    std::optional<std::string> setConfig(std::string_view key, std::string_view value);
+    /// Removes a setting: the key goes back to the release's default.
+    void resetConfig(std::string_view key);
+
+    /// Restarts on `profile` (a broker upgrade or restart): loaded topics go,
+    /// stored schemas, policies, settings and managed ledgers stay. Connections
+    /// must be closed by their owners first.
+    void restart(const BehaviourProfile& profile);
+
+    /// The loaded topic, or nullptr.
+    Topic* findTopic(const TopicName& name);
+    /// Loads `name`, creating it when `create` (auto-creation) or when it already exists.
+    /// nullptr when it does not exist and may not be created. Continuations keep
+    /// the returned reference: a topic unloaded meanwhile stays alive, fenced.
+    std::shared_ptr<Topic> loadTopic(const TopicName& name, bool create);
+    /// Whether the topic exists (loaded, declared, or with stored state).
+    bool topicExists(const TopicName& name) const;
+    /// Declares a topic (scenario `topics:`); `partitions` > 0 makes it partitioned.
+    void declareTopic(const TopicName& name, int partitions);
+    /// Partition count of a partitioned topic's base name, 0 otherwise.
+    int partitionsOf(const TopicName& name) const;
+    /// Every loaded topic, by full name.
+    const std::map<std::string, std::shared_ptr<Topic>>& loadedTopics() const { return topics_; }
+    /// Unloads one topic (and its partitions): each is fenced and dropped.
+    void unload(const TopicName& name);
+    /// Removes a topic and its stored data (admin delete); the schema per §3.6.
+    void deleteTopicState(const TopicName& name);
+
+    ManagedLedgerState& ledger(const TopicName& name);
+    const ManagedLedgerState* findLedger(const TopicName& name) const;
+
+    std::uint64_t nextConnectionId() { return ++lastConnectionId_; }
+
+private:
+    void applyConfig();
+    /// Fences and drops the loaded topic `full`, if any.
+    void dropLoaded(const std::string& full);
+
+    const BehaviourProfile* profile_;
+    std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
+    Executor& executor_;
+    PolicyStore policies_;
+    SchemaRegistry registry_;
+    std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
+    std::set<std::string> declared_;                          // full names of existing non-partitioned topics / partitions
+    std::map<std::string, int> partitioned_;                  // base full name -> partitions
+    std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
+    std::uint64_t lastConnectionId_ = 0;
+};
+
+}  // namespace cnx

@@ -1,0 +1,255 @@
+#include "broker_model/broker/topic.h"
+
+#include <algorithm>
+
+#include "broker_model/broker/broker.h"
+#include "broker_model/policy/policy_resolution.h"
+
+namespace cnx {
+namespace {
+
+std::string yesNo(bool b) { return b ? "true" : "false"; }
+
+BrokerError busy(ServerError code, std::string cls, std::string message) {
+    return {code, "org.apache.pulsar.broker.service.BrokerServiceException$" + std::move(cls), std::move(message)};
+}
+
+// `AbstractTopic.checkTopicFenced` / `PersistentTopic.internalSubscribe` on a fenced topic.
+BrokerError fencedError() {
+    return busy(pulsar::proto::ServiceNotReady, "TopicFencedException", "Topic is temporarily unavailable");
+}
+
+}  // namespace
+
+Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(broker) {
+    // Durable cursors survive unloads and restarts: their subscriptions come
+    // back without consumers.
+    if (const auto* ledger = broker_.findLedger(name_)) {
+        for (const auto& [sub, type] : ledger->durableCursors) subscriptions_[sub] = {sub, type, true, {}};
+    }
+}
+
+bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
+
+// §3.3 / §4.8: auto-update allowed -> putSchemaIfAbsent with the effective
+// strategy; otherwise the lookup-only path (no validation, no check).
+void Topic::addSchema(const SchemaData& schema, TracePtr trace, VersionCallback done) {
+    const auto& profile = broker_.profile();
+    const auto& store = broker_.policies();
+    auto id = name_.schemaId();
+    if (!effectiveAutoUpdate(profile, store, name_, trace.get())) {
+        broker_.registry().findExistingVersion(id, schema, trace, std::move(done));
+        return;
+    }
+    auto strategy = effectiveStrategy(profile, store, name_, trace.get());
+    broker_.registry().putSchemaIfAbsent(id, schema, strategy, trace, std::move(done));
+}
+
+int Topic::consumerCount() const {
+    int n = 0;
+    for (const auto& [_, sub] : subscriptions_) n += static_cast<int>(sub.consumers.size());
+    return n;
+}
+
+// §3.5, per profile: which attachments and data make the topic "not idle".
+bool Topic::notIdle(std::string* why) const {
+    const auto& profile = broker_.profile();
+    bool schema = hasSchema();
+    std::uint64_t data = 0;
+    if (persistent()) {
+        const auto* ledger = broker_.findLedger(name_);
+        data = ledger ? ledger->retainedBytes : 0;
+    } else {
+        data = entriesAdded_;
+    }
+    std::string dataName = persistent() ? "ledgerSize" : "messagesAdded";
+    switch (profile.idleRule) {
+        case IdleRule::activeUsageOrSubscriptions: {
+            int usage = static_cast<int>(producers_.size()) + consumerCount();
+            bool active = usage != 0 || !subscriptions_.empty();
+            if (why)
+                *why = "hasSchema=" + yesNo(schema) + " usageCount=" + std::to_string(usage) +
+                       " subscriptions=" + std::to_string(subscriptions_.size()) + " " + dataName + "=" +
+                       std::to_string(data);
+            return schema || active || data != 0;
+        }
+        case IdleRule::producersOrConnectedConsumers: break;
+    }
+    int producers = 0;
+    bool excludeReplicators = persistent() && profile.idleIgnoresReplicatorProducersPersistent;
+    for (const auto& p : producers_) producers += (excludeReplicators && p.replicator) ? 0 : 1;
+    int consumers = 0;
+    for (const auto& [_, sub] : subscriptions_) {
+        for (const auto& c : sub.consumers) {
+            bool autoConsume = c.schemaType == SchemaType::AUTO_CONSUME;
+            consumers += (profile.idleIgnoresAutoConsumeConsumers && autoConsume) ? 0 : 1;
+        }
+    }
+    if (why) {
+        *why = "hasSchema=" + yesNo(schema) + (excludeReplicators ? " userProducers=" : " producers=") +
+               std::to_string(producers) +
+               (profile.idleIgnoresAutoConsumeConsumers ? " consumers(non-AUTO_CONSUME)=" : " consumers=") +
+               std::to_string(consumers) + " " + dataName + "=" + std::to_string(data);
+    }
+    return schema || producers > 0 || consumers > 0 || data != 0;
+}
+
+bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
+
+void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
+    broker_.executor().post("schema lookup", [this, self = shared_from_this(), schema, trace, done] {
+        std::string why;
+        if (!notIdle(&why)) {
+            trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
+            addSchema(schema, trace, [done](Result<SchemaVersion> r) {
+                done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
+            });
+            return;
+        }
+        trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
+        auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
+        if (!broker_.profile().pip44ConsumerCheck) {
+            checkConsumerLegacy(schema, strategy, trace, done);
+            return;
+        }
+        bool convert = broker_.profile().activeTopicEmptySchemaMessage;
+        auto type = std::string(to_string_view(schema.type));
+        broker_.registry().checkConsumerCompatibility(
+            name_.schemaId(), schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
+                if (err && convert && err->exceptionClass.ends_with("NotExistSchemaException")) {
+                    // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
+                    trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");
+                    err->exceptionClass = std::string(compat::exception_class::kIncompatibleSchema);
+                    err->message = "Failed to add schema to an active topic with empty(BYTES) schema: new schema type " + type;
+                }
+                done(err);
+            });
+    });
+}
+
+// §3.4 / §2.2 v2.4.x: the producer's boolean check; no live schema, or a
+// false answer, refuses with one message.
+void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
+                                CheckCallback done) {
+    broker_.executor().post("registry read", [this, self = shared_from_this(), schema, strategy, trace, done] {
+        auto& registry = broker_.registry();
+        bool live = registry.latest(name_.schemaId()).has_value();
+        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);
+        if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
+        if (ok) {
+            done(std::nullopt);
+            return;
+        }
+        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(compat::exception_class::kIncompatibleSchema),
+                         "Trying to subscribe with incompatible schema"});
+    });
+}
+
+// Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema
+// logic, but they run after the schema step and decide the final answer).
+std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
+    if (fenced_) return fencedError();
+    if (producerNames_.count(producer.name)) {
+        return busy(pulsar::proto::ProducerBusy, "NamingException",
+                    "Producer with name '" + producer.name + "' is already connected to topic '" + name_.toString() +
+                        "'");
+    }
+    const AttachedProducer* holder = exclusiveHolder();
+    const std::string& mode = producer.accessMode;
+    if (mode == "Shared" && holder) {
+        return busy(pulsar::proto::ProducerBusy, "ProducerBusyException",
+                    "Topic has an existing exclusive producer: " + holder->name);
+    }
+    if (mode == "Exclusive" || mode == "WaitForExclusive") {
+        // WaitForExclusive would queue instead of failing; the model does not queue
+        // producers, so it answers as Exclusive does (documented in doc/scenario-format.md).
+        if (holder)
+            return busy(pulsar::proto::ProducerFenced, "ProducerFencedException",
+                        "Topic has an existing exclusive producer: " + holder->name);
+        if (!producers_.empty())
+            return busy(pulsar::proto::ProducerFenced, "ProducerFencedException", "Topic has existing shared producers");
+    }
+    if (mode == "ExclusiveWithFencing")  // existing producers are fenced and closed
+        detachProducersIf([](const AttachedProducer&) { return true; });
+    attachProducer(producer);
+    return std::nullopt;
+}
+
+const AttachedProducer* Topic::exclusiveHolder() const {
+    if (nonSharedProducers_ == 0) return nullptr;
+    auto it = std::find_if(producers_.begin(), producers_.end(),
+                           [](const AttachedProducer& p) { return p.accessMode != "Shared"; });
+    return it == producers_.end() ? nullptr : &*it;
+}
+
+void Topic::attachProducer(const AttachedProducer& producer) {
+    producers_.push_back(producer);
+    producerNames_.insert(producer.name);
+    if (producer.accessMode != "Shared") ++nonSharedProducers_;
+}
+
+template <typename Pred>
+void Topic::detachProducersIf(Pred detach) {
+    std::erase_if(producers_, [&](const AttachedProducer& p) {
+        if (!detach(p)) return false;
+        producerNames_.erase(p.name);
+        if (p.accessMode != "Shared") --nonSharedProducers_;
+        return true;
+    });
+}
+
+void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId) {
+    detachProducersIf([&](const AttachedProducer& p) {
+        return p.connectionId == connectionId && p.producerId == producerId;
+    });
+}
+
+std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
+                                            const AttachedConsumer& consumer) {
+    if (fenced_) return fencedError();
+    auto it = subscriptions_.find(subscription);
+    if (it != subscriptions_.end()) {
+        auto& sub = it->second;
+        if (!sub.consumers.empty() && sub.subType != subType) {
+            return busy(pulsar::proto::ConsumerBusy, "SubscriptionBusyException",
+                        "Subscription is of different type. Active subscription type of '" + sub.subType +
+                            "' is different than the connecting consumer's type '" + subType + "'.");
+        }
+        if (!sub.consumers.empty() && subType == "Exclusive") {
+            return busy(pulsar::proto::ConsumerBusy, "ConsumerBusyException", "Exclusive consumer is already connected");
+        }
+        sub.subType = subType;
+        sub.consumers.push_back(consumer);
+        return std::nullopt;
+    }
+    subscriptions_[subscription] = {subscription, subType, durable, {consumer}};
+    if (durable && persistent()) broker_.ledger(name_).durableCursors[subscription] = subType;
+    return std::nullopt;
+}
+
+void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
+    for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
+        auto& consumers = it->second.consumers;
+        std::erase_if(consumers, [&](const AttachedConsumer& c) {
+            return c.connectionId == connectionId && c.consumerId == consumerId;
+        });
+        // A non-durable subscription (reader) goes with its last consumer.
+        bool drop = consumers.empty() && !it->second.durable;
+        it = drop ? subscriptions_.erase(it) : std::next(it);
+    }
+}
+
+void Topic::removeConnection(std::uint64_t connectionId) {
+    detachProducersIf([&](const AttachedProducer& p) { return p.connectionId == connectionId; });
+    for (auto& [_, sub] : subscriptions_) {
+        std::erase_if(sub.consumers, [&](const AttachedConsumer& c) { return c.connectionId == connectionId; });
+    }
+    std::erase_if(subscriptions_, [](const auto& kv) { return kv.second.consumers.empty() && !kv.second.durable; });
+}
+
+void Topic::publish(std::size_t bytes) {
+    ++entriesAdded_;
+    if (persistent()) broker_.ledger(name_).retainedBytes += bytes;
+}
+
+}  // namespace cnx

@@ -1,0 +1,118 @@
+#pragma once
+// A topic (or one partition of a partitioned topic) as the broker holds it
+// while loaded: its producers, subscriptions and consumers, and the schema
+// operations of `AbstractTopic` / `PersistentTopic` / `NonPersistentTopic`
+// (reference §3).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "broker_model/core/broker_error.h"
+#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/schema_data.h"
+#include "broker_model/core/topic_name.h"
+#include "broker_model/core/trace.h"
+
+namespace cnx {
+
+class Broker;
+
+struct AttachedProducer {
+    std::string name;
+    std::uint64_t connectionId = 0;
+    std::uint64_t producerId = 0;
+    std::string accessMode = "Shared";
+    bool replicator = false;  // name starts with `<replicatorPrefix>.`
+    std::optional<SchemaVersion> schemaVersion;  // nullopt: connected without schema
+};
+
+struct AttachedConsumer {
+    std::string name;
+    std::uint64_t connectionId = 0;
+    std::uint64_t consumerId = 0;
+    SchemaType schemaType = SchemaType::NONE;  // 3.0+: the type it subscribed with (NONE: no schema)
+};
+
+struct Subscription {
+    std::string name;
+    std::string subType;  // Exclusive, Shared, Failover, Key_Shared
+    bool durable = true;
+    std::vector<AttachedConsumer> consumers;
+};
+
+/// Owned by the broker through `std::shared_ptr`: every continuation a topic
+/// posts holds a strong reference to it, as a Java future holds its topic, so
+/// a topic unloaded while a continuation is pending stays alive until that
+/// continuation has run, fenced (`isFenced` in `AbstractTopic`).
+class Topic : public std::enable_shared_from_this<Topic> {
+public:
+    using VersionCallback = std::function<void(Result<SchemaVersion>)>;
+    using CheckCallback = std::function<void(std::optional<BrokerError>)>;
+
+    /// `broker` must outlive the topic.
+    Topic(TopicName name, Broker& broker);
+
+    const TopicName& name() const { return name_; }
+    bool persistent() const { return name_.persistent(); }
+    /// The broker unloaded (or deleted) the topic: later attachments are refused
+    /// with `TopicFencedException` (ServiceNotReady), as a fenced topic's are.
+    void fence() { fenced_ = true; }
+    bool fenced() const { return fenced_; }
+
+    /// §3.2: the latest registry entry exists and is not a delete marker.
+    bool hasSchema() const;
+    /// §3.3 `addSchema`: register (auto-update allowed) or look up (disallowed).
+    void addSchema(const SchemaData& schema, TracePtr trace, VersionCallback done);
+    /// §3.5 `addSchemaIfIdleOrCheckCompatible`.
+    void addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done);
+    /// §3.5: whether a consumer with a schema would be treated as on an idle
+    /// topic right now; `why` receives the inputs looked at.
+    bool isIdleForSchema(std::string* why) const;
+
+    /// Attaches a producer (access modes, name conflicts); the error on refusal.
+    std::optional<BrokerError> addProducer(const AttachedProducer& producer);
+    void removeProducer(std::uint64_t connectionId, std::uint64_t producerId);
+    /// Attaches a consumer to `subscription`, creating it if needed.
+    std::optional<BrokerError> subscribe(const std::string& subscription, const std::string& subType, bool durable,
+                                         const AttachedConsumer& consumer);
+    void removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
+    /// Drops every attachment of a connection (the connection closed).
+    void removeConnection(std::uint64_t connectionId);
+    /// Records a published entry of `bytes` bytes (§3.5 data test).
+    void publish(std::size_t bytes);
+
+    const std::vector<AttachedProducer>& producers() const { return producers_; }
+    const std::map<std::string, Subscription>& subscriptions() const { return subscriptions_; }
+    int consumerCount() const;
+    bool hasSubscription(const std::string& name) const { return subscriptions_.count(name) > 0; }
+
+private:
+    bool notIdle(std::string* why) const;
+    /// The attached producer whose access mode is not Shared, if any.
+    const AttachedProducer* exclusiveHolder() const;
+    void attachProducer(const AttachedProducer& producer);
+    /// Detaches every producer for which `detach` holds, keeping the name index.
+    template <typename Pred>
+    void detachProducersIf(Pred detach);
+    void checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
+                             CheckCallback done);
+
+    TopicName name_;
+    Broker& broker_;
+    std::vector<AttachedProducer> producers_;
+    // Indexes of producers_, so attaching is O(1) however many are attached:
+    // their names (unique on a topic) and how many are not Shared.
+    std::unordered_set<std::string> producerNames_;
+    std::size_t nonSharedProducers_ = 0;
+    std::map<std::string, Subscription> subscriptions_;
+    std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
+    bool fenced_ = false;
+};
+
+}  // namespace cnx

@@ -1,0 +1,39 @@
+#include "broker_model/core/trace.h"
+
+namespace cnx {
+
+void Trace::add(std::string section, std::string rule, std::string detail) {
+    entries_.push_back({std::move(section), std::move(rule), std::move(detail)});
+}
+
+void Trace::notModelled(std::string section, std::string text, std::string detail) {
+    entries_.push_back({std::move(section), std::move(text), std::move(detail), true});
+}
+
+std::vector<std::string> Trace::gaps() const {
+    std::vector<std::string> out;
+    for (const auto& e : entries_) {
+        if (!e.notModelled) continue;
+        bool seen = false;
+        for (const auto& g : out) seen = seen || g == e.rule;
+        if (!seen) out.push_back(e.rule);
+    }
+    return out;
+}
+
+void Trace::append(const Trace& other, std::string_view detailPrefix) {
+    for (auto e : other.entries_) {
+        e.detail.insert(0, detailPrefix);
+        entries_.push_back(std::move(e));
+    }
+}
+
+std::string Trace::format(const std::string& indent) const {
+    std::string out;
+    for (const auto& e : entries_) {
+        out += indent + e.section + " " + e.rule + ": " + e.detail + "\n";
+    }
+    return out;
+}
+
+}  // namespace cnx

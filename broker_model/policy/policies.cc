@@ -1,0 +1,151 @@
+#include "broker_model/policy/policies.h"
+
+#include <array>
+
+namespace cnx {
+namespace {
+
+std::optional<bool> parseBool(std::string_view v) {
+    if (v == "true") return true;
+    if (v == "false") return false;
+    return std::nullopt;
+}
+
+std::string expected(std::string_view key, std::string_view what, std::string_view value) {
+    return std::string(key) + " expects " + std::string(what) + ", got '" + std::string(value) + "'";
+}
+
+std::optional<std::string> setBool(bool& out, std::string_view key, std::string_view value) {
+    auto b = parseBool(value);
+    if (!b) return expected(key, "true or false", value);
+    out = *b;
+    return std::nullopt;
+}
+
+std::optional<std::string> setStrategy(CompatibilityStrategy& out, std::string_view key, std::string_view value) {
+    auto s = compatibilityStrategyFromName(value);
+    if (!s) return expected(key, "a SchemaCompatibilityStrategy name", value);
+    out = *s;
+    return std::nullopt;
+}
+
+constexpr std::array<std::string_view, 10> kBrokerKeys{
+    "isSchemaValidationEnforced",     "schemaCompatibilityStrategy",
+    "systemTopicSchemaCompatibilityStrategy", "isAllowAutoUpdateSchemaEnabled",
+    "replicatorPrefix",               "topicLevelPoliciesEnabled",
+    "systemTopicEnabled",             "schemaJsonAllowLegacyJacksonFormat",
+    "allowAutoTopicCreation",         "allowAutoSubscriptionCreation",
+};
+
+constexpr std::array<std::string_view, 4> kNamespaceFields{
+    "schema_compatibility_strategy",
+    "schema_auto_update_compatibility_strategy",
+    "is_allow_auto_update_schema",
+    "schema_validation_enforced",
+};
+
+constexpr std::array<std::string_view, 4> kTopicFields{
+    "schema_compatibility_strategy",
+    "schema_validation_enforced",
+    "schemaCompatibilityStrategy",
+    "schemaValidationEnforced",
+};
+
+}  // namespace
+
+std::optional<std::string> BrokerConfig::set(std::string_view key, std::string_view value) {
+    if (key == "isSchemaValidationEnforced") return setBool(isSchemaValidationEnforced, key, value);
+    if (key == "schemaCompatibilityStrategy") return setStrategy(schemaCompatibilityStrategy, key, value);
+    if (key == "systemTopicSchemaCompatibilityStrategy")
+        return setStrategy(systemTopicSchemaCompatibilityStrategy, key, value);
+    if (key == "isAllowAutoUpdateSchemaEnabled") return setBool(isAllowAutoUpdateSchemaEnabled, key, value);
+    if (key == "replicatorPrefix") {
+        if (value.empty()) return expected(key, "a non-empty prefix", value);
+        replicatorPrefix = std::string(value);
+        return std::nullopt;
+    }
+    if (key == "topicLevelPoliciesEnabled") return setBool(topicLevelPoliciesEnabled, key, value);
+    if (key == "systemTopicEnabled") return setBool(systemTopicEnabled, key, value);
+    if (key == "schemaJsonAllowLegacyJacksonFormat") return setBool(schemaJsonAllowLegacyJacksonFormat, key, value);
+    if (key == "allowAutoTopicCreation") return setBool(allowAutoTopicCreation, key, value);
+    if (key == "allowAutoSubscriptionCreation") return setBool(allowAutoSubscriptionCreation, key, value);
+    return "unknown broker configuration key '" + std::string(key) + "'";
+}
+
+std::span<const std::string_view> BrokerConfig::keys() { return kBrokerKeys; }
+
+// ServiceConfiguration (4.x): of the schema keys only isAllowAutoUpdateSchemaEnabled
+// is dynamic; isSchemaValidationEnforced, schemaCompatibilityStrategy and
+// systemTopicSchemaCompatibilityStrategy need a restart.
+bool BrokerConfig::isDynamic(std::string_view key) {
+    return key == "isAllowAutoUpdateSchemaEnabled" || key == "allowAutoTopicCreation" ||
+           key == "allowAutoSubscriptionCreation";
+}
+
+std::optional<std::string> NamespacePolicies::set(std::string_view field, std::optional<std::string_view> value) {
+    if (field == "schema_compatibility_strategy") {
+        if (!value) {
+            schema_compatibility_strategy = CompatibilityStrategy::UNDEFINED;
+            return std::nullopt;
+        }
+        return setStrategy(schema_compatibility_strategy, field, *value);
+    }
+    if (field == "schema_auto_update_compatibility_strategy") {
+        if (!value) {
+            schema_auto_update_compatibility_strategy.reset();
+            return std::nullopt;
+        }
+        auto s = autoUpdateStrategyFromName(*value);
+        if (!s) return expected(field, "a SchemaAutoUpdateCompatibilityStrategy name", *value);
+        schema_auto_update_compatibility_strategy = *s;
+        return std::nullopt;
+    }
+    if (field == "is_allow_auto_update_schema") {
+        if (!value) {
+            is_allow_auto_update_schema.reset();
+            return std::nullopt;
+        }
+        bool b = false;
+        if (auto err = setBool(b, field, *value)) return err;
+        is_allow_auto_update_schema = b;
+        return std::nullopt;
+    }
+    if (field == "schema_validation_enforced") {
+        if (!value) {
+            schema_validation_enforced = false;
+            return std::nullopt;
+        }
+        return setBool(schema_validation_enforced, field, *value);
+    }
+    return "unknown namespace policy '" + std::string(field) + "'";
+}
+
+std::span<const std::string_view> NamespacePolicies::fields() { return kNamespaceFields; }
+
+std::optional<std::string> TopicPolicies::set(std::string_view field, std::optional<std::string_view> value) {
+    if (field == "schema_compatibility_strategy" || field == "schemaCompatibilityStrategy") {
+        if (!value) {
+            schemaCompatibilityStrategy.reset();
+            return std::nullopt;
+        }
+        CompatibilityStrategy s{};
+        if (auto err = setStrategy(s, field, *value)) return err;
+        schemaCompatibilityStrategy = s;
+        return std::nullopt;
+    }
+    if (field == "schema_validation_enforced" || field == "schemaValidationEnforced") {
+        if (!value) {
+            schemaValidationEnforced.reset();
+            return std::nullopt;
+        }
+        bool b = false;
+        if (auto err = setBool(b, field, *value)) return err;
+        schemaValidationEnforced = b;
+        return std::nullopt;
+    }
+    return "unknown topic policy '" + std::string(field) + "'";
+}
+
+std::span<const std::string_view> TopicPolicies::fields() { return kTopicFields; }
+
+}  // namespace cnx

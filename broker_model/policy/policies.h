@@ -1,0 +1,64 @@
+#pragma once
+// Broker configuration, namespace and topic policies with Pulsar's spellings
+// (reference §5.2, §5.6). Values are set from text, as broker.conf and
+// `pulsar-admin ... policies` write them; resolution of the effective values a
+// topic uses lives in policy_resolution.h.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "broker_model/policy/compatibility_strategy.h"
+
+namespace cnx {
+
+/// broker.conf keys that take part in schema admission (§5.6).
+struct BrokerConfig {
+    bool isSchemaValidationEnforced = false;
+    CompatibilityStrategy schemaCompatibilityStrategy = CompatibilityStrategy::FULL;
+    CompatibilityStrategy systemTopicSchemaCompatibilityStrategy = CompatibilityStrategy::ALWAYS_COMPATIBLE;
+    bool isAllowAutoUpdateSchemaEnabled = true;
+    std::string replicatorPrefix = "pulsar.repl";
+    bool topicLevelPoliciesEnabled = true;
+    bool systemTopicEnabled = true;
+    bool schemaJsonAllowLegacyJacksonFormat = false;
+    bool allowAutoTopicCreation = true;
+    bool allowAutoSubscriptionCreation = true;
+
+    /// Sets `key` from its broker.conf text. Returns an error message for an
+    /// unknown key or a value of the wrong form; nothing changes then.
+    std::optional<std::string> set(std::string_view key, std::string_view value);
+
+    /// Every key `set` accepts.
+    static std::span<const std::string_view> keys();
+
+    /// Whether the broker accepts `key` through `brokers update-dynamic-config`
+    /// (`@FieldContext(dynamic = true)` in ServiceConfiguration).
+    static bool isDynamic(std::string_view key);
+};
+
+/// Namespace `Policies` fields of §5.2 (snake_case JSON names).
+struct NamespacePolicies {
+    CompatibilityStrategy schema_compatibility_strategy = CompatibilityStrategy::UNDEFINED;
+    std::optional<AutoUpdateStrategy> schema_auto_update_compatibility_strategy;  // null = unset (2.8.3+)
+    std::optional<bool> is_allow_auto_update_schema;                              // null = unset (2.8.2+)
+    bool schema_validation_enforced = false;
+
+    /// Sets `field` from text; `value` nullopt resets the field to its default.
+    std::optional<std::string> set(std::string_view field, std::optional<std::string_view> value);
+    static std::span<const std::string_view> fields();
+};
+
+/// Topic-level policies (`TopicPolicies`, 2.10+/2.11+). Unset = inherit.
+struct TopicPolicies {
+    std::optional<CompatibilityStrategy> schemaCompatibilityStrategy;  // UNDEFINED counts as unset
+    std::optional<bool> schemaValidationEnforced;
+
+    /// Accepts the snake_case spelling of namespace policies
+    /// (`schema_compatibility_strategy`) and TopicPolicies' own camelCase.
+    std::optional<std::string> set(std::string_view field, std::optional<std::string_view> value);
+    static std::span<const std::string_view> fields();
+};
+
+}  // namespace cnx

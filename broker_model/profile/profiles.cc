@@ -1,0 +1,476 @@
+// The behaviour profiles as data (reference §9.1 timeline, §10 profiles).
+//
+// The baseline is Pulsar 2.4.0. Every later change is a Fix: the PR, the
+// reference section, the first release of each line that carries it, and the
+// switches it sets. A release carries a fix when the fix lists a release of
+// the same line no later than it, or — for lines the fix does not list — when
+// the fix reached an earlier line's first (.0) release, i.e. it was on master
+// before this line branched.
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "broker_model/profile/profile.h"
+
+namespace cnx {
+namespace {
+
+using S = CompatibilityStrategy;
+using compat::AvroVersion;
+
+struct Fix {
+    const char* pr;
+    const char* section;
+    std::vector<ReleaseVersion> firstReleases;
+    std::vector<const char*> switches;  // the switches it sets, for provenance
+    std::function<void(BehaviourProfile&)> apply;
+};
+
+ReleaseVersion v(int major, int minor, int patch) { return {major, minor, patch}; }
+
+// §9.1, in the order the changes reached master.
+const std::vector<Fix>& fixes() {
+    static const std::vector<Fix> all{
+        {"#4669", "§3.2", {v(2, 4, 1), v(2, 5, 0)}, {"softDeleteMarkerIsSchema"},
+         [](BehaviourProfile& p) { p.softDeleteMarkerIsSchema = false; }},
+        {"#4731", "§4.4", {v(2, 4, 1), v(2, 5, 0)}, {"dedupRule"},
+         [](BehaviourProfile& p) { p.dedupRule = DedupRule::storageHashAfterLastDelete; }},
+        {"#4950", "§7.3", {v(2, 4, 2), v(2, 5, 0)}, {"adminStrategyResolution", "adminIncompatibleStatus"},
+         [](BehaviourProfile& p) {
+             p.adminStrategyResolution = AdminStrategyResolution::namespaceAutoUpdate;
+             p.adminIncompatibleStatus = 409;
+         }},
+        {"#4751", "§7.1", {v(2, 4, 2), v(2, 5, 0)}, {"adminSchemaIdStripsPartition"},
+         [](BehaviourProfile& p) { p.adminSchemaIdStripsPartition = true; }},
+        {"#4800", "§7.1", {v(2, 4, 2), v(2, 5, 0)}, {"adminHasCompatibilityAndVersion"},
+         [](BehaviourProfile& p) { p.adminHasCompatibilityAndVersion = true; }},
+        {"#5165 (PIP-43)", "§1.3 §1.8", {v(2, 5, 0)}, {"producerWithoutSchemaMessage", "maxProtocolVersion"},
+         [](BehaviourProfile& p) {
+             p.producerWithoutSchemaMessage =
+                 "Producers cannot connect or send message without a schema to topics with a schema";
+             p.maxProtocolVersion = 15;
+         }},
+        {"#5227 (PIP-44)", "§4.3 §4.7 §5.3 §5.4", {v(2, 5, 0)},
+         {"pip44Registry", "pip44ConsumerCheck", "dedupRule", "strategyResolution", "autoUpdateResolution",
+          "adminStrategyResolution", "adminErrorText", "namespaceCreatedWithAllowAutoUpdate"},
+         [](BehaviourProfile& p) {
+             p.adminErrorText = AdminErrorText::wrapped;
+             p.namespaceCreatedWithAllowAutoUpdate = true;
+             p.pip44Registry = true;
+             p.pip44ConsumerCheck = true;
+             p.dedupRule = DedupRule::dataHashAnyType;
+             p.strategyResolution = StrategyResolution::namespaceThenAutoUpdate;
+             p.autoUpdateResolution = AutoUpdateResolution::namespaceOnly;
+             p.adminStrategyResolution = AdminStrategyResolution::namespaceThenAutoUpdate;
+         }},
+        {"#5051, #5103", "§4.6", {v(2, 5, 0)}, {"typeCheckRule"},
+         [](BehaviourProfile& p) { p.typeCheckRule = TypeCheckRule::primitiveOnly; }},
+        {"#6764", "§4.1", {v(2, 5, 2), v(2, 6, 0)}, {"getByVersionLiveOnly"},
+         [](BehaviourProfile& p) { p.getByVersionLiveOnly = true; }},
+        {"Avro 1.9.1", "§6.3", {v(2, 6, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_9_1; }},
+        {"#7708", "§1.9", {v(2, 6, 1), v(2, 7, 0)}, {"getSchemaStripsPartition"},
+         [](BehaviourProfile& p) { p.getSchemaStripsPartition = true; }},
+        {"#8167", "§3.6", {v(2, 6, 2), v(2, 7, 0)}, {"topicDeleteSchema"},
+         [](BehaviourProfile& p) { p.topicDeleteSchema = TopicDeleteSchema::hardWhenAsked; }},
+        {"#9612", "§4.5", {v(2, 7, 1), v(2, 8, 0)}, {"dedupRule"},
+         [](BehaviourProfile& p) { p.dedupRule = DedupRule::avroStructuralAnyType; }},
+        {"#9853", "§3.5", {v(2, 7, 2), v(2, 8, 0)}, {"idleRule"},
+         [](BehaviourProfile& p) { p.idleRule = IdleRule::producersOrConnectedConsumers; }},
+        {"#9797, #10367, #10386", "§4.5 §4.6", {v(2, 7, 2), v(2, 8, 0)},
+         {"typeCheckRule", "alwaysCompatibleShortCircuit", "dedupRule"},
+         [](BehaviourProfile& p) {
+             p.typeCheckRule = TypeCheckRule::strict;
+             p.alwaysCompatibleShortCircuit = true;
+             p.dedupRule = DedupRule::avroStructuralTypedParseAll;
+         }},
+        // 2.9.0, not 2.9.2: pulsar-2.9.0.md lists #12598 (labels release/2.8.2, release/2.9.0).
+        {"#12598", "§5.3", {v(2, 7, 4), v(2, 8, 2), v(2, 9, 0), v(2, 10, 0)}, {"systemTopicStrategy"},
+         [](BehaviourProfile& p) { p.systemTopicStrategy = true; }},
+        {"#10573", "§4.5 §4.6", {v(2, 8, 0)}, {"dedupRule", "hashIncludesType"},
+         [](BehaviourProfile& p) {
+             p.dedupRule = DedupRule::typedStructural;
+             p.hashIncludesType = true;
+         }},
+        {"#9544", "§1.5", {v(2, 8, 0)}, {"producerErrorCausedBy"},
+         [](BehaviourProfile& p) { p.producerErrorCausedBy = true; }},
+        {"ProtocolVersion v17", "§8.5", {v(2, 8, 0)}, {"maxProtocolVersion"},
+         [](BehaviourProfile& p) { p.maxProtocolVersion = 17; }},
+        {"Avro 1.10.2", "§6.3", {v(2, 8, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_10_2; }},
+        {"#11856", "§5.3 §5.6", {v(2, 8, 2), v(2, 9, 0)}, {"strategyResolution", "brokerHasStrategyKey", "brokerStrategyDefault"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::namespaceBrokerAutoUpdate;
+             p.brokerHasStrategyKey = true;
+             p.brokerStrategyDefault = S::UNDEFINED;
+         }},
+        // 2.8.3, not 2.8.2: the 2.8.3 section of the legacy release-notes.md lists it, 2.8.2's
+        // notes do not. The 2.9 line's 2.9.2 rests on the reference (label release/2.9.1,
+        // absent from pulsar-2.9.1.md): UNCONFIRMED.
+        {"#12786", "§5.2 §5.4", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
+         {"autoUpdateResolution", "namespaceCreatedWithAllowAutoUpdate"},
+         [](BehaviourProfile& p) {
+             p.autoUpdateResolution = AutoUpdateResolution::namespaceThenBroker;
+             p.namespaceCreatedWithAllowAutoUpdate = false;
+         }},
+        {"#12721", "§4.7", {v(2, 8, 2), v(2, 9, 2), v(2, 10, 0)}, {"consumerAlwaysCompatibleShortcut"},
+         [](BehaviourProfile& p) { p.consumerAlwaysCompatibleShortcut = true; }},
+        {"#13938", "§5.1 §5.3", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
+         {"strategyResolution", "brokerStrategyDefault", "namespaceCreatedWithAutoUpdateFull",
+          "nullAutoUpdateIsAlwaysIncompatible"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::namespaceAutoUpdateBroker;
+             p.brokerStrategyDefault = S::FULL;
+             p.namespaceCreatedWithAutoUpdateFull = false;
+             p.nullAutoUpdateIsAlwaysIncompatible = false;
+         }},
+        {"ProtocolVersion v19", "§8.5", {v(2, 9, 0)}, {"maxProtocolVersion"},
+         [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
+        {"#11856 (admin)", "§7.3", {v(2, 9, 0)}, {"adminStrategyResolution"},
+         [](BehaviourProfile& p) { p.adminStrategyResolution = AdminStrategyResolution::namespaceBrokerAutoUpdate; }},
+        // 2.7.5 through #15754 (pulsar-2.7.5.md), 2.8.4 through #15759 (label release/2.8.4).
+        {"#14809", "§3.3 §4.8", {v(2, 7, 5), v(2, 8, 4), v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)},
+         {"systemTopicsAlwaysAutoUpdate"},
+         [](BehaviourProfile& p) { p.systemTopicsAlwaysAutoUpdate = true; }},
+        {"#14626", "§1.9", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"getSchemaEmptyVersionIsError"},
+         [](BehaviourProfile& p) { p.getSchemaEmptyVersionIsError = true; }},
+        {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)}, {"registryRetriesWholeDecision"},
+         [](BehaviourProfile& p) { p.registryRetriesWholeDecision = true; }},
+        {"#13297", "§5.3 §7.3", {v(2, 10, 0)},
+         {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason"},
+         [](BehaviourProfile& p) {
+             p.strategyResolution = StrategyResolution::hierarchy;
+             p.adminStrategyResolution = AdminStrategyResolution::hierarchy;
+             p.adminCompatibilityUsesBroker = true;
+             p.adminNotFoundReason = true;
+         }},
+        {"#15712", "§5.5", {v(2, 11, 0)}, {"enforcementSource"},
+         [](BehaviourProfile& p) { p.enforcementSource = EnforcementSource::topicThenNamespace; }},
+        {"#14655", "§4.9", {v(2, 11, 0)}, {"forceDeleteSupported"},
+         [](BehaviourProfile& p) { p.forceDeleteSupported = true; }},
+        {"#14608", "§3.6", {v(2, 11, 0)}, {"topicDeleteSchema"},
+         [](BehaviourProfile& p) { p.topicDeleteSchema = TopicDeleteSchema::hardAlways; }},
+        {"#15733, #15821", "§7.4", {v(2, 11, 0)},
+         {"adminPostSchemaSuccessStatus", "adminInvalidDefinitionStatus", "adminVersionSuccessStatus", "adminErrorText"},
+         [](BehaviourProfile& p) {
+             p.adminErrorText = AdminErrorText::root;
+             p.adminPostSchemaSuccessStatus = 200;
+             p.adminInvalidDefinitionStatus = 422;
+             p.adminVersionSuccessStatus = 200;
+         }},
+        {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
+         {"autoConsumeSkipsSchema", "idleIgnoresAutoConsumeConsumers", "maxProtocolVersion"},
+         [](BehaviourProfile& p) {
+             p.autoConsumeSkipsSchema = true;
+             p.idleIgnoresAutoConsumeConsumers = true;
+             p.maxProtocolVersion = 21;
+         }},
+        {"#20888", "§3.5", {v(2, 10, 6), v(2, 11, 3), v(3, 0, 2), v(3, 1, 0)}, {"idleIgnoresReplicatorProducersPersistent"},
+         [](BehaviourProfile& p) { p.idleIgnoresReplicatorProducersPersistent = true; }},
+        // 3.1.2, not 3.1.3: pulsar-3.1.2.md lists it ("fix the vague response if topic not found").
+        {"#20932", "§1.8 §1.9", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 2), v(3, 2, 0)},
+         {"getSchemaNotFoundIncludesTopic", "getOrCreateNotFoundIncludesTopic"},
+         [](BehaviourProfile& p) {
+             p.getSchemaNotFoundIncludesTopic = true;
+             p.getOrCreateNotFoundIncludesTopic = true;
+         }},
+        // #21341: the 2.10.6, 2.11.4 and 3.0.2 notes list the upgrade too; the 3.1 line's is UNCONFIRMED.
+        {"Avro 1.11.3 (#21341)", "§6.3", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 2), v(3, 2, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_3; }},
+        // The 2.10.6 and 2.11.4 notes list neither PR (PR labels only); #21632 is in the 3.0.3,
+        // 3.1.3 and 3.2.0 notes, #21645 in 3.0.3 and 3.1.3 (3.2.0 by release-commit ancestry).
+        {"#21645, #21632", "§7.2 §7.4", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 3), v(3, 2, 0)},
+         {"adminConvertsKeyValuePayload"},
+         [](BehaviourProfile& p) { p.adminConvertsKeyValuePayload = true; }},
+        // Not 3.2.4 (its notes list #22974 only) and in no 3.3.x notes.
+        // Its "Optimize incompatible exception msg" part changed the Avro and PROTOBUF_NATIVE
+        // incompatibility texts on the same releases (§6.3, §6.5).
+        {"#22720", "§4.6 §6.3 §6.5 §7.4", {v(3, 0, 6), v(4, 0, 0)},
+         {"checkWithLatestPassesWithoutSchema", "checkOptions.avroValidationMessageWithStrategy",
+          "checkOptions.protobufNativeRootMessageWithStrategy"},
+         [](BehaviourProfile& p) {
+             p.checkWithLatestPassesWithoutSchema = true;
+             p.checkOptions.avroValidationMessageWithStrategy = true;
+             p.checkOptions.protobufNativeRootMessageWithStrategy = true;
+         }},
+        {"#22974", "§3.5", {v(3, 0, 6), v(3, 2, 4), v(3, 3, 1), v(4, 0, 0)}, {"activeTopicEmptySchemaMessage"},
+         [](BehaviourProfile& p) { p.activeTopicEmptySchemaMessage = true; }},
+        {"#23394 (Avro 1.11.4)", "§6.3", {v(3, 0, 7), v(3, 3, 2), v(4, 0, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_4; }},
+        {"#23344", "§1.3", {v(4, 0, 0)}, {"producerWithoutSchemaMessage"},
+         [](BehaviourProfile& p) {
+             // Two Java literals concatenated without a space.
+             p.producerWithoutSchemaMessage =
+                 "Producers cannot connect or send message without a schema to topics with a schemawhen "
+                 "SchemaValidationEnforced is enabled";
+         }},
+        // Confirmed by the 3.0.12, 3.3.7, 4.0.5 and 4.1.0 release notes.
+        {"#24103", "§6.7 §7.4", {v(3, 0, 12), v(3, 3, 7), v(4, 0, 5), v(4, 1, 0)},
+         {"validatorRefusesAvroTopLevelUnion"},
+         [](BehaviourProfile& p) { p.validatorRefusesAvroTopLevelUnion = true; }},
+        {"#24617 (Avro 1.12.0)", "§6.3", {v(4, 1, 0)}, {"checkOptions.avro"},
+         [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_12_0; }},
+        {"#25193, #25255", "§4.5 §6.7", {v(4, 2, 0)}, {"checkOptions.avroNamesAllowDollar"},
+         [](BehaviourProfile& p) { p.checkOptions.avroNamesAllowDollar = true; }},
+        {"#25362 (PIP-464)", "§6.4 §6.7", {v(4, 2, 0)}, {"checkOptions.jsonAllowLegacyJacksonFormat"},
+         [](BehaviourProfile& p) { p.checkOptions.jsonAllowLegacyJacksonFormat = false; }},
+    };
+    return all;
+}
+
+// The newest modelled patch of each release line (§9: patches named by the reference).
+struct Line {
+    int major, minor, lastPatch;
+};
+// The newest patch of each line in the release notes (apache/pulsar-site
+// release-notes/versioned/, read 2026-12): 3.0.17 (2026-04-27), 3.3.9
+// (2025-09-27), 4.0.14 (2026-10-05), 4.1.3 (2026-02-19), 4.2.5; after 4.2 came
+// 5.0.0 (2026-10-05), not a 4.3. Patches after the reference's newest touch the
+// modelled paths only through the changes listed as gaps (profiles --gaps).
+constexpr std::array<Line, 16> kLines{{
+    {2, 4, 2}, {2, 5, 2}, {2, 6, 4}, {2, 7, 5}, {2, 8, 4}, {2, 9, 5}, {2, 10, 6}, {2, 11, 4},
+    {3, 0, 17}, {3, 1, 3}, {3, 2, 4}, {3, 3, 9}, {4, 0, 14}, {4, 1, 3}, {4, 2, 5}, {5, 0, 0},
+}};
+
+bool sameLine(const ReleaseVersion& a, const ReleaseVersion& b) { return a.major == b.major && a.minor == b.minor; }
+
+// §10's profile names; the releases between them keep the nearest older name.
+std::pair<std::string, std::string> profileName(const ReleaseVersion& r) {
+    auto at = [&](int ma, int mi, int pa) { return r >= v(ma, mi, pa); };
+    if (at(5, 0, 0)) return {"P50", "5.0.x"};
+    if (at(4, 1, 0)) return {"P42", "4.1.x - 4.2.x"};
+    if (at(4, 0, 0)) return {"P40", "4.0.x LTS"};
+    bool tail = (sameLine(r, v(3, 0, 0)) && r.patch >= 6) || (sameLine(r, v(3, 2, 0)) && r.patch >= 4) ||
+                (sameLine(r, v(3, 3, 0)) && r.patch >= 1);
+    if (tail) return {"P30z", "3.0.6+ LTS tail, 3.2.4, 3.3.1+"};
+    if (at(3, 1, 0)) return {"P31", "3.1.x - 3.3.0 (between P30a and P30z)"};
+    if (at(3, 0, 0)) return {"P30a", "3.0.0 - 3.0.5"};
+    if (at(2, 11, 0)) return {"P211", "2.11.x"};
+    if (at(2, 8, 2)) return {"P210", "2.8.2 - 2.10.x"};
+    if (at(2, 7, 2)) return {"P28", "2.7.2 - 2.8.1 (between P27 and P210)"};
+    if (at(2, 5, 0)) return {"P27", "2.5.0 - 2.7.1"};
+    return {"P24", "2.4.0 - 2.4.2"};
+}
+
+BehaviourProfile build(const ReleaseVersion& release) {
+    BehaviourProfile p;
+    p.checkOptions.avro = AvroVersion::v1_8_2;
+    p.checkOptions.jsonAllowLegacyJacksonFormat = true;
+    p.checkOptions.avroNamesAllowDollar = false;
+    p.checkOptions.avroValidationMessageWithStrategy = false;
+    p.checkOptions.protobufNativeRootMessageWithStrategy = false;
+    for (const auto& fix : fixes()) {
+        if (!carriedBy(release, fix.firstReleases)) continue;
+        fix.apply(p);
+        for (const char* name : fix.switches) p.provenance[name] = std::string(fix.pr) + " " + fix.section;
+    }
+    p.gaps = triggeredGapsOf(release);
+    auto [name, releases] = profileName(release);
+    p.name = name;
+    p.releases = releases;
+    p.release = release;
+    return p;
+}
+
+const Line* lineOf(const ReleaseVersion& r) {
+    for (const auto& l : kLines) {
+        if (l.major == r.major && l.minor == r.minor) return &l;
+    }
+    return nullptr;
+}
+
+// Built once per exact release and kept: profiles are referenced by address.
+const BehaviourProfile& cached(const ReleaseVersion& release) {
+    static std::mutex mu;
+    static std::map<std::string, std::unique_ptr<BehaviourProfile>> cache;
+    std::lock_guard lock(mu);
+    auto& slot = cache[release.toString()];
+    if (!slot) slot = std::make_unique<BehaviourProfile>(build(release));
+    return *slot;
+}
+
+const std::vector<BehaviourProfile>& lineProfiles() {
+    static const std::vector<BehaviourProfile> all = [] {
+        std::vector<BehaviourProfile> out;
+        for (const auto& l : kLines) out.push_back(cached(v(l.major, l.minor, l.lastPatch)));
+        return out;
+    }();
+    return all;
+}
+
+std::string strategyText(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
+std::string flag(bool b) { return b ? "true" : "false"; }
+
+}  // namespace
+
+std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
+
+const BehaviourProfile& newestProfile() {
+    const auto& l = kLines.back();
+    return cached(v(l.major, l.minor, l.lastPatch));
+}
+
+const BehaviourProfile* profileFor(std::string_view version, std::string* error) {
+    auto parsed = ReleaseVersion::parse(version);
+    if (!parsed) {
+        if (error) *error = "'" + std::string(version) + "' is not a Pulsar release number (expected e.g. \"4.2\" or \"4.2.0\")";
+        return nullptr;
+    }
+    const Line* line = lineOf(*parsed);
+    if (!line || parsed->patch > line->lastPatch) {
+        if (error) {
+            *error = "no behaviour profile models Pulsar " + parsed->toString() + " (modelled: 2.4.0 - 2.4.2";
+            for (std::size_t i = 1; i < kLines.size(); ++i) {
+                const auto& l = kLines[i];
+                *error += ", " + std::to_string(l.major) + "." + std::to_string(l.minor) + ".0 - " + std::to_string(l.major) +
+                          "." + std::to_string(l.minor) + "." + std::to_string(l.lastPatch);
+            }
+            *error += ")";
+        }
+        return nullptr;
+    }
+    ReleaseVersion exact = *parsed;
+    if (exact.patch < 0) exact.patch = line->lastPatch;
+    return &cached(exact);
+}
+
+std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
+    auto avro = [](compat::AvroVersion a) { return std::string(compat::to_string_view(a)); };
+    auto idle = [](IdleRule r) {
+        switch (r) {
+            case IdleRule::activeUsageOrSubscriptions: return "activeUsageOrSubscriptions";
+            case IdleRule::producersOrConnectedConsumers: return "producersOrConnectedConsumers";
+        }
+        return "?";
+    };
+    auto dedup = [](DedupRule r) {
+        switch (r) {
+            case DedupRule::storageHashWholeHistory: return "storageHashWholeHistory";
+            case DedupRule::storageHashAfterLastDelete: return "storageHashAfterLastDelete";
+            case DedupRule::dataHashAnyType: return "dataHashAnyType";
+            case DedupRule::avroStructuralAnyType: return "avroStructuralAnyType";
+            case DedupRule::avroStructuralTypedParseAll: return "avroStructuralTypedParseAll";
+            case DedupRule::typedStructural: return "typedStructural";
+        }
+        return "?";
+    };
+    auto typeCheck = [](TypeCheckRule r) {
+        switch (r) {
+            case TypeCheckRule::none: return "none";
+            case TypeCheckRule::primitiveOnly: return "primitiveOnly";
+            case TypeCheckRule::strict: return "strict";
+        }
+        return "?";
+    };
+    auto strategy = [](StrategyResolution r) {
+        switch (r) {
+            case StrategyResolution::namespaceAutoUpdateOnly: return "namespaceAutoUpdateOnly";
+            case StrategyResolution::namespaceThenAutoUpdate: return "namespaceThenAutoUpdate";
+            case StrategyResolution::namespaceBrokerAutoUpdate: return "namespaceBrokerAutoUpdate";
+            case StrategyResolution::namespaceAutoUpdateBroker: return "namespaceAutoUpdateBroker";
+            case StrategyResolution::hierarchy: return "hierarchy";
+        }
+        return "?";
+    };
+    auto admin = [](AdminStrategyResolution r) {
+        switch (r) {
+            case AdminStrategyResolution::fullHardcoded: return "fullHardcoded";
+            case AdminStrategyResolution::namespaceAutoUpdate: return "namespaceAutoUpdate";
+            case AdminStrategyResolution::namespaceThenAutoUpdate: return "namespaceThenAutoUpdate";
+            case AdminStrategyResolution::namespaceBrokerAutoUpdate: return "namespaceBrokerAutoUpdate";
+            case AdminStrategyResolution::hierarchy: return "hierarchy";
+        }
+        return "?";
+    };
+    auto autoUpdate = [](AutoUpdateResolution r) {
+        switch (r) {
+            case AutoUpdateResolution::absent: return "absent";
+            case AutoUpdateResolution::namespaceOnly: return "namespaceOnly";
+            case AutoUpdateResolution::namespaceThenBroker: return "namespaceThenBroker";
+        }
+        return "?";
+    };
+    auto enforcement = [](EnforcementSource r) {
+        switch (r) {
+            case EnforcementSource::namespaceOnly: return "namespaceOnly";
+            case EnforcementSource::topicThenNamespace: return "topicThenNamespace";
+        }
+        return "?";
+    };
+    auto errorText = [](AdminErrorText r) {
+        switch (r) {
+            case AdminErrorText::none: return "none";
+            case AdminErrorText::wrapped: return "wrapped";
+            case AdminErrorText::root: return "root";
+        }
+        return "?";
+    };
+    auto topicDelete = [](TopicDeleteSchema r) {
+        switch (r) {
+            case TopicDeleteSchema::softWhenAsked: return "softWhenAsked";
+            case TopicDeleteSchema::hardWhenAsked: return "hardWhenAsked";
+            case TopicDeleteSchema::hardAlways: return "hardAlways";
+        }
+        return "?";
+    };
+    return {
+        {"maxProtocolVersion", std::to_string(p.maxProtocolVersion)},
+        {"producerWithoutSchemaMessage", p.producerWithoutSchemaMessage},
+        {"producerErrorCausedBy", flag(p.producerErrorCausedBy)},
+        {"getOrCreateNotFoundIncludesTopic", flag(p.getOrCreateNotFoundIncludesTopic)},
+        {"getSchemaStripsPartition", flag(p.getSchemaStripsPartition)},
+        {"getSchemaEmptyVersionIsError", flag(p.getSchemaEmptyVersionIsError)},
+        {"getSchemaNotFoundIncludesTopic", flag(p.getSchemaNotFoundIncludesTopic)},
+        {"pip44ConsumerCheck", flag(p.pip44ConsumerCheck)},
+        {"autoConsumeSkipsSchema", flag(p.autoConsumeSkipsSchema)},
+        {"consumerAlwaysCompatibleShortcut", flag(p.consumerAlwaysCompatibleShortcut)},
+        {"activeTopicEmptySchemaMessage", flag(p.activeTopicEmptySchemaMessage)},
+        {"idleRule", idle(p.idleRule)},
+        {"idleIgnoresAutoConsumeConsumers", flag(p.idleIgnoresAutoConsumeConsumers)},
+        {"idleIgnoresReplicatorProducersPersistent", flag(p.idleIgnoresReplicatorProducersPersistent)},
+        {"systemTopicsAlwaysAutoUpdate", flag(p.systemTopicsAlwaysAutoUpdate)},
+        {"softDeleteMarkerIsSchema", flag(p.softDeleteMarkerIsSchema)},
+        {"topicDeleteSchema", topicDelete(p.topicDeleteSchema)},
+        {"pip44Registry", flag(p.pip44Registry)},
+        {"dedupRule", dedup(p.dedupRule)},
+        {"typeCheckRule", typeCheck(p.typeCheckRule)},
+        {"hashIncludesType", flag(p.hashIncludesType)},
+        {"alwaysCompatibleShortCircuit", flag(p.alwaysCompatibleShortCircuit)},
+        {"checkWithLatestPassesWithoutSchema", flag(p.checkWithLatestPassesWithoutSchema)},
+        {"registryRetriesWholeDecision", flag(p.registryRetriesWholeDecision)},
+        {"getByVersionLiveOnly", flag(p.getByVersionLiveOnly)},
+        {"forceDeleteSupported", flag(p.forceDeleteSupported)},
+        {"validatorRefusesAvroTopLevelUnion", flag(p.validatorRefusesAvroTopLevelUnion)},
+        {"strategyResolution", strategy(p.strategyResolution)},
+        {"systemTopicStrategy", flag(p.systemTopicStrategy)},
+        {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},
+        {"enforcementSource", enforcement(p.enforcementSource)},
+        {"namespaceCreatedWithAutoUpdateFull", flag(p.namespaceCreatedWithAutoUpdateFull)},
+        {"namespaceCreatedWithAllowAutoUpdate", flag(p.namespaceCreatedWithAllowAutoUpdate)},
+        {"nullAutoUpdateIsAlwaysIncompatible", flag(p.nullAutoUpdateIsAlwaysIncompatible)},
+        {"brokerStrategyDefault", strategyText(p.brokerStrategyDefault)},
+        {"brokerHasStrategyKey", flag(p.brokerHasStrategyKey)},
+        {"adminStrategyResolution", admin(p.adminStrategyResolution)},
+        {"adminCompatibilityUsesBroker", flag(p.adminCompatibilityUsesBroker)},
+        {"adminSchemaIdStripsPartition", flag(p.adminSchemaIdStripsPartition)},
+        {"adminHasCompatibilityAndVersion", flag(p.adminHasCompatibilityAndVersion)},
+        {"adminPostSchemaSuccessStatus", std::to_string(p.adminPostSchemaSuccessStatus)},
+        {"adminIncompatibleStatus", std::to_string(p.adminIncompatibleStatus)},
+        {"adminInvalidDefinitionStatus", std::to_string(p.adminInvalidDefinitionStatus)},
+        {"adminNotFoundReason", flag(p.adminNotFoundReason)},
+        {"adminErrorText", errorText(p.adminErrorText)},
+        {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
+        {"adminConvertsKeyValuePayload", flag(p.adminConvertsKeyValuePayload)},
+        {"checkOptions.avro", avro(p.checkOptions.avro)},
+        {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
+        {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},
+        {"checkOptions.avroValidationMessageWithStrategy", flag(p.checkOptions.avroValidationMessageWithStrategy)},
+        {"checkOptions.protobufNativeRootMessageWithStrategy", flag(p.checkOptions.protobufNativeRootMessageWithStrategy)},
+    };
+}
+
+}  // namespace cnx

@@ -1,0 +1,110 @@
+#pragma once
+// One client connection's handler, as `ServerCnx` in the broker (reference
+// §1, §2, §8): frames in, frames out. Every scenario connect goes through
+// here as a wire command; there is no other path into the model.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "broker_model/broker/broker.h"
+#include "broker_model/core/trace.h"
+#include "broker_model/wire/frame.h"
+
+namespace cnx {
+
+class ServerCnx {
+public:
+    /// Called with every frame the broker sends to this client.
+    using Sender = std::function<void(std::string frame)>;
+
+    /// `broker` must outlive the connection. The broker-wide enforcement flag
+    /// is read once, here (§1.3).
+    ServerCnx(Broker& broker, Sender send);
+    ~ServerCnx();
+    ServerCnx(const ServerCnx&) = delete;
+    ServerCnx& operator=(const ServerCnx&) = delete;
+
+    /// Handles one frame from the client. A malformed or out-of-protocol frame
+    /// closes the connection: the reason is returned and later frames are refused.
+    std::optional<std::string> receive(std::string_view frame);
+
+    /// The decision trace of the request `requestId` (empty if unknown).
+    TracePtr trace(std::uint64_t requestId) const;
+    /// Negotiated protocol version (0 before CONNECTED).
+    int protocolVersion() const { return protocolVersion_; }
+    std::uint64_t id() const { return id_; }
+    bool closed() const { return closed_; }
+    /// The connection drops: every producer and consumer it holds is detached.
+    void close();
+    /// The broker closes this connection's producers and consumers of `base`
+    /// (and its partitions) because the topic is unloaded: CLOSE_PRODUCER /
+    /// CLOSE_CONSUMER go to the client, which may reconnect with the same ids.
+    void closeTopic(const TopicName& base);
+
+private:
+    enum class State { pending, ready, failed };
+    struct ProducerSlot {
+        State state = State::pending;
+        std::string topic;
+        std::string name;
+        std::string schemaVersion;  // wire bytes
+        BrokerError error;
+    };
+    struct ConsumerSlot {
+        State state = State::pending;
+        std::string topic;
+        BrokerError error;
+    };
+
+    std::optional<std::string> dispatch(const wire::Frame& frame);
+    void handleConnect(const pulsar::proto::CommandConnect& cmd);
+    void handleProducer(const pulsar::proto::CommandProducer& cmd);
+    void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
+    void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);
+    void handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd);
+    void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);
+    void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
+    void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
+
+    void noteProducerGaps(const pulsar::proto::CommandProducer& cmd, const TopicName& topic,
+                          const std::string& producerName, Trace& trace) const;
+    bool isReplicator(const std::string& producerName) const;
+    /// §1.3; `replicator`: the producer's name marks it as a geo-replicator (#25012 gap).
+    void producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
+                               std::function<void(Result<SchemaVersion>)> done, TracePtr trace);
+    void attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
+                        std::optional<SchemaVersion> version, TracePtr trace);
+    void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
+                      bool schemaStage = true);
+    void attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, SchemaType type,
+                        TracePtr trace);
+    void failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace);
+    /// §1.5: the text a producer-path failure carries.
+    std::string producerErrorText(const BrokerError& error) const;
+    TracePtr newTrace(std::uint64_t requestId);
+
+    void sendError(std::uint64_t requestId, ServerError code, const std::string& message);
+    void send(const pulsar::proto::BaseCommand& cmd);
+
+    Broker& broker_;
+    Sender send_;
+    std::uint64_t id_;
+    bool schemaValidationEnforced_;  // broker flag, read at connection creation (§1.3)
+    bool connected_ = false;
+    bool closed_ = false;
+    int protocolVersion_ = 0;
+    std::uint64_t generatedNames_ = 0;
+    std::uint64_t ledgerId_;
+    std::uint64_t nextEntryId_ = 0;
+    std::map<std::uint64_t, ProducerSlot> producers_;
+    std::map<std::uint64_t, ConsumerSlot> consumers_;
+    std::map<std::uint64_t, TracePtr> traces_;
+    // Continuations hold this token and do nothing once the connection is gone.
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace cnx

@@ -1,0 +1,510 @@
+#include "sim/cli/cli.h"
+
+#include <charconv>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "broker_model/profile/profile.h"
+#include "sim/scenario/accept_outcomes.h"
+#include "sim/scenario/accept_writer.h"
+#include "sim/cli/compat_command.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/run/expectation.h"
+#include "sim/scenario/loader.h"
+#include "sim/report/reports.h"
+#include "sim/run/runner.h"
+
+namespace cnx::sim {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: cnxsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run [PATH...]      replay scenarios (default: the bundled scenarios/)\n"
+    "  explain FILE       print the decision trace of every step of FILE\n"
+    "  lint PATH...       check scenario files without running them\n"
+    "  profiles           list the broker behaviour profiles\n"
+    "  compat             check a schema against a schema history, as the broker would\n"
+    "  help [COMMAND]     this text, or a command's options\n"
+    "\n"
+    "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
+
+constexpr std::string_view kRunUsage =
+    "usage: cnxsim run [PATH...] [options]\n"
+    "\n"
+    "Replays scenario files and folders (recursively, *.yaml / *.yml); with no PATH\n"
+    "the bundled suite in scenarios/.\n"
+    "\n"
+    "options:\n"
+    "  --tags T[,T...]          only scenarios carrying one of these tags\n"
+    "  --exclude-tags T[,T...]  not the scenarios carrying one of these tags\n"
+    "  --junit FILE             write JUnit XML\n"
+    "  --report FILE            write a Markdown (.md) or HTML (.html) report\n"
+    "  --accept                 write observed outcomes into steps without `expect`\n"
+    "                           (and into versions a per-version map does not cover)\n"
+    "  --accept=all             ... and over the versions whose expectation failed;\n"
+    "                           versions that passed keep theirs\n"
+    "  --seed N                 seed of the random source (printed at the start)\n"
+    "  --strict                 a step with an outcome (every step but `check`;\n"
+    "                           upgrade-broker, restart-broker and unload when they\n"
+    "                           reconnect a client) fails without an expectation\n"
+    "                           for the version\n"    "                           or when its answer is not modelled\n"
+    "  -v, -vv                  diagnostics on stderr (info, debug)\n"
+    "\n"
+    "Reports and --accept replace files atomically and never write through a\n"
+    "symbolic link, fifo or device (a symlinked scenario is followed to its file\n"
+    "by --accept); --accept refuses read-only scenarios.\n"    "\n"
+    "Limits: only regular files are read; a scenario file is at most 8 MiB and\n"
+    "1,000,000 YAML nodes (an alias counts as what it expands to), one scalar at\n"
+    "most 1 MiB, nesting at most 256 levels; a schema file at most 16 MiB.\n"
+    "A step whose answer meets a known gap of the model (cnxsim profiles --gaps)\n"
+    "says `not modelled: #NNNN (...)`; --strict fails it.\n"
+    "\n"
+    "exit status: 0 all passed, 1 some failed, 2 invalid input, including a\n"
+    "path or a --tags / --exclude-tags filter that selects no scenario\n";
+
+constexpr std::string_view kExplainUsage =
+    "usage: cnxsim explain FILE [-v]\n"
+    "\n"
+    "Runs every scenario of FILE and prints, for each step, the observed outcome,\n"
+    "the expectation and the model's decision trace with reference sections.\n";
+
+constexpr std::string_view kLintUsage =
+    "usage: cnxsim lint PATH...\n"
+    "\n"
+    "Loads scenario files and folders and reports every problem as\n"
+    "file:line:column: message, without running anything. Exit 2 on any problem.\n";
+
+constexpr std::string_view kProfilesUsage =
+    "usage: cnxsim profiles [VERSION] [--diff A B]\n"
+    "       cnxsim profiles --gaps [VERSION]\n"
+    "\n"
+    "Lists the broker behaviour profiles (one per release line); with VERSION,\n"
+    "every switch of that release and the PR that set it; with --diff A B, the\n"
+    "switches that differ between two releases and the PR behind each.\n"
+    "\n"
+    "--gaps lists the known changes of real Pulsar that the model does not\n"
+    "implement (with VERSION: those affecting that release), the paths each\n"
+    "touches and the releases it affects. A step whose decision meets one says\n"
+    "`not modelled: #NNNN (...)` beside its outcome; `run --strict` fails it.\n";
+
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;  // --name -> value ("" for flags)
+    int verbosity = 0;
+};
+
+// Options that take a value, per command.
+const std::map<std::string, std::set<std::string>>& valueOptions() {
+    static const std::map<std::string, std::set<std::string>> m{
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed"}},
+        {"explain", {}},
+        {"lint", {}},
+        {"profiles", {"--diff"}},
+    };
+    return m;
+}
+
+const std::map<std::string, std::set<std::string>>& flagOptions() {
+    static const std::map<std::string, std::set<std::string>> m{
+        {"run", {"--accept", "--accept=all", "--strict", "--help"}},
+        {"explain", {"--help"}},
+        {"lint", {"--help"}},
+        {"profiles", {"--gaps", "--help"}},
+    };
+    return m;
+}
+
+std::optional<std::string> parseArgs(const std::string& command, const std::vector<std::string>& in, Args& out) {
+    const auto& values = valueOptions().at(command);
+    const auto& flags = flagOptions().at(command);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::string& a = in[i];
+        if (a == "-h") {
+            out.options["--help"] = "";
+        } else if (a == "-v" || a == "-vv" || a == "-vvv" || a == "--verbose") {
+            out.verbosity += a == "--verbose" ? 1 : static_cast<int>(a.size()) - 1;
+        } else if (a.starts_with("--")) {
+            auto eq = a.find('=');
+            std::string name = eq == std::string::npos ? a : a.substr(0, eq);
+            if (flags.count(a)) {
+                out.options[a] = "";
+            } else if (values.count(name)) {
+                if (eq != std::string::npos) {
+                    out.options[name] = a.substr(eq + 1);
+                } else if (i + 1 < in.size()) {
+                    out.options[name] = in[++i];
+                } else {
+                    return "option " + name + " needs a value";
+                }
+            } else {
+                std::vector<std::string> known(values.begin(), values.end());
+                known.insert(known.end(), flags.begin(), flags.end());
+                auto hint = closestMatch(name, known);
+                return "unknown option '" + a + "' for 'cnxsim " + command + "'" +
+                       (hint ? " (did you mean '" + *hint + "'?)" : "");
+            }
+        } else if (a.starts_with("-") && a.size() > 1) {
+            return "unknown option '" + a + "' for 'cnxsim " + command + "'";
+        } else {
+            out.positional.push_back(a);
+        }
+    }
+    return std::nullopt;
+}
+
+void setVerbosity(int v) {
+    static auto logger = [] {
+        auto l = spdlog::stderr_color_mt("cnxsim");
+        spdlog::set_default_logger(l);
+        return l;
+    }();
+    (void)logger;
+    spdlog::set_level(v >= 2 ? spdlog::level::debug : v == 1 ? spdlog::level::info : spdlog::level::warn);
+}
+
+struct Loaded {
+    std::vector<std::pair<std::string, Scenario>> scenarios;  // (file, scenario)
+    std::vector<LoadError> errors;
+};
+
+Loaded loadPaths(const std::vector<std::string>& paths) {
+    Loaded loaded;
+    auto files = collectScenarioFiles(paths, loaded.errors);
+    for (const auto& f : files) {
+        spdlog::info("loading {}", f.string());
+        auto r = loadScenarioFile(f);
+        for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
+        for (auto& s : r.scenarios) {
+            for (auto& e : unsupportedSteps(s, f.string())) loaded.errors.push_back(std::move(e));
+            loaded.scenarios.emplace_back(f.string(), std::move(s));
+        }
+    }
+    return loaded;
+}
+
+int reportErrors(const std::vector<LoadError>& errors, std::ostream& err) {
+    for (const auto& e : errors) err << e.format() << "\n";
+    err << errors.size() << " problem(s) in the input; nothing was run\n";
+    return kExitInvalid;
+}
+
+std::vector<std::string> defaultScenarioPaths() {
+    if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
+    return {CNXSIM_DEFAULT_SCENARIOS};
+}
+
+std::vector<std::string> splitTags(const std::string& text) {
+    std::vector<std::string> tags;
+    std::string cur;
+    for (char c : text) {
+        if (c == ',') {
+            if (!cur.empty()) tags.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) tags.push_back(cur);
+    return tags;
+}
+
+std::string joinedTags(const std::vector<std::string>& tags) {
+    std::string out;
+    for (const auto& t : tags) out += (out.empty() ? "" : ",") + t;
+    return out;
+}
+
+// The scenarios the tag filters select. A filter that leaves nothing is an
+// input error naming it (a CI run must not pass having checked nothing).
+std::optional<std::string> selectScenarios(const Loaded& loaded, const RunOptions& options,
+                                           std::vector<const std::pair<std::string, Scenario>*>& out) {
+    if (loaded.scenarios.empty()) return "no scenario in the given paths; nothing would be checked";
+    std::size_t tagged = 0;
+    for (const auto& entry : loaded.scenarios) {
+        if (!selectedByTags(entry.second, options.tags)) continue;
+        ++tagged;
+        if (!excludedByTags(entry.second, options.excludeTags)) out.push_back(&entry);
+    }
+    std::string of = " of the " + std::to_string(loaded.scenarios.size()) + " loaded";
+    if (tagged == 0) return "--tags " + joinedTags(options.tags) + " selected no scenario" + of;
+    if (out.empty())
+        return "--exclude-tags " + joinedTags(options.excludeTags) + " left no scenario" +
+               (options.tags.empty() ? of : " of the " + std::to_string(tagged) + " --tags selected");
+    return std::nullopt;
+}
+
+int writeAccepted(const std::vector<ScenarioResult>& results, AcceptMode mode, std::ostream& out, std::ostream& err) {
+    int status = kExitPassed;
+    for (auto& [file, edits] : acceptEdits(results, mode)) {
+        if (auto e = applyAcceptEdits(file, edits)) {
+            err << "cnxsim run --accept: " << *e << "\n";
+            status = kExitInvalid;
+        } else {
+            out << "accepted " << edits.size() << " outcome(s) into " << file << "\n";
+        }
+    }
+    return status;
+}
+
+int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
+    RunOptions options;
+    if (auto it = args.options.find("--seed"); it != args.options.end()) {
+        const auto& s = it->second;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), options.seed);
+        if (ec != std::errc() || p != s.data() + s.size()) {
+            err << "cnxsim run: --seed expects a non-negative integer, got '" << s << "'\n";
+            return kExitInvalid;
+        }
+    }
+    if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
+    if (auto it = args.options.find("--exclude-tags"); it != args.options.end())
+        options.excludeTags = splitTags(it->second);
+    for (const char* name : {"--tags", "--exclude-tags"}) {
+        auto it = args.options.find(name);
+        if (it != args.options.end() && splitTags(it->second).empty()) {
+            err << "cnxsim run: " << name << " needs at least one tag, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+    }
+    options.strict = args.options.count("--strict") > 0;
+    bool accept = args.options.count("--accept") || args.options.count("--accept=all");
+    bool acceptAll = args.options.count("--accept=all") > 0;
+    if (auto it = args.options.find("--report"); it != args.options.end()) {
+        auto ext = std::filesystem::path(it->second).extension().string();
+        if (ext != ".md" && ext != ".markdown" && ext != ".html" && ext != ".htm") {
+            err << "cnxsim run: --report takes a .md or .html file, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+    }
+    auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
+    auto loaded = loadPaths(paths);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    std::vector<const std::pair<std::string, Scenario>*> selected;
+    if (auto e = selectScenarios(loaded, options, selected)) {
+        err << "cnxsim run: " << *e << "\n";
+        return kExitInvalid;
+    }
+    out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
+    std::vector<ScenarioResult> results;
+    int passed = 0, failed = 0;
+    for (const auto* entry : selected) {
+        const auto& [file, scenario] = *entry;
+        for (const auto& version : versionsOf(scenario)) {
+            auto r = runScenario(scenario, file, version, options);
+            out << consoleLine(r) << "\n";
+            if (!r.passed) out << failureBlock(r) << "  (replay: cnxsim run " << file << " --seed " << options.seed << ")\n";
+            (r.passed ? passed : failed)++;
+            results.push_back(std::move(r));
+        }
+    }
+    int status = failed ? kExitFailed : kExitPassed;
+    if (auto it = args.options.find("--junit"); it != args.options.end()) {
+        if (auto e = writeJUnit(it->second, results, options.seed)) {
+            err << "cnxsim run: " << *e << "\n";
+            status = kExitInvalid;
+        }
+    }
+    if (auto it = args.options.find("--report"); it != args.options.end()) {
+        if (auto e = writeReport(it->second, results, options.seed)) {
+            err << "cnxsim run: " << *e << "\n";
+            status = kExitInvalid;
+        }
+    }
+    if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, out, err) != 0)
+        status = kExitInvalid;
+    out << passed << " passed, " << failed << " failed\n";
+    return status;
+}
+
+int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.positional.size() != 1) {
+        err << "cnxsim explain: expected exactly one FILE\n" << kExplainUsage;
+        return kExitInvalid;
+    }
+    auto loaded = loadPaths(args.positional);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    int failed = 0;
+    for (const auto& [file, scenario] : loaded.scenarios) {
+        for (const auto& version : versionsOf(scenario)) {
+            auto r = runScenario(scenario, file, version, RunOptions{});
+            out << explainBlock(r) << "\n";
+            failed += r.passed ? 0 : 1;
+        }
+    }
+    return failed ? kExitFailed : kExitPassed;
+}
+
+int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.positional.empty()) {
+        err << "cnxsim lint: expected at least one PATH\n" << kLintUsage;
+        return kExitInvalid;
+    }
+    auto loaded = loadPaths(args.positional);
+    if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    out << loaded.scenarios.size() << " scenario(s) OK\n";
+    return kExitPassed;
+}
+
+/// "3.0.16, 4.0.9, 4.1.3, 4.2.0 and later" / "before 2.9.4 (2.9 line)".
+std::string gapReleases(const GapInfo& g) {
+    std::string list;
+    for (const auto& r : g.releases) list += (list.empty() ? "" : ", ") + r.toString();
+    std::string lines;
+    for (const auto& l : g.onlyLines) lines += (lines.empty() ? "" : ", ") + l.toString();
+    std::string text = g.affects == GapAffects::carrying ? "from " + list : "before " + list;
+    if (!g.since.empty()) {
+        std::string since;
+        for (const auto& r : g.since) since += (since.empty() ? "" : ", ") + r.toString();
+        text = "from " + since + ", " + text;
+    }
+    return lines.empty() ? text : text + " (" + lines + " line)";
+}
+
+int commandGaps(const Args& args, std::ostream& out, std::ostream& err) {
+    const BehaviourProfile* only = nullptr;
+    if (!args.positional.empty()) {
+        std::string error;
+        only = profileFor(args.positional[0], &error);
+        if (!only) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Known gaps affecting Pulsar " << only->release.toString() << ":\n";
+    } else {
+        out << "Known changes of real Pulsar the model does not implement:\n";
+    }
+    int listed = 0;
+    for (const auto& g : knownGaps()) {
+        if (only && !gapAffects(g, only->release)) continue;
+        ++listed;
+        out << "  " << g.pr << " " << g.section << ": " << g.change << "\n"
+            << "      releases: " << gapReleases(g) << "\n"
+            << "      " << (g.id == Gap::unreachable ? "never reached: " : "marked on: ") << g.paths << "\n";
+    }
+    out << listed << " gap(s)\n";
+    return kExitPassed;
+}
+
+int commandProfiles(const Args& args, std::ostream& out, std::ostream& err) {
+    if (args.options.count("--gaps")) {
+        if (args.options.count("--diff") || args.positional.size() > 1) {
+            err << "cnxsim profiles: --gaps takes at most one VERSION\n" << kProfilesUsage;
+            return kExitInvalid;
+        }
+        return commandGaps(args, out, err);
+    }
+    if (auto it = args.options.find("--diff"); it != args.options.end()) {
+        if (args.positional.size() != 1) {
+            err << "cnxsim profiles: --diff takes two versions, e.g. --diff 2.10 3.0\n" << kProfilesUsage;
+            return kExitInvalid;
+        }
+        std::string error;
+        const auto* a = profileFor(it->second, &error);
+        const auto* b = a ? profileFor(args.positional[0], &error) : nullptr;
+        if (!a || !b) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Pulsar " << a->release.toString() << " (" << a->name << ") vs " << b->release.toString() << " ("
+            << b->name << "):\n";
+        auto sa = switchesOf(*a), sb = switchesOf(*b);
+        int differing = 0;
+        for (std::size_t i = 0; i < sa.size(); ++i) {
+            if (sa[i].value == sb[i].value) continue;
+            ++differing;
+            // The PR that set the value of the later release.
+            const auto& later = a->release < b->release ? *b : *a;
+            auto prov = later.provenance.find(sa[i].name);
+            out << "  " << sa[i].name << ": " << sa[i].value << " -> " << sb[i].value << "  ("
+                << (prov != later.provenance.end() ? prov->second : std::string("baseline")) << ")\n";
+        }
+        out << differing << " switch(es) differ\n";
+        return kExitPassed;
+    }
+    if (!args.positional.empty()) {
+        std::string error;
+        const auto* p = profileFor(args.positional[0], &error);
+        if (!p) {
+            err << "cnxsim profiles: " << error << "\n";
+            return kExitInvalid;
+        }
+        out << "Pulsar " << p->release.toString() << " (" << p->name << ", " << p->releases << "):\n";
+        for (const auto& sw : switchesOf(*p)) {
+            auto prov = p->provenance.find(sw.name);
+            out << "  " << sw.name << " = " << sw.value << "  ("
+                << (prov != p->provenance.end() ? prov->second : std::string("2.4.0 baseline")) << ")\n";
+        }
+        return kExitPassed;
+    }
+    out << "release line  modelled up to  profile  protocol  Avro    represents\n";
+    for (const auto& p : allProfiles()) {
+        std::string line = std::to_string(p.release.major) + "." + std::to_string(p.release.minor);
+        out << "  " << line << std::string(12 - std::min<std::size_t>(line.size(), 11), ' ') << p.release.toString()
+            << std::string(16 - std::min<std::size_t>(p.release.toString().size(), 15), ' ') << p.name
+            << std::string(9 - std::min<std::size_t>(p.name.size(), 8), ' ') << "v" << p.maxProtocolVersion << "       "
+            << compat::to_string_view(p.checkOptions.avro) << "  " << p.releases << "\n";
+    }
+    out << "\nA version names a line (\"2.10\": its newest modelled release) or an exact release (\"2.10.4\").\n"
+           "`cnxsim profiles VERSION` lists every switch; `--diff A B` the ones that differ, with the PR.\n";
+    return kExitPassed;
+}
+
+std::string_view usageOf(const std::string& command) {
+    if (command == "run") return kRunUsage;
+    if (command == "explain") return kExplainUsage;
+    if (command == "lint") return kLintUsage;
+    if (command == "profiles") return kProfilesUsage;
+    if (command == "compat") return compatUsage();
+    return kUsage;
+}
+
+}  // namespace
+
+int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+        (argv.empty() ? err : out) << kUsage;
+        return argv.empty() ? kExitInvalid : kExitPassed;
+    }
+    std::string command = argv[0];
+    if (command == "help") {
+        out << usageOf(argv.size() > 1 ? argv[1] : "");
+        return kExitPassed;
+    }
+    if (command == "--version" || command == "version") {
+        out << "cnxsim " << CNXSIM_VERSION << "\n";
+        return kExitPassed;
+    }
+    if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
+    if (!valueOptions().count(command)) {
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "help"};
+        auto hint = closestMatch(command, commands);
+        err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
+            << kUsage;
+        return kExitInvalid;
+    }
+    Args args;
+    std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (auto e = parseArgs(command, rest, args)) {
+        err << "cnxsim " << command << ": " << *e << "\n" << usageOf(command);
+        return kExitInvalid;
+    }
+    if (args.options.count("--help")) {
+        out << usageOf(command);
+        return kExitPassed;
+    }
+    setVerbosity(args.verbosity);
+    if (command == "run") return commandRun(args, out, err);
+    if (command == "explain") return commandExplain(args, out, err);
+    if (command == "lint") return commandLint(args, out, err);
+    return commandProfiles(args, out, err);
+}
+
+}  // namespace cnx::sim

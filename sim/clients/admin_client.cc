@@ -1,0 +1,145 @@
+#include "sim/clients/admin_client.h"
+
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/schema_type.h"
+
+namespace cnx::sim {
+namespace {
+
+using Json = nlohmann::json;
+// Component JSON keeps its key order when re-serialised, as Gson's JsonObject does.
+using OrderedJson = nlohmann::ordered_json;
+
+Observed badResponse(int status, const std::string& why) {
+    auto o = Observed::failure("BadResponse", "HTTP " + std::to_string(status) + ": " + why);
+    o.httpStatus = status;
+    return o;
+}
+
+std::optional<std::int64_t> integerField(const Json& body, const char* name) {
+    if (!body.is_object()) return std::nullopt;
+    auto it = body.find(name);
+    if (it == body.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<std::int64_t>();
+}
+
+// One KEY_VALUE component of the rendered data, back to its bytes.
+std::optional<std::string> componentBytes(const OrderedJson& c) {
+    if (c.is_string()) return c.get<std::string>();  // "" = primitive; other text = a non-JSON component
+    if (c.is_object() || c.is_array()) return c.dump();
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(const Json& body, std::string* error) {
+    auto fail = [error](std::string why) -> std::optional<std::pair<std::int64_t, SchemaData>> {
+        if (error) *error = std::move(why);
+        return std::nullopt;
+    };
+    if (!body.is_object()) return fail("the body is not a GetSchemaResponse object");
+    auto version = integerField(body, "version");
+    if (!version) return fail("GetSchemaResponse without an integer 'version'");
+    if (!body.contains("type") || !body["type"].is_string()) return fail("GetSchemaResponse without a 'type' name");
+    auto type = schemaTypeFromName(body["type"].get<std::string>());
+    if (!type) return fail("GetSchemaResponse with an unknown type '" + body["type"].get<std::string>() + "'");
+    if (!body.contains("timestamp") || !body["timestamp"].is_number_integer())
+        return fail("GetSchemaResponse without an integer 'timestamp'");
+    if (!body.contains("data") || !body["data"].is_string()) return fail("GetSchemaResponse without a 'data' text");
+    SchemaData schema;
+    schema.type = *type;
+    if (body.contains("properties")) {
+        const auto& props = body["properties"];
+        if (!props.is_object()) return fail("GetSchemaResponse 'properties' is not an object");
+        for (const auto& [k, v] : props.items()) {
+            if (!v.is_string()) return fail("GetSchemaResponse property '" + k + "' is not a string");
+            schema.properties[k] = v.get<std::string>();
+        }
+    }
+    const auto data = body["data"].get<std::string>();
+    if (*type != SchemaType::KEY_VALUE) {
+        schema.data = data;
+        return std::pair{*version, std::move(schema)};
+    }
+    auto kv = OrderedJson::parse(data, nullptr, false);
+    if (kv.is_discarded() || !kv.is_object() || !kv.contains("key") || !kv.contains("value"))
+        return fail("KEY_VALUE 'data' is not a {\"key\": …, \"value\": …} object");
+    auto key = componentBytes(kv["key"]);
+    auto value = componentBytes(kv["value"]);
+    if (!key || !value) return fail("KEY_VALUE 'data' has a component that is neither a schema nor \"\"");
+    schema.data = compat::encodeKeyValue(SchemaData{SchemaType::BYTES, *key, {}}, SchemaData{SchemaType::BYTES, *value, {}},
+                                         "INLINE")
+                      .data;
+    return std::pair{*version, std::move(schema)};
+}
+
+Observed observeAdmin(AdminCall call, const AdminResponse& response) {
+    // What travels: the status, the reason phrase and the body's JSON text.
+    Json body;
+    if (!response.body.is_null()) {
+        auto text = response.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+        body = Json::parse(text, nullptr, false);
+        if (body.is_discarded()) return badResponse(response.status, "the body is not JSON");
+    }
+    const int status = response.status;
+    Observed o;
+    o.trace = *response.trace;
+    o.httpStatus = status;
+    if (status < 200 || status >= 300) {
+        o.ok = false;
+        o.error = std::to_string(status);
+        // RestException bodies carry {"reason": …}; bare responses only the reason phrase (§7.2).
+        if (body.is_object() && body.contains("reason") && body["reason"].is_string())
+            o.message = body["reason"].get<std::string>();
+        else
+            o.message = response.reason;
+        return o;
+    }
+    auto withTrace = [&o](Observed bad) {
+        bad.trace = std::move(o.trace);
+        return bad;
+    };
+    switch (call) {
+        case AdminCall::uploadSchema: {
+            // PostSchemaResponse {"version": {"version": n}} (§7.2).
+            const Json* inner = body.is_object() && body.contains("version") ? &body["version"] : nullptr;
+            auto v = inner ? integerField(*inner, "version") : std::nullopt;
+            if (!v) return withTrace(badResponse(status, "POST schema answer without {\"version\": {\"version\": n}}"));
+            o.schemaVersion = *v;
+            return o;
+        }
+        case AdminCall::getSchema: {
+            std::string why;
+            auto parsed = schemaFromGetSchemaResponse(body, &why);
+            if (!parsed) return withTrace(badResponse(status, why));
+            o.schemaVersion = parsed->first;
+            o.schema = std::move(parsed->second);
+            return o;
+        }
+        case AdminCall::getSchemaVersion:
+        case AdminCall::deleteSchema: {
+            auto v = integerField(body, "version");
+            if (!v) return withTrace(badResponse(status, "answer without an integer 'version'"));
+            o.schemaVersion = *v;
+            return o;
+        }
+        case AdminCall::testCompatibility: {
+            bool shaped = body.is_object() && body.contains("compatibility") && body["compatibility"].is_boolean() &&
+                          body.contains("schemaCompatibilityStrategy") && body["schemaCompatibilityStrategy"].is_string();
+            if (!shaped) return withTrace(badResponse(status, "IsCompatibilityResponse without its two fields"));
+            auto strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
+            if (!strategy) return withTrace(badResponse(status, "unknown schemaCompatibilityStrategy"));
+            o.compatible = body["compatibility"].get<bool>();
+            o.strategy = *strategy;
+            return o;
+        }
+        case AdminCall::deleteTopic:
+        case AdminCall::setPolicy:
+        case AdminCall::setBrokerConfig:
+            return o;
+    }
+    return o;
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,45 @@
+#pragma once
+// The runner as a REST client of AdminApi: what an admin step observed is read
+// from the endpoint's answer only (HTTP status, reason phrase and the JSON text
+// of the body, doc/broker-behaviour.md §7.2), never from the registry or the
+// policies. A 2xx body without the documented shape is a failure
+// `BadResponse`, as it would be for a client decoding it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/admin/admin_api.h"
+#include "sim/run/observed.h"
+
+namespace cnx::sim {
+
+enum class AdminCall {
+    uploadSchema,       // POST …/schema             {"version": {"version": n}}
+    getSchema,          // GET …/schema[/{version}]  GetSchemaResponse
+    getSchemaVersion,   // POST …/version            {"version": n}
+    deleteSchema,       // DELETE …/schema           {"version": n}
+    deleteTopic,        // DELETE topic              no body
+    testCompatibility,  // POST …/compatibility      {"compatibility": b, "schemaCompatibilityStrategy": s}
+    setPolicy,          // namespace / topic policy  no body
+    setBrokerConfig,    // brokers configuration     no body
+};
+
+/// The observation of one admin answer: the body is serialised to its JSON
+/// text and parsed again, so only what travels over HTTP is read.
+Observed observeAdmin(AdminCall call, const AdminResponse& response);
+
+/// A `GetSchemaResponse` (§7.2) as a client turns it back into a schema: the
+/// version, the type by its Java name, `data` as UTF-8 bytes and the
+/// properties; for KEY_VALUE the `{"key": …, "value": …}` rendering is
+/// converted back to the binary layout of §6.6, as the Java admin client's
+/// `SchemaUtils.convertKeyValueDataStringToSchemaInfoSchema` does (a `""`
+/// component becomes zero bytes, others their compact JSON text). nullopt with
+/// `error` set when the body does not have that shape.
+std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(const nlohmann::json& body,
+                                                                               std::string* error);
+
+}  // namespace cnx::sim

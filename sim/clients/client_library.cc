@@ -1,0 +1,77 @@
+#include "sim/clients/client_library.h"
+
+#include "broker_model/core/release_version.h"
+#include "broker_model/wire/schema_wire.h"
+
+namespace cnx::sim {
+namespace {
+
+// C++ `isBuiltInSchema` (lib/Commands.cc): the only types it ever sends.
+bool cppSends(SchemaType t) {
+    return t == SchemaType::STRING || t == SchemaType::JSON || t == SchemaType::AVRO || t == SchemaType::PROTOBUF ||
+           t == SchemaType::PROTOBUF_NATIVE || t == SchemaType::KEY_VALUE;
+}
+
+std::string wireName(const SchemaData& schema) { return std::string(to_string_view(schema.type)); }
+
+}  // namespace
+
+int protocolVersionOfRelease(const std::string& version) {
+    auto v = ReleaseVersion::parse(version);
+    if (!v) return 21;
+    if (v->major < 2 || (v->major == 2 && v->minor <= 4)) return 14;
+    if (v->major == 2 && v->minor <= 7) return 15;
+    if (v->major == 2 && v->minor == 8) return 17;
+    if (v->major == 2) return 19;
+    return 21;
+}
+
+ClientModel makeClientModel(const ClientDecl& decl, const std::string& brokerVersion) {
+    ClientModel m;
+    m.library = decl.library == "cpp" ? ClientLibrary::cpp : ClientLibrary::java;
+    const std::string& version = decl.version.empty() ? brokerVersion : decl.version;
+    // The C++ client advertises ProtocolVersion_MAX of its proto (21 at HEAD).
+    m.protocolVersion = m.library == ClientLibrary::cpp ? 21 : protocolVersionOfRelease(version);
+    m.clientVersion = (m.library == ClientLibrary::cpp ? "Pulsar-CPP-v" : "Pulsar-Java-v") + version;
+    return m;
+}
+
+std::optional<pulsar::proto::Schema> producerSchemaField(const ClientModel& client, const SchemaData& schema) {
+    switch (client.library) {
+        case ClientLibrary::java:
+            if (schema.type == SchemaType::BYTES || schema.type == SchemaType::NONE) return std::nullopt;
+            return wire::toProto(schema, wireName(schema));
+        case ClientLibrary::cpp:
+            if (!cppSends(schema.type)) return std::nullopt;
+            return wire::toProto(schema, wireName(schema));
+    }
+    return std::nullopt;
+}
+
+std::optional<pulsar::proto::Schema> subscribeSchemaField(const ClientModel& client, const SchemaRef& schema,
+                                                          int negotiatedProtocol) {
+    switch (schema.kind) {
+        case SchemaRef::Kind::none:
+        case SchemaRef::Kind::autoProduceBytes:
+            return std::nullopt;
+        case SchemaRef::Kind::autoConsume:
+            // §2.3: Java sends {name AutoConsume, type AutoConsume, empty} to brokers of protocol >= v21.
+            if (client.library == ClientLibrary::java && negotiatedProtocol >= 21) {
+                pulsar::proto::Schema s;
+                s.set_name("AutoConsume");
+                s.set_type(pulsar::proto::Schema::AutoConsume);
+                s.set_schema_data("");
+                return s;
+            }
+            return std::nullopt;
+        case SchemaRef::Kind::definition:
+            return producerSchemaField(client, schema.data);
+    }
+    return std::nullopt;
+}
+
+pulsar::proto::Schema getOrCreateSchemaField(const SchemaData& schema) {
+    return wire::toProto(schema, wireName(schema));
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,102 @@
+#include "sim/clients/client_session.h"
+
+#include "broker_model/wire/frame.h"
+
+namespace cnx::sim {
+namespace {
+
+using pulsar::proto::BaseCommand;
+
+std::optional<std::uint64_t> requestIdOf(const BaseCommand& c) {
+    switch (c.type()) {
+        case BaseCommand::PRODUCER_SUCCESS: return c.producer_success().request_id();
+        case BaseCommand::SUCCESS: return c.success().request_id();
+        case BaseCommand::ERROR: return c.error().request_id();
+        case BaseCommand::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
+        case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
+        case BaseCommand::CONNECT:
+        case BaseCommand::CONNECTED:
+        case BaseCommand::SUBSCRIBE:
+        case BaseCommand::PRODUCER:
+        case BaseCommand::SEND:
+        case BaseCommand::SEND_RECEIPT:
+        case BaseCommand::SEND_ERROR:
+        case BaseCommand::CLOSE_PRODUCER:
+        case BaseCommand::CLOSE_CONSUMER:
+        case BaseCommand::PING:
+        case BaseCommand::PONG:
+        case BaseCommand::GET_SCHEMA:
+        case BaseCommand::GET_OR_CREATE_SCHEMA:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
+    cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
+        std::string error;
+        auto decoded = wire::decodeFrame(frame, &error);
+        if (decoded) inbox_.push_back(std::move(decoded->command));
+    });
+    BaseCommand connect;
+    connect.set_type(BaseCommand::CONNECT);
+    connect.mutable_connect()->set_client_version(model_.clientVersion);
+    connect.mutable_connect()->set_protocol_version(model_.protocolVersion);
+    send(connect);
+    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+        if (it->type() == BaseCommand::CONNECTED) {
+            negotiated_ = it->connected().protocol_version();
+            inbox_.erase(it);
+            break;
+        }
+    }
+}
+
+std::optional<std::string> ClientSession::send(const BaseCommand& command) {
+    return cnx_->receive(wire::encodeFrame(command));
+}
+
+std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, std::uint64_t sequenceId,
+                                                      const std::string& producerName,
+                                                      const std::string& schemaVersion) {
+    BaseCommand send;
+    send.set_type(BaseCommand::SEND);
+    send.mutable_send()->set_producer_id(producerId);
+    send.mutable_send()->set_sequence_id(sequenceId);
+    pulsar::proto::MessageMetadata meta;
+    meta.set_producer_name(producerName);
+    meta.set_sequence_id(sequenceId);
+    meta.set_publish_time(1);
+    if (!schemaVersion.empty()) meta.set_schema_version(schemaVersion);
+    return cnx_->receive(wire::encodePayloadFrame(send, meta, "cnxsim-message"));
+}
+
+std::optional<BaseCommand> ClientSession::takeResponse(std::uint64_t requestId) {
+    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+        if (requestIdOf(*it) == requestId) {
+            BaseCommand c = std::move(*it);
+            inbox_.erase(it);
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<BaseCommand> ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {
+    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+        bool receipt = it->type() == BaseCommand::SEND_RECEIPT && it->send_receipt().producer_id() == producerId &&
+                       it->send_receipt().sequence_id() == sequenceId;
+        bool error = it->type() == BaseCommand::SEND_ERROR && it->send_error().producer_id() == producerId &&
+                     it->send_error().sequence_id() == sequenceId;
+        if (receipt || error) {
+            BaseCommand c = std::move(*it);
+            inbox_.erase(it);
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,54 @@
+#pragma once
+// One modelled client connection: the client side of the wire. It frames the
+// commands a step produces, hands them to the broker's ServerCnx and keeps
+// what the broker sends back until the runner asks for it.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broker_model/protocol/server_cnx.h"
+#include "proto/PulsarApi.pb.h"
+#include "sim/clients/client_library.h"
+
+namespace cnx::sim {
+
+class ClientSession {
+public:
+    /// Connects to `broker` (CONNECT / CONNECTED). `broker` must outlive the session.
+    ClientSession(Broker& broker, ClientModel model);
+
+    const ClientModel& model() const { return model_; }
+    int negotiatedProtocol() const { return negotiated_; }
+    ServerCnx& cnx() { return *cnx_; }
+
+    /// Frames and sends `command`. A refusal of the frame (the connection
+    /// closes) is returned as text.
+    std::optional<std::string> send(const pulsar::proto::BaseCommand& command);
+    /// Sends a SEND payload command with minimal MessageMetadata.
+    std::optional<std::string> sendMessage(std::uint64_t producerId, std::uint64_t sequenceId,
+                                           const std::string& producerName, const std::string& schemaVersion);
+
+    /// Takes the response to `requestId` (PRODUCER_SUCCESS, SUCCESS, ERROR,
+    /// GET_SCHEMA_RESPONSE, GET_OR_CREATE_SCHEMA_RESPONSE), if it arrived.
+    std::optional<pulsar::proto::BaseCommand> takeResponse(std::uint64_t requestId);
+    /// Takes the SEND_RECEIPT / SEND_ERROR of (producer, sequence), if it arrived.
+    std::optional<pulsar::proto::BaseCommand> takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId);
+
+    std::uint64_t nextRequestId() { return ++lastRequestId_; }
+    std::uint64_t nextProducerId() { return ++lastProducerId_; }
+    std::uint64_t nextConsumerId() { return ++lastConsumerId_; }
+
+private:
+    ClientModel model_;
+    std::vector<pulsar::proto::BaseCommand> inbox_;
+    std::unique_ptr<ServerCnx> cnx_;
+    int negotiated_ = 0;
+    std::uint64_t lastRequestId_ = 0;
+    std::uint64_t lastProducerId_ = 0;
+    std::uint64_t lastConsumerId_ = 0;
+};
+
+}  // namespace cnx::sim

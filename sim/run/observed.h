@@ -1,0 +1,34 @@
+#pragma once
+// What a step did: the outcome the model answered, in the terms scenario
+// expectations use (ServerError names, HTTP statuses, versions), plus the
+// decision trace that explains it.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/schema_data.h"
+#include "broker_model/core/trace.h"
+
+namespace cnx::sim {
+
+struct Observed {
+    bool ok = true;
+    std::string error;               // ServerError name (binary protocol) ...
+    std::optional<int> httpStatus;   // ... or HTTP status (admin steps); set on success too
+    std::string message;             // the broker's message text
+    std::optional<std::int64_t> schemaVersion;
+    std::optional<SchemaData> schema;  // get-schema
+    std::optional<bool> compatible;    // test-compatibility
+    std::optional<CompatibilityStrategy> strategy;
+    std::map<std::string, Observed> perClient;  // reconnect steps
+    std::string checkFailure;          // check steps: what did not hold
+    Trace trace;
+
+    static Observed success() { return {}; }
+    static Observed failure(std::string error, std::string message);
+};
+
+}  // namespace cnx::sim

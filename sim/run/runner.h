@@ -1,0 +1,80 @@
+#pragma once
+// Runs scenarios against the model: one run per scenario and broker version,
+// each step matched against the expectation that applies to that version.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/loader.h"
+#include "sim/run/observed.h"
+#include "sim/scenario/scenario.h"
+
+namespace cnx::sim {
+
+enum class StepStatus {
+    passed,
+    failed,
+    unasserted,   // the step has no `expect` (under --strict a step with an outcome then fails)
+    notAsserted,  // per-profile `expect` with no key for this version
+};
+
+struct StepResult {
+    std::size_t index = 0;  // 0-based in the scenario
+    std::string label;      // "step 3 (producer)" or the step's id
+    const Step* step = nullptr;
+    Observed observed;
+    std::optional<Expect> expected;
+    StepStatus status = StepStatus::unasserted;
+    std::string why;  // mismatch explanation
+    /// The known gaps the step's decision met (`not modelled: #NNNN (...)`):
+    /// its answer is what the model says on a path it does not implement.
+    std::vector<std::string> notModelled;
+};
+
+struct ScenarioResult {
+    std::string file;
+    const Scenario* scenario = nullptr;
+    std::string version;  // as asked ("4.2"), or the newest profile's release
+    std::string profile;  // profile name
+    bool passed = true;
+    std::string setupError;  // the scenario could not be set up (invalid input)
+    std::vector<StepResult> steps;
+    double seconds = 0;
+    std::size_t continuations = 0;
+};
+
+struct RunOptions {
+    std::vector<std::string> tags;         // run scenarios carrying any of these (empty: all)
+    std::vector<std::string> excludeTags;  // ... except those carrying any of these
+    bool strict = false;  // a step with an outcome (hasOutcome) but no expectation for a profile fails, and so
+                          // does a step whose answer met a known gap (not modelled)
+    std::uint64_t seed = 1;         // the seeded random source (race exploration)
+};
+
+/// Steps this cnxsim cannot run yet, as load errors pointing at them.
+std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file);
+
+/// Whether `scenario` carries one of `tags` (all scenarios when `tags` is empty).
+bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags);
+
+/// Whether `scenario` carries one of `excludeTags` (none when it is empty).
+bool excludedByTags(const Scenario& scenario, const std::vector<std::string>& excludeTags);
+
+/// Whether a step has an outcome that --strict requires an expectation for:
+/// every client, admin and policy step (producer, subscribe, close, publish,
+/// upload/get/delete-schema, get-schema-version, delete-topic,
+/// test-compatibility, set-policy, set-broker-config: each one answers), and
+/// upgrade-broker, restart-broker and unload when they reconnected a client
+/// or failed. A `check` never has one: its assertions are the step itself.
+bool hasOutcome(const Step& step, const Observed& observed);
+
+/// The broker versions a scenario runs on (its list, or the newest profile's release).
+std::vector<std::string> versionsOf(const Scenario& scenario);
+
+/// Runs `scenario` on `version`.
+ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
+                           const RunOptions& options);
+
+}  // namespace cnx::sim

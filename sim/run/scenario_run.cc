@@ -1,0 +1,595 @@
+#include "sim/run/scenario_run.h"
+
+#include <algorithm>
+
+#include "broker_model/policy/policy_resolution.h"
+#include "broker_model/profile/profile.h"
+#include "broker_model/wire/frame.h"
+#include "broker_model/wire/schema_wire.h"
+#include "sim/clients/admin_client.h"
+
+namespace cnx::sim {
+namespace {
+
+using pulsar::proto::BaseCommand;
+
+TopicName topicOf(const std::string& name) { return *TopicName::parse(name); }
+
+// What a client sees from one request: success or ERROR.
+Observed fromResponse(const std::optional<BaseCommand>& response) {
+    if (!response) return Observed::failure("NoResponse", "the broker sent no response");
+    if (response->type() == BaseCommand::ERROR) {
+        return Observed::failure(pulsar::proto::ServerError_Name(response->error().error()), response->error().message());
+    }
+    return Observed::success();
+}
+
+std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
+
+void appendTrace(Trace& into, const Trace& from, const std::string& prefix) { into.append(from, prefix); }
+
+}  // namespace
+
+Observed Observed::failure(std::string error, std::string message) {
+    Observed o;
+    o.ok = false;
+    o.error = std::move(error);
+    o.message = std::move(message);
+    return o;
+}
+
+ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version)
+    : scenario_(scenario), profile_(&profile), version_(std::move(version)) {
+    broker_ = std::make_unique<Broker>(*profile_, executor_);
+    admin_ = std::make_unique<AdminApi>(*broker_);
+}
+
+ScenarioRun::~ScenarioRun() {
+    sessions_.clear();  // connections detach from topics before the broker goes
+}
+
+std::optional<std::string> ScenarioRun::setUp() {
+    for (const auto& s : scenario_.brokerConfig) {
+        if (!s.value) continue;  // null: the release's default
+        if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
+    }
+    for (const auto& ns : scenario_.namespaces) {
+        auto& policies = broker_->policies().namespaceFor(ns.name);
+        for (const auto& s : ns.policies) {
+            if (auto err = policies.set(s.key, s.value)) return *err;
+        }
+    }
+    for (const auto& t : scenario_.topics) {
+        auto name = topicOf(t.name);
+        broker_->declareTopic(name, t.partitions);
+        auto& policies = broker_->policies().topics[name.partitionedBase().toString()];
+        for (const auto& s : t.policies) {
+            if (auto err = policies.set(s.key, s.value)) return *err;
+        }
+    }
+    return std::nullopt;
+}
+
+ClientSession& ScenarioRun::session(const std::string& client) {
+    auto it = sessions_.find(client);
+    if (it != sessions_.end() && !it->second->cnx().closed()) return *it->second;
+    auto model = clientModels_.find(client);
+    if (model == clientModels_.end()) {
+        // A client's library and version are fixed when it first connects; a
+        // broker upgrade does not change the application.
+        ClientDecl decl;
+        if (auto d = scenario_.clients.find(client); d != scenario_.clients.end()) decl = d->second;
+        model = clientModels_.emplace(client, makeClientModel(decl, version_)).first;
+    }
+    auto made = std::make_unique<ClientSession>(*broker_, model->second);
+    auto& ref = *made;
+    sessions_[client] = std::move(made);
+    return ref;
+}
+
+std::string ScenarioRun::describeClient(const std::string& client) const {
+    auto it = sessions_.find(client);
+    if (it == sessions_.end()) return client;
+    const auto& m = it->second->model();
+    return std::string(m.library == ClientLibrary::java ? "java" : "cpp") + " client, protocol v" +
+           std::to_string(it->second->negotiatedProtocol());
+}
+
+std::vector<TopicName> ScenarioRun::partitionsOf(const TopicName& topic) const {
+    int n = broker_->partitionsOf(topic);
+    if (n == 0) return {topic};
+    std::vector<TopicName> out;
+    for (int i = 0; i < n; ++i) out.push_back(topic.partition(i));
+    return out;
+}
+
+Observed ScenarioRun::run(const Step& step) {
+    return std::visit(
+        [this](const auto& body) -> Observed {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, ProducerStep>) return producer(body);
+            else if constexpr (std::is_same_v<T, SubscribeStep>) return subscribe(body);
+            else if constexpr (std::is_same_v<T, CloseStep>) return close(body);
+            else if constexpr (std::is_same_v<T, PublishStep>) return publish(body);
+            else if constexpr (std::is_same_v<T, UploadSchemaStep>) return uploadSchema(body);
+            else if constexpr (std::is_same_v<T, GetSchemaStep>) return getSchema(body);
+            else if constexpr (std::is_same_v<T, GetSchemaVersionStep>) return getSchemaVersion(body);
+            else if constexpr (std::is_same_v<T, DeleteSchemaStep>) return deleteSchema(body);
+            else if constexpr (std::is_same_v<T, DeleteTopicStep>) return deleteTopic(body);
+            else if constexpr (std::is_same_v<T, TestCompatibilityStep>) return testCompatibility(body);
+            else if constexpr (std::is_same_v<T, SetPolicyStep>) return setPolicy(body);
+            else if constexpr (std::is_same_v<T, SetBrokerConfigStep>) return setBrokerConfig(body);
+            else if constexpr (std::is_same_v<T, CheckStep>) return check(body);
+            else if constexpr (std::is_same_v<T, UpgradeBrokerStep>) return upgradeBroker(body);
+            else if constexpr (std::is_same_v<T, RestartBrokerStep>) return restartBroker();
+            else if constexpr (std::is_same_v<T, UnloadStep>) return unload(body);
+            else return Observed::failure("NotSupported", "this step is not supported by this cnxsim yet");
+        },
+        step.body);
+}
+
+// §1.7: AUTO_PRODUCE_BYTES looks the topic's schema up first (GET_SCHEMA) and
+// connects with it, or without schema when there is none.
+std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSession& s, const TopicName& topic,
+                                                                    Trace& trace) {
+    BaseCommand get;
+    get.set_type(BaseCommand::GET_SCHEMA);
+    auto rid = s.nextRequestId();
+    get.mutable_getschema()->set_request_id(rid);
+    get.mutable_getschema()->set_topic(topic.toString());
+    s.send(get);
+    executor_.runUntilIdle();
+    auto response = s.takeResponse(rid);
+    appendTrace(trace, *s.cnx().trace(rid), "client GET_SCHEMA: ");
+    if (!response || response->getschemaresponse().has_error_code() || !response->getschemaresponse().has_schema()) {
+        trace.add("§1.7", "AUTO_PRODUCE_BYTES", "no schema found -> connect without schema");
+        return std::nullopt;
+    }
+    trace.add("§1.7", "AUTO_PRODUCE_BYTES", "connect with the topic's latest schema");
+    return response->getschemaresponse().schema();
+}
+
+Observed ScenarioRun::producer(const ProducerStep& st) {
+    auto& s = session(st.client);
+    Observed out;
+    auto topic = topicOf(st.topic);
+    std::optional<pulsar::proto::Schema> schema;
+    switch (st.schema.kind) {
+        case SchemaRef::Kind::none:
+        case SchemaRef::Kind::autoConsume:
+            break;
+        case SchemaRef::Kind::autoProduceBytes:
+            schema = autoProduceSchema(s, topic, out.trace);
+            break;
+        case SchemaRef::Kind::definition:
+            schema = producerSchemaField(s.model(), st.schema.data);
+            if (!schema) out.trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
+                                                           std::string(to_string_view(st.schema.data.type)));
+            break;
+    }
+    OpenHandle handle;
+    handle.producer = true;
+    handle.client = st.client;
+    handle.name = st.name;
+    handle.producerStep = st;
+    handle.wireSchema = schema;
+    return open(std::move(handle), std::move(out.trace));
+}
+
+Observed ScenarioRun::subscribe(const SubscribeStep& st) {
+    OpenHandle handle;
+    handle.producer = false;
+    handle.client = st.client;
+    handle.name = st.consumer;
+    handle.subscribeStep = st;
+    return open(std::move(handle), Trace{});
+}
+
+pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
+                                                    Trace& trace) {
+    BaseCommand cmd;
+    if (h.producer) {
+        const auto& st = h.producerStep;
+        cmd.set_type(BaseCommand::PRODUCER);
+        auto* p = cmd.mutable_producer();
+        p->set_topic(part.toString());
+        p->set_producer_id(s.nextProducerId());
+        p->set_request_id(s.nextRequestId());
+        p->set_producer_name(st.name);
+        pulsar::proto::ProducerAccessMode mode{};
+        pulsar::proto::ProducerAccessMode_Parse(st.accessMode, &mode);
+        p->set_producer_access_mode(mode);
+        if (h.wireSchema) *p->mutable_schema() = *h.wireSchema;
+        return cmd;
+    }
+    const auto& st = h.subscribeStep;
+    // What the client sends depends on the protocol negotiated with this broker (§2.3).
+    auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
+    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::autoConsume && !schema)
+        trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
+    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::definition && !schema)
+        trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
+                                        std::string(to_string_view(st.schema.data.type)));
+    cmd.set_type(BaseCommand::SUBSCRIBE);
+    auto* c = cmd.mutable_subscribe();
+    c->set_topic(part.toString());
+    c->set_subscription(st.subscription);
+    pulsar::proto::CommandSubscribe::SubType type{};
+    pulsar::proto::CommandSubscribe::SubType_Parse(st.subType, &type);
+    c->set_subtype(type);
+    c->set_consumer_id(s.nextConsumerId());
+    c->set_request_id(s.nextRequestId());
+    c->set_consumer_name(st.consumer);
+    c->set_durable(st.durable);
+    if (schema) *c->mutable_schema() = *schema;
+    return cmd;
+}
+
+// Creates the producer or consumer of `h` on every partition, as clients do:
+// all requests first, then the executor runs; the first partition's error
+// fails the whole handle and the partitions that succeeded are closed again.
+Observed ScenarioRun::open(OpenHandle h, Trace trace) {
+    auto& s = session(h.client);
+    Observed out;
+    out.trace = std::move(trace);
+    std::vector<std::uint64_t> requests;
+    h.parts.clear();
+    for (const auto& part : partitionsOf(topicOf(h.topic()))) {
+        h.parts.emplace_back(part.toString(), 0);  // firstPart() needs the list
+        auto cmd = openCommand(h, s, part, out.trace);
+        h.parts.back().second = h.producer ? cmd.producer().producer_id() : cmd.subscribe().consumer_id();
+        requests.push_back(h.producer ? cmd.producer().request_id() : cmd.subscribe().request_id());
+        if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
+    }
+    executor_.runUntilIdle();
+    std::optional<Observed> failure;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        auto response = s.takeResponse(requests[i]);
+        std::string prefix = requests.size() > 1 ? h.parts[i].first + ": " : "";
+        appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
+        auto o = fromResponse(response);
+        if (!o.ok && !failure) failure = o;
+        if (o.ok && i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
+    }
+    if (failure) {
+        closeParts(h);
+        failure->trace = std::move(out.trace);
+        forget(h.producer, h.name);
+        return *failure;
+    }
+    if (h.producer) out.schemaVersion = versionOf(h.schemaVersion);
+    remember(std::move(h));
+    return out;
+}
+
+void ScenarioRun::closeParts(const OpenHandle& h) {
+    auto& s = session(h.client);
+    for (const auto& [part, id] : h.parts) {
+        BaseCommand c;
+        if (h.producer) {
+            c.set_type(BaseCommand::CLOSE_PRODUCER);
+            c.mutable_close_producer()->set_producer_id(id);
+            c.mutable_close_producer()->set_request_id(s.nextRequestId());
+        } else {
+            c.set_type(BaseCommand::CLOSE_CONSUMER);
+            c.mutable_close_consumer()->set_consumer_id(id);
+            c.mutable_close_consumer()->set_request_id(s.nextRequestId());
+        }
+        s.send(c);
+    }
+    executor_.runUntilIdle();
+}
+
+// Handles are kept in the order they first connected (reconnects follow it).
+void ScenarioRun::remember(OpenHandle h) {
+    std::string key = (h.producer ? "p/" : "c/") + h.name;
+    auto& map = h.producer ? producers_ : consumers_;
+    if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
+    map[h.name] = std::move(h);
+}
+
+void ScenarioRun::forget(bool producer, const std::string& name) {
+    (producer ? producers_ : consumers_).erase(name);
+    auto it = orderOf_.find((producer ? "p/" : "c/") + name);
+    if (it == orderOf_.end()) return;
+    order_.erase(it->second);
+    orderOf_.erase(it);
+}
+
+Observed ScenarioRun::close(const CloseStep& st) {
+    Observed out;
+    for (bool producer : {true, false}) {
+        auto& map = producer ? producers_ : consumers_;
+        auto it = map.find(st.name);
+        if (it == map.end()) continue;
+        closeParts(it->second);
+        out.trace.add("§8.3", producer ? "CLOSE_PRODUCER" : "CLOSE_CONSUMER",
+                      std::string(producer ? "producer '" : "consumer '") + st.name + "' closed");
+        forget(producer, st.name);
+        return out;
+    }
+    return Observed::failure("NotConnected", "no open producer or consumer named '" + st.name + "'");
+}
+
+// --- upgrade-broker, restart-broker, unload -------------------------------------
+
+// Every open producer and consumer selected by `which` connects again, in the
+// order it first connected, and is admitted again under the broker's current
+// rules; a refused one is closed. The step is ok when every reconnect is.
+Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
+    Observed out;
+    out.trace = std::move(trace);
+    auto order = order_;  // a refused reconnect forgets its handle
+    for (const auto& [_, key] : order) {
+        bool producer = key[0] == 'p';
+        auto& map = producer ? producers_ : consumers_;
+        auto it = map.find(key.substr(2));
+        if (it == map.end() || !which(it->second)) continue;
+        OpenHandle h = it->second;
+        session(h.client);  // reconnect first, so the trace names the negotiated protocol
+        Trace t;
+        t.add("§9", "reconnect", std::string(producer ? "producer '" : "consumer '") + h.name + "' (" +
+                                     describeClient(h.client) + ")");
+        auto o = open(std::move(h), std::move(t));
+        appendTrace(out.trace, o.trace, key.substr(2) + ": ");
+        if (!o.ok) {
+            out.ok = false;
+            out.error = o.error;
+            out.message = key.substr(2) + ": " + o.message;
+        }
+        out.perClient[key.substr(2)] = std::move(o);
+    }
+    return out;
+}
+
+Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
+    executor_.runUntilIdle();
+    sessions_.clear();  // every connection drops; the clients keep their handles
+    broker_->restart(profile);
+    profile_ = &profile;
+    Trace t;
+    t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
+    return reconnect([](const OpenHandle&) { return true; }, std::move(t));
+}
+
+Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
+    std::string error;
+    const auto* profile = profileFor(st.version, &error);
+    if (!profile) return Observed::failure("InvalidVersion", error);
+    return restartOn(*profile, "upgrade from " + profile_->release.toString() + " to " + st.version);
+}
+
+Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); }
+
+// A topic unload: the broker closes the topic's producers and consumers
+// (CLOSE_PRODUCER / CLOSE_CONSUMER) and they reconnect on the same connections.
+Observed ScenarioRun::unload(const UnloadStep& st) {
+    executor_.runUntilIdle();
+    auto base = topicOf(st.topic).partitionedBase();
+    for (auto& [name, s] : sessions_) s->cnx().closeTopic(base);
+    broker_->unload(base);
+    Trace t;
+    t.add("§3.5", "unload", base.toString() + " unloaded (non-persistent message counters start again)");
+    return reconnect([&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; }, std::move(t));
+}
+
+Observed ScenarioRun::publish(const PublishStep& st) {
+    auto it = producers_.find(st.producer);
+    if (it == producers_.end())
+        return Observed::failure("NotConnected", "no open producer named '" + st.producer + "'");
+    auto& h = it->second;
+    auto& s = session(h.client);
+    Observed out;
+    std::string version = h.schemaVersion;
+    if (st.schema) {
+        if (s.negotiatedProtocol() < 15) {
+            return Observed::failure("NotSupported", "multi-schema producers need GET_OR_CREATE_SCHEMA (protocol v15); "
+                                                     "negotiated v" + std::to_string(s.negotiatedProtocol()));
+        }
+        BaseCommand cmd;
+        cmd.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);
+        auto rid = s.nextRequestId();
+        cmd.mutable_getorcreateschema()->set_request_id(rid);
+        cmd.mutable_getorcreateschema()->set_topic(h.parts.front().first);
+        *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
+        s.send(cmd);
+        executor_.runUntilIdle();
+        appendTrace(out.trace, *s.cnx().trace(rid), "");
+        auto response = s.takeResponse(rid);
+        if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
+        const auto& r = response->getorcreateschemaresponse();
+        if (r.has_error_code()) {
+            auto o = Observed::failure(pulsar::proto::ServerError_Name(r.error_code()), r.error_message());
+            o.trace = std::move(out.trace);
+            return o;
+        }
+        version = r.schema_version();
+        out.schemaVersion = versionOf(version);
+    }
+    for (int i = 0; i < st.count; ++i) {
+        // Messages without a key go round-robin over the partitions, starting at 0.
+        const auto& [part, id] = h.parts[static_cast<std::size_t>(i) % h.parts.size()];
+        auto seq = h.nextSequence++;
+        s.sendMessage(id, seq, h.name, version);
+        executor_.runUntilIdle();
+        auto receipt = s.takeReceipt(id, seq);
+        if (!receipt || receipt->type() == BaseCommand::SEND_ERROR) {
+            auto o = receipt ? Observed::failure(pulsar::proto::ServerError_Name(receipt->send_error().error()),
+                                                 receipt->send_error().message())
+                             : Observed::failure("NoResponse", "no SEND_RECEIPT");
+            o.trace = std::move(out.trace);
+            return o;
+        }
+    }
+    out.trace.add("§3.5", "publish", std::to_string(st.count) + " message(s) written; the topic has data");
+    return out;
+}
+
+// Every admin step is observed through observeAdmin: the endpoint's status and
+// JSON body only, as a REST client sees them (sim/clients/admin_client.h).
+Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call) {
+    std::optional<AdminResponse> response;
+    call([&response](AdminResponse r) { response = std::move(r); });
+    executor_.runUntilIdle();
+    if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
+    return observeAdmin(what, *response);
+}
+
+Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin(AdminCall::uploadSchema,
+                 [&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
+}
+
+Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    std::optional<SchemaVersion> v;
+    if (st.version) v = *st.version;
+    return admin(AdminCall::getSchema, [&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });
+}
+
+Observed ScenarioRun::getSchemaVersion(const GetSchemaVersionStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin(AdminCall::getSchemaVersion,
+                 [&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
+}
+
+Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
+    auto topic = topicOf(st.topic);
+    return admin(AdminCall::deleteSchema,
+                 [&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
+}
+
+Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
+    auto topic = topicOf(st.topic);
+    auto o = admin(AdminCall::deleteTopic,
+                   [&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
+    if (o.ok) {
+        // Forced deletion disconnects the clients of the topic.
+        auto base = topic.partitionedBase().toString();
+        auto onTopic = [&](const OpenHandle& h) {
+            for (const auto& [part, id] : h.parts) {
+                if (topicOf(part).partitionedBase().toString() == base) return true;
+            }
+            return false;
+        };
+        std::vector<std::pair<bool, std::string>> gone;
+        for (const auto& [name, h] : producers_) if (onTopic(h)) gone.emplace_back(true, name);
+        for (const auto& [name, h] : consumers_) if (onTopic(h)) gone.emplace_back(false, name);
+        for (const auto& [producer, name] : gone) forget(producer, name);
+    }
+    return o;
+}
+
+Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
+    auto topic = topicOf(st.topic);
+    // The endpoint's own answer: {"compatibility": bool, "schemaCompatibilityStrategy": name}.
+    return admin(AdminCall::testCompatibility,
+                 [&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
+}
+
+// One REST call per setting, as `pulsar-admin` makes them; the first refused one ends the step.
+Observed ScenarioRun::adminSequence(AdminCall what, const std::vector<Setting>& settings,
+                                    const std::function<AdminResponse(const Setting&)>& call) {
+    Observed out;
+    out.httpStatus = 204;
+    for (const auto& s : settings) {
+        auto o = admin(what, [&](AdminApi::Callback cb) { cb(call(s)); });
+        out.trace.append(o.trace, "");
+        if (!o.ok) {
+            o.trace = std::move(out.trace);
+            return o;
+        }
+        out.httpStatus = o.httpStatus;
+    }
+    return out;
+}
+
+Observed ScenarioRun::setPolicy(const SetPolicyStep& st) {
+    return adminSequence(AdminCall::setPolicy, st.settings, [&](const Setting& s) {
+        std::optional<std::string_view> value;
+        if (s.value) value = *s.value;
+        if (st.namespaceName) return admin_->setNamespacePolicy(*st.namespaceName, s.key, value);
+        return admin_->setTopicPolicy(topicOf(*st.topic), s.key, value);
+    });
+}
+
+Observed ScenarioRun::setBrokerConfig(const SetBrokerConfigStep& st) {
+    return adminSequence(AdminCall::setBrokerConfig, st.settings, [&](const Setting& s) {
+        std::optional<std::string_view> value;
+        if (s.value) value = *s.value;
+        return admin_->updateDynamicConfig(s.key, value);
+    });
+}
+
+Observed ScenarioRun::check(const CheckStep& st) {
+    auto topic = topicOf(st.topic);
+    Observed o;
+    std::vector<std::string> failures;
+    auto fail = [&failures](std::string what) { failures.push_back(std::move(what)); };
+    auto live = broker_->registry().liveList(topic.schemaId());
+    if (st.schemaVersionCount && static_cast<int>(live.size()) != *st.schemaVersionCount) {
+        fail("schema_versions: expected " + std::to_string(*st.schemaVersionCount) + " live versions, found " +
+             std::to_string(live.size()));
+    }
+    auto same = [](const SchemaData& stored, const SchemaData& want) {
+        return stored.type == want.type && stored.data == want.data;
+    };
+    auto describe = [](const StoredSchema& e) {
+        return "v" + std::to_string(e.version) + " " + std::string(to_string_view(e.schema.type));
+    };
+    if (st.schemaVersionAliases) {
+        const auto& want = st.schemaVersionData;
+        bool equal = want.size() == live.size();
+        for (std::size_t i = 0; equal && i < want.size(); ++i) equal = same(live[i].schema, want[i]);
+        if (!equal) {
+            std::string found;
+            for (const auto& e : live) found += (found.empty() ? "" : ", ") + describe(e);
+            fail("schema_versions: live versions [" + found + "] do not match the listed schemas");
+        }
+    }
+    if (st.latestSchema) {
+        auto latest = broker_->registry().latest(topic.schemaId());
+        const auto& want = st.latestSchemaData;  // nullopt: `none`
+        bool ok = want ? (latest && same(latest->schema, *want)) : !latest.has_value();
+        if (!ok) fail("latest_schema: expected " + *st.latestSchema + ", found " + (latest ? describe(*latest) : "none"));
+    }
+    int producers = 0, consumers = 0;
+    bool idle = true;
+    std::string why;
+    for (const auto& part : partitionsOf(topic)) {
+        if (const auto* t = broker_->findTopic(part)) {
+            producers += static_cast<int>(t->producers().size());
+            consumers += t->consumerCount();
+            std::string w;
+            idle = t->isIdleForSchema(&w) && idle;
+            why += (why.empty() ? "" : "; ") + w;
+        } else {
+            bool hasSchema = broker_->registry().hasSchema(topic.schemaId());
+            const auto* ledger = broker_->findLedger(part);
+            idle = idle && !hasSchema && (!ledger || ledger->retainedBytes == 0);
+        }
+    }
+    if (st.producers && producers != *st.producers)
+        fail("producers: expected " + std::to_string(*st.producers) + ", found " + std::to_string(producers));
+    if (st.consumers && consumers != *st.consumers)
+        fail("consumers: expected " + std::to_string(*st.consumers) + ", found " + std::to_string(consumers));
+    if (st.idle && idle != *st.idle)
+        fail(std::string("idle: expected ") + (*st.idle ? "true" : "false") + ", found " + (idle ? "true" : "false") +
+             (why.empty() ? "" : " (" + why + ")"));
+    if (st.strategy) {
+        auto s = effectiveStrategy(*profile_, broker_->policies(), topic, &o.trace);
+        if (s != *st.strategy)
+            fail("strategy: expected " + std::string(to_string_view(*st.strategy)) + ", found " + std::string(to_string_view(s)));
+    }
+    if (!why.empty()) o.trace.add("§3.5", "check idle", why);
+    if (!failures.empty()) {
+        o.ok = false;
+        o.error = "CheckFailed";
+        for (const auto& f : failures) o.checkFailure += (o.checkFailure.empty() ? "" : "; ") + f;
+        o.message = o.checkFailure;
+    }
+    return o;
+}
+
+}  // namespace cnx::sim

@@ -1,0 +1,110 @@
+#pragma once
+// One run of one scenario on one behaviour profile: a fresh modelled broker,
+// the scenario's configuration, and the steps turned into wire commands (via
+// modelled client libraries) or admin calls. Each step runs the executor until
+// no continuation is pending and returns what the broker answered.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "broker_model/admin/admin_api.h"
+#include "broker_model/broker/broker.h"
+#include "broker_model/runtime/executor.h"
+#include "sim/clients/admin_client.h"
+#include "sim/clients/client_session.h"
+#include "sim/run/observed.h"
+#include "sim/scenario/scenario.h"
+
+namespace cnx::sim {
+
+class ScenarioRun {
+public:
+    /// `scenario` and `profile` must outlive the run. `version` is the release
+    /// the scenario asked for (clients default to it).
+    ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version);
+    ~ScenarioRun();
+
+    /// Applies broker config, namespace and topic declarations. An error text
+    /// when the scenario cannot be set up (the input is invalid).
+    std::optional<std::string> setUp();
+
+    /// Runs one step (not `concurrently`) and returns its outcome.
+    Observed run(const Step& step);
+
+    const Broker& broker() const { return *broker_; }
+    /// Continuations executed so far (for benchmarks).
+    std::size_t continuationsRun() const { return executor_.executed(); }
+
+private:
+    /// An open producer or consumer: what the client asked for (replayed on
+    /// reconnects) and where it is attached.
+    struct OpenHandle {
+        bool producer = true;
+        std::string client;
+        std::string name;
+        ProducerStep producerStep;
+        SubscribeStep subscribeStep;
+        std::optional<pulsar::proto::Schema> wireSchema;  // producers: the schema field the client sends
+        std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
+        std::string schemaVersion;  // producers: wire bytes of partition 0
+        std::uint64_t nextSequence = 0;
+
+        const std::string& topic() const { return producer ? producerStep.topic : subscribeStep.topic; }
+        TopicName firstPart() const { return *TopicName::parse(parts.front().first); }
+    };
+
+    Observed producer(const ProducerStep& s);
+    Observed subscribe(const SubscribeStep& s);
+    Observed close(const CloseStep& s);
+    Observed publish(const PublishStep& s);
+    Observed uploadSchema(const UploadSchemaStep& s);
+    Observed getSchema(const GetSchemaStep& s);
+    Observed getSchemaVersion(const GetSchemaVersionStep& s);
+    Observed deleteSchema(const DeleteSchemaStep& s);
+    Observed deleteTopic(const DeleteTopicStep& s);
+    Observed testCompatibility(const TestCompatibilityStep& s);
+    Observed setPolicy(const SetPolicyStep& s);
+    Observed setBrokerConfig(const SetBrokerConfigStep& s);
+    Observed check(const CheckStep& s);
+    Observed upgradeBroker(const UpgradeBrokerStep& s);
+    Observed restartBroker();
+    Observed unload(const UnloadStep& s);
+
+    pulsar::proto::BaseCommand openCommand(OpenHandle& h, ClientSession& s, const TopicName& part, Trace& trace);
+    Observed open(OpenHandle h, Trace trace);
+    void closeParts(const OpenHandle& h);
+    void remember(OpenHandle h);
+    void forget(bool producer, const std::string& name);
+    Observed reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace);
+    Observed restartOn(const BehaviourProfile& profile, const std::string& why);
+
+    ClientSession& session(const std::string& client);
+    std::vector<TopicName> partitionsOf(const TopicName& topic) const;
+    std::optional<pulsar::proto::Schema> autoProduceSchema(ClientSession& s, const TopicName& topic, Trace& trace);
+    Observed admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call);
+    Observed adminSequence(AdminCall what, const std::vector<Setting>& settings,
+                           const std::function<AdminResponse(const Setting&)>& call);
+    std::string describeClient(const std::string& client) const;
+
+    const Scenario& scenario_;
+    const BehaviourProfile* profile_;  // changes with upgrade-broker
+    std::string version_;
+    Executor executor_;
+    std::unique_ptr<Broker> broker_;
+    std::unique_ptr<AdminApi> admin_;
+    std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
+    std::map<std::string, OpenHandle> producers_;
+    std::map<std::string, OpenHandle> consumers_;
+    // "p/<name>", "c/<name>" in first-connect order: sequence -> key, and its index key -> sequence,
+    // so remembering and forgetting a handle is O(log n) however many are open.
+    std::map<std::uint64_t, std::string> order_;
+    std::unordered_map<std::string, std::uint64_t> orderOf_;
+    std::uint64_t nextOrder_ = 0;
+    std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
+};
+
+}  // namespace cnx::sim
