@@ -36,6 +36,10 @@ AdminResponse AdminResponse::bareFailure(TracePtr trace, int status, std::string
 
 namespace {
 
+// Admin work runs with no client connection; it touches `topic`'s schema id.
+Stage adminStage(StageKind kind, const TopicName& topic) {
+    return Stage{kind, {}, topic.toString(), topic.schemaId()};
+}
 
 // §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a
 // primitive component is "".
@@ -141,7 +145,7 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
 
 void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done) {
     auto trace = std::make_shared<Trace>();
-    broker_.executor().post("registry read", [this, topic, version, trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, version, trace, done] {
         auto id = schemaIdOf(topic);
         auto& registry = broker_.registry();
         std::optional<StoredSchema> found;
@@ -174,7 +178,7 @@ void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
         return;
     }
     auto trace = std::make_shared<Trace>();
-    broker_.executor().post("registry read", [this, topic, trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, trace, done] {
         auto responses = nlohmann::json::array();
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
         trace->add("§7.4", "GET schemas", std::to_string(responses.size()) + " live version(s)");
@@ -195,7 +199,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
                    "KEY_VALUE payload not converted before #21632: its JSON text is compared with the stored binary KV data");
     }
     auto payload = keyValuePayloadUnconverted(broker_.profile(), schema) ? asUnconvertedPayload(schema) : schema;
-    broker_.executor().post("registry read", [this, topic, schema = std::move(payload), trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, schema = std::move(payload), trace, done] {
         SchemaVersion v = kNoVersion;
         bool typed = broker_.profile().hashIncludesType;
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) {
@@ -211,7 +215,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
 
 void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
     auto trace = std::make_shared<Trace>();
-    broker_.executor().post("registry write", [this, topic, force, trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), [this, topic, force, trace, done] {
         bool hard = force && broker_.profile().forceDeleteSupported;
         if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
         auto v = broker_.registry().deleteSchema(schemaIdOf(topic), hard);
@@ -248,7 +252,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
     }
     if (!profile.pip44Registry) {
         // 2.4.2: the boolean isCompatible answers true or false in the body.
-        broker_.executor().post("registry read", [this, topic, schema, strategy, trace, done, body] {
+        broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, schema, strategy, trace, done, body] {
             bool ok = broker_.registry().legacyIsCompatible(schemaIdOf(topic), schema, strategy, *trace);
             done(AdminResponse::success(trace, 202, body(ok)));
         });
@@ -265,6 +269,14 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
             // exception to 422 (derived; §6.7 #24103 "admin test-compatibility 500").
             done(AdminResponse::failure(trace, 500, err->message));
         });
+}
+
+AdminResponse AdminApi::unloadTopic(const TopicName& topic) {
+    auto trace = std::make_shared<Trace>();
+    auto base = topic.partitionedBase();
+    broker_.unload(base);
+    trace->add("§3.5", "unload", base.toString() + " unloaded (non-persistent message counters start again)");
+    return AdminResponse::success(trace, 204, nullptr);
 }
 
 // Two known gaps of §3.6: topic policies kept, and partitioned schema deletion before its fixes.

@@ -2,7 +2,7 @@
 // The admin REST endpoints that touch schemas, policies and topics
 // (reference §7): `SchemasResource` plus topic deletion. Each call answers
 // with an HTTP status, a JSON body or reason, and a decision trace; registry
-// work is posted on the executor as the broker's async handlers do.
+// work is posted on the scheduler as the broker's async handlers do.
 
 #include <functional>
 #include <optional>
@@ -54,6 +54,11 @@ public:
     /// DELETE of a topic (persistent or not); `deleteSchema` asks for schema deletion
     /// (always done from 2.11, §3.6). Attached clients are disconnected when `force`.
     AdminResponse deleteTopic(const TopicName& topic, bool force, bool deleteSchema);
+    /// PUT …/{topic}/unload: the topic (every partition of a partitioned one)
+    /// is unloaded; its producers and consumers are closed through their
+    /// connections and reconnect. 204. The model does not refuse a topic that
+    /// does not exist or is not loaded (nothing to unload).
+    AdminResponse unloadTopic(const TopicName& topic);
 
     // Policy and configuration endpoints (admin_config_api.cc). A null value
     // removes the setting (the `remove-…` commands / DELETE of the key).

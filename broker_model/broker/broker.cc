@@ -2,8 +2,8 @@
 
 namespace cnx {
 
-Broker::Broker(const BehaviourProfile& profile, Executor& executor)
-    : profile_(&profile), executor_(executor), registry_(profile, executor) {
+Broker::Broker(const BehaviourProfile& profile, Scheduler& scheduler)
+    : profile_(&profile), scheduler_(scheduler), registry_(profile, scheduler) {
     // Namespaces exist from the start (cluster set-up) with this release's defaults.
     policies_.createdNamespace = namespaceCreatedOn(profile);
     applyConfig();
@@ -11,7 +11,7 @@ Broker::Broker(const BehaviourProfile& profile, Executor& executor)
 
 Broker::~Broker() {
     // Registry, admin and connection continuations capture parts of this broker.
-    executor_.discardPending();
+    scheduler_.discardPending();
 }
 
 // §5.6: the release's defaults, then the scenario's broker.conf lines.
@@ -37,6 +37,8 @@ void Broker::resetConfig(std::string_view key) {
 }
 
 void Broker::restart(const BehaviourProfile& profile) {
+    for (auto* c : connections_.snapshot()) c->closeAll();
+    for (auto* c : connections_.snapshot()) c->disconnect();
     for (auto& [_, topic] : topics_) topic->fence();
     topics_.clear();
     profile_ = &profile;
@@ -91,11 +93,13 @@ int Broker::partitionsOf(const TopicName& name) const {
 }
 
 void Broker::unload(const TopicName& name) {
+    for (auto* c : connections_.snapshot()) c->closeTopic(name.partitionedBase());
     dropLoaded(name.toString());
     for (int i = 0, n = partitionsOf(name); i < n; ++i) dropLoaded(name.partition(i).toString());
 }
 
 void Broker::deleteTopicState(const TopicName& name) {
+    for (auto* c : connections_.snapshot()) c->closeTopic(name.partitionedBase());
     auto drop = [this](const TopicName& t) {
         dropLoaded(t.toString());
         declared_.erase(t.toString());

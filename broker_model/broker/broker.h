@@ -9,7 +9,8 @@
 #include <set>
 #include <string>
 
-#include "broker_model/runtime/executor.h"
+#include "broker_model/broker/connection_registry.h"
+#include "broker_model/runtime/scheduler.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/registry/schema_registry.h"
@@ -25,16 +26,16 @@ struct ManagedLedgerState {
 
 class Broker {
 public:
-    /// `profile` and `executor` must outlive the broker, and the executor serves
+    /// `profile` and `scheduler` must outlive the broker, and the scheduler serves
     /// this broker alone: continuations still pending when the broker is
     /// destroyed are dropped, never run against it. All calls on one thread.
-    Broker(const BehaviourProfile& profile, Executor& executor);
+    Broker(const BehaviourProfile& profile, Scheduler& scheduler);
     ~Broker();
     Broker(const Broker&) = delete;
     Broker& operator=(const Broker&) = delete;
 
     const BehaviourProfile& profile() const { return *profile_; }
-    Executor& executor() { return executor_; }
+    Scheduler& scheduler() { return scheduler_; }
     PolicyStore& policies() { return policies_; }
     const PolicyStore& policies() const { return policies_; }
     SchemaRegistry& registry() { return registry_; }
@@ -46,10 +47,14 @@ public:
     /// Removes a setting: the key goes back to the release's default.
     void resetConfig(std::string_view key);
 
-    /// Restarts on `profile` (a broker upgrade or restart): loaded topics go,
-    /// stored schemas, policies, settings and managed ledgers stay. Connections
-    /// must be closed by their owners first.
+    /// Restarts on `profile` (a broker upgrade or restart): every connection
+    /// is told to close its producers and consumers and is then dropped (a
+    /// graceful shutdown unloads every topic first), loaded topics go; stored
+    /// schemas, policies, settings and managed ledgers stay.
     void restart(const BehaviourProfile& profile);
+
+    /// The client connections the broker holds.
+    ConnectionRegistry& connections() { return connections_; }
 
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
@@ -65,9 +70,12 @@ public:
     int partitionsOf(const TopicName& name) const;
     /// Every loaded topic, by full name.
     const std::map<std::string, std::shared_ptr<Topic>>& loadedTopics() const { return topics_; }
-    /// Unloads one topic (and its partitions): each is fenced and dropped.
+    /// Unloads one topic (and its partitions): their producers and consumers
+    /// are closed through their connections (CLOSE_PRODUCER / CLOSE_CONSUMER),
+    /// then each topic is fenced and dropped.
     void unload(const TopicName& name);
-    /// Removes a topic and its stored data (admin delete); the schema per §3.6.
+    /// Removes a topic and its stored data (admin delete); attached producers
+    /// and consumers are closed first, as `unload` closes them. The schema: §3.6.
     void deleteTopicState(const TopicName& name);
 
     ManagedLedgerState& ledger(const TopicName& name);
@@ -82,7 +90,7 @@ private:
 
     const BehaviourProfile* profile_;
     std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
-    Executor& executor_;
+    Scheduler& scheduler_;
     PolicyStore policies_;
     SchemaRegistry registry_;
     std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
@@ -90,6 +98,7 @@ private:
     std::map<std::string, int> partitioned_;                  // base full name -> partitions
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
     std::uint64_t lastConnectionId_ = 0;
+    ConnectionRegistry connections_;
 };
 
 }  // namespace cnx

@@ -97,7 +97,7 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.executor().post("schema lookup", [this, self = shared_from_this(), schema, trace, done] {
+    broker_.scheduler().post(stage(StageKind::schemaLookup), [this, self = shared_from_this(), schema, trace, done] {
         std::string why;
         if (!notIdle(&why)) {
             trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
@@ -131,7 +131,7 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.executor().post("registry read", [this, self = shared_from_this(), schema, strategy, trace, done] {
+    broker_.scheduler().post(stage(StageKind::registryRead), [this, self = shared_from_this(), schema, strategy, trace, done] {
         auto& registry = broker_.registry();
         bool live = registry.latest(name_.schemaId()).has_value();
         bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);

@@ -18,6 +18,7 @@
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/topic_name.h"
 #include "broker_model/core/trace.h"
+#include "broker_model/runtime/stage.h"
 
 namespace cnx {
 
@@ -93,6 +94,8 @@ public:
     bool hasSubscription(const std::string& name) const { return subscriptions_.count(name) > 0; }
 
 private:
+    /// A stage of this topic (its name and schema id).
+    Stage stage(StageKind kind) const { return Stage{kind, {}, name_.toString(), name_.schemaId()}; }
     bool notIdle(std::string* why) const;
     /// The attached producer whose access mode is not Shared, if any.
     const AttachedProducer* exclusiveHolder() const;

@@ -23,26 +23,40 @@ ServerCnx::ServerCnx(Broker& broker, Sender send)
       send_(std::move(send)),
       id_(broker.nextConnectionId()),
       schemaValidationEnforced_(broker.policies().broker.isSchemaValidationEnforced),
-      ledgerId_(id_ * 1000) {}
+      ledgerId_(id_ * 1000) {
+    broker_.connections().add(*this);
+}
 
 ServerCnx::~ServerCnx() { close(); }
 
 void ServerCnx::close() {
     if (closed_) return;
     closed_ = true;
-    *alive_ = false;
+    lifetime_.end();
+    broker_.connections().remove(id_);
     for (const auto& [name, topic] : broker_.loadedTopics()) topic->removeConnection(id_);
 }
 
-void ServerCnx::closeTopic(const TopicName& base) {
-    auto onTopic = [&](const std::string& topic) {
-        auto name = TopicName::parse(topic);
-        return name && name->partitionedBase() == base;
-    };
-    // Detaches each slot on `base` and tells the client, which may reconnect with the same id.
+void ServerCnx::closeTopic(const TopicName& topic) {
+    auto wanted = topic.toString();
+    closeSlots([&](const std::string& slotTopic) {
+        if (slotTopic == wanted) return true;
+        auto name = TopicName::parse(slotTopic);
+        return name && name->partitionedBase() == topic;
+    });
+}
+
+void ServerCnx::closeAll() {
+    closeSlots([](const std::string&) { return true; });
+}
+
+void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& which) {
+    // Detaches each attached producer or consumer selected and tells the client,
+    // which may reconnect with the same id. One still pending is not attached
+    // yet: its continuation finds the topic fenced and answers the request.
     auto closeSlots = [&](auto& slots, bool producers) {
         for (auto it = slots.begin(); it != slots.end();) {
-            if (!onTopic(it->second.topic)) {
+            if (it->second.state != State::ready || !which(it->second.topic)) {
                 ++it;
                 continue;
             }
@@ -176,6 +190,7 @@ std::string ServerCnx::producerErrorText(const BrokerError& error) const {
 // --- §1 producer -----------------------------------------------------------------
 
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
+    auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
@@ -223,15 +238,15 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
                                    ? cmd.producer_name()
                                    : "cnxsim-" + std::to_string(id_) + "-" + std::to_string(++generatedNames_);
     noteProducerGaps(cmd, *name, producerName, *trace);
-    auto alive = alive_;
-    auto done = [this, alive, cmd, topic, producerName, trace](Result<SchemaVersion> r) {
-        if (!*alive) return;
+    auto done = [self = lifetime_.guard(), cmd, topic, producerName, trace](Result<SchemaVersion> r) {
+        auto* cnx = self.get();
+        if (!cnx) return;
         if (!r.ok()) {
-            failProducer(cmd.producer_id(), cmd.request_id(), r.error(), trace);
+            cnx->failProducer(cmd.producer_id(), cmd.request_id(), r.error(), trace);
             return;
         }
         auto v = r.value();
-        attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
+        cnx->attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     if (!cmd.has_schema()) {
         producerWithoutSchema(topic, isReplicator(producerName), done, trace);
@@ -258,23 +273,30 @@ void ServerCnx::noteProducerGaps(const pulsar::proto::CommandProducer& cmd, cons
 // §1.3: rejected iff the topic has a schema and enforcement is on.
 void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
                                       std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
-    broker_.executor().post("schema lookup", [this, topic, replicator, done, trace, alive = alive_] {
-        if (!*alive) return;
-        bool has = topic->hasSchema();
-        bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic->name());
-        bool enforced = schemaValidationEnforced_ || topicFlag;
-        trace->add("§1.3", "producer without schema",
-                   std::string("hasSchema=") + (has ? "true" : "false") + " enforced=(broker " +
-                       (schemaValidationEnforced_ ? "true" : "false") + " || topic " + (topicFlag ? "true" : "false") +
-                       ") -> " + (has && enforced ? "reject" : "accept with empty schema version"));
-        if (has && enforced) {
-            if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, trace.get(), "replicator producer refused");
-            done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema),
-                             broker_.profile().producerWithoutSchemaMessage});
-            return;
-        }
-        done(kNoVersion);
+    Stage stage{StageKind::schemaLookup, {}, topic->name().toString(), topic->name().schemaId()};
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), topic, replicator, done, trace] {
+        auto* cnx = self.get();
+        if (!cnx) return;
+        cnx->decideWithoutSchema(*topic, replicator, done, *trace);
     });
+}
+
+void ServerCnx::decideWithoutSchema(const Topic& topic, bool replicator,
+                                    const std::function<void(Result<SchemaVersion>)>& done, Trace& trace) const {
+    bool has = topic.hasSchema();
+    bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic.name());
+    bool enforced = schemaValidationEnforced_ || topicFlag;
+    trace.add("§1.3", "producer without schema",
+              std::string("hasSchema=") + (has ? "true" : "false") + " enforced=(broker " +
+                  (schemaValidationEnforced_ ? "true" : "false") + " || topic " + (topicFlag ? "true" : "false") +
+                  ") -> " + (has && enforced ? "reject" : "accept with empty schema version"));
+    if (has && enforced) {
+        if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, &trace, "replicator producer refused");
+        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema),
+                         broker_.profile().producerWithoutSchemaMessage});
+        return;
+    }
+    done(kNoVersion);
 }
 
 void ServerCnx::attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
@@ -324,6 +346,7 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
 // --- §2 subscribe ----------------------------------------------------------------
 
 void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
+    auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
@@ -382,39 +405,45 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     }
     trace->add("§2.2", "handleSubscribe",
                "consumer with " + std::string(to_string_view(schema.type)) + " schema -> addSchemaIfIdleOrCheckCompatible");
-    topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [this, alive = alive_, cmd, topic, type = schema.type,
+    topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [self = lifetime_.guard(), cmd, topic, type = schema.type,
                                                             trace](std::optional<BrokerError> err) {
-        if (!*alive) return;
+        auto* cnx = self.get();
+        if (!cnx) return;
         if (err) {
-            failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
+            cnx->failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
             return;
         }
-        attachConsumer(cmd, topic, type, trace);
+        cnx->attachConsumer(cmd, topic, type, trace);
     });
 }
 
 void ServerCnx::attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic,
                                SchemaType type, TracePtr trace) {
-    broker_.executor().post("subscribe", [this, alive = alive_, cmd, topic, type, trace] {
-        if (!*alive) return;
-        AttachedConsumer c;
-        c.name = cmd.consumer_name();
-        c.connectionId = id_;
-        c.consumerId = cmd.consumer_id();
-        c.schemaType = type;
-        auto subType = pulsar::proto::CommandSubscribe::SubType_Name(cmd.subtype());
-        if (auto err = topic->subscribe(cmd.subscription(), subType, cmd.durable(), c)) {
-            failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
-            return;
-        }
-        trace->add("§2.1", "topic.subscribe", "consumer '" + c.name + "' attached to subscription '" +
-                                                  cmd.subscription() + "' (" + subType + ")");
-        consumers_[cmd.consumer_id()].state = State::ready;
-        BaseCommand out;
-        out.set_type(BaseCommand::SUCCESS);
-        out.mutable_success()->set_request_id(cmd.request_id());
-        send(out);
+    Stage stage{StageKind::subscribe, {}, topic->name().toString(), {}};
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), cmd, topic, type, trace] {
+        if (auto* cnx = self.get()) cnx->subscribeNow(cmd, *topic, type, trace);
     });
+}
+
+void ServerCnx::subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type,
+                             const TracePtr& trace) {
+    AttachedConsumer c;
+    c.name = cmd.consumer_name();
+    c.connectionId = id_;
+    c.consumerId = cmd.consumer_id();
+    c.schemaType = type;
+    auto subType = pulsar::proto::CommandSubscribe::SubType_Name(cmd.subtype());
+    if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c)) {
+        failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
+        return;
+    }
+    trace->add("§2.1", "topic.subscribe", "consumer '" + c.name + "' attached to subscription '" +
+                                              cmd.subscription() + "' (" + subType + ")");
+    consumers_[cmd.consumer_id()].state = State::ready;
+    BaseCommand out;
+    out.set_type(BaseCommand::SUCCESS);
+    out.mutable_success()->set_request_id(cmd.request_id());
+    send(out);
 }
 
 void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error,
@@ -484,6 +513,7 @@ void ServerCnx::handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& c
 // --- §1.9 GET_SCHEMA ---------------------------------------------------------------
 
 void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
+    auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
     BaseCommand out;
     out.set_type(BaseCommand::GET_SCHEMA_RESPONSE);
@@ -512,51 +542,39 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
     std::string id = broker_.profile().getSchemaStripsPartition
                          ? name->schemaId()
                          : name->tenant() + "/" + name->namespacePortion() + "/" + name->localName();
-    broker_.executor().post("registry read", [this, alive = alive_, out, id, wanted,
-                                              topic = cmd.topic(), trace]() mutable {
-        if (!*alive) return;
-        auto* r = out.mutable_getschemaresponse();
-        auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
-        if (!found) {
-            trace->add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
-            noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, trace.get(), "not-found answer");
-            r->set_error_code(pulsar::proto::TopicNotFound);
-            r->set_error_message(broker_.profile().getSchemaNotFoundIncludesTopic
-                                     ? "Topic not found or no-schema " + topic
-                                     : "Topic not found or no-schema");
-            send(out);
-            return;
-        }
-        trace->add("§1.9", "handleGetSchema", "found version " + std::to_string(found->version));
-        *r->mutable_schema() = wire::toProto(found->schema, id);
-        r->set_schema_version(wire::encodeSchemaVersion(found->version));
-        send(out);
+    Stage stage{StageKind::registryRead, {}, name->toString(), id};
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), out, id, wanted, topic = cmd.topic(),
+                                                trace]() mutable {
+        if (auto* cnx = self.get()) cnx->answerGetSchema(std::move(out), id, wanted, topic, *trace);
     });
+}
+
+void ServerCnx::answerGetSchema(BaseCommand out, const std::string& id, std::optional<std::int64_t> wanted,
+                                const std::string& topic, Trace& trace) {
+    auto* r = out.mutable_getschemaresponse();
+    auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
+    if (!found) {
+        trace.add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
+        noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, &trace, "not-found answer");
+        r->set_error_code(pulsar::proto::TopicNotFound);
+        r->set_error_message(broker_.profile().getSchemaNotFoundIncludesTopic ? "Topic not found or no-schema " + topic
+                                                                              : "Topic not found or no-schema");
+        send(out);
+        return;
+    }
+    trace.add("§1.9", "handleGetSchema", "found version " + std::to_string(found->version));
+    *r->mutable_schema() = wire::toProto(found->schema, id);
+    r->set_schema_version(wire::encodeSchemaVersion(found->version));
+    send(out);
 }
 
 // --- §1.8 GET_OR_CREATE_SCHEMA -------------------------------------------------------
 
 void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd) {
+    auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
-    auto respond = [this, alive = alive_, requestId = cmd.request_id(), trace](Result<SchemaVersion> r) {
-        if (!*alive) return;
-        BaseCommand out;
-        out.set_type(BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
-        auto* resp = out.mutable_getorcreateschemaresponse();
-        resp->set_request_id(requestId);
-        if (!r.ok()) {
-            // Schema-step failures carry the §1.5 wrapping; the handler's own
-            // refusals (topic not found) are sent as plain text.
-            const auto& e = r.error();
-            trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
-            resp->set_error_code(e.code);
-            resp->set_error_message(e.exceptionClass.empty() ? e.message : producerErrorText(e));
-        } else {
-            auto v = r.value();
-            resp->set_schema_version(v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v));
-            trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v)));
-        }
-        send(out);
+    auto respond = [self = lifetime_.guard(), requestId = cmd.request_id(), trace](Result<SchemaVersion> r) {
+        if (auto* cnx = self.get()) cnx->answerGetOrCreateSchema(requestId, r, *trace);
     };
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
@@ -576,6 +594,26 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
         return;
     }
     topic->addSchema(schema, trace, respond);
+}
+
+void ServerCnx::answerGetOrCreateSchema(std::uint64_t requestId, const Result<SchemaVersion>& r, Trace& trace) {
+    BaseCommand out;
+    out.set_type(BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
+    auto* resp = out.mutable_getorcreateschemaresponse();
+    resp->set_request_id(requestId);
+    if (!r.ok()) {
+        // Schema-step failures carry the §1.5 wrapping; the handler's own
+        // refusals (topic not found) are sent as plain text.
+        const auto& e = r.error();
+        trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
+        resp->set_error_code(e.code);
+        resp->set_error_message(e.exceptionClass.empty() ? e.message : producerErrorText(e));
+    } else {
+        auto v = r.value();
+        resp->set_schema_version(v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v));
+        trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v)));
+    }
+    send(out);
 }
 
 }  // namespace cnx

@@ -11,20 +11,23 @@
 #include <string_view>
 
 #include "broker_model/broker/broker.h"
+#include "broker_model/broker/connection_registry.h"
+#include "broker_model/runtime/lifetime.h"
 #include "broker_model/core/trace.h"
 #include "broker_model/wire/frame.h"
 
 namespace cnx {
 
-class ServerCnx {
+class ServerCnx final : public BrokerConnection {
 public:
     /// Called with every frame the broker sends to this client.
     using Sender = std::function<void(std::string frame)>;
 
-    /// `broker` must outlive the connection. The broker-wide enforcement flag
-    /// is read once, here (§1.3).
+    /// `broker` must outlive the connection, which registers with it (the
+    /// broker's connection registry) until it closes. The broker-wide
+    /// enforcement flag is read once, here (§1.3).
     ServerCnx(Broker& broker, Sender send);
-    ~ServerCnx();
+    ~ServerCnx() override;
     ServerCnx(const ServerCnx&) = delete;
     ServerCnx& operator=(const ServerCnx&) = delete;
 
@@ -36,14 +39,19 @@ public:
     TracePtr trace(std::uint64_t requestId) const;
     /// Negotiated protocol version (0 before CONNECTED).
     int protocolVersion() const { return protocolVersion_; }
-    std::uint64_t id() const { return id_; }
+    std::uint64_t id() const override { return id_; }
     bool closed() const { return closed_; }
-    /// The connection drops: every producer and consumer it holds is detached.
+    /// The connection drops: every producer and consumer it holds is detached
+    /// and the connection leaves the broker's registry.
     void close();
-    /// The broker closes this connection's producers and consumers of `base`
-    /// (and its partitions) because the topic is unloaded: CLOSE_PRODUCER /
-    /// CLOSE_CONSUMER go to the client, which may reconnect with the same ids.
-    void closeTopic(const TopicName& base);
+
+    // BrokerConnection: the broker closes this connection's producers and
+    // consumers (CLOSE_PRODUCER / CLOSE_CONSUMER go to the client, which may
+    // reconnect with the same ids), or drops the connection.
+    /// Those on `topic`: a partitioned topic's base name covers its partitions.
+    void closeTopic(const TopicName& topic) override;
+    void closeAll() override;
+    void disconnect() override { close(); }
 
 private:
     enum class State { pending, ready, failed };
@@ -69,6 +77,10 @@ private:
     void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
+    /// The "registry read" stage of GET_SCHEMA: `out` is the response being built.
+    void answerGetSchema(pulsar::proto::BaseCommand out, const std::string& id, std::optional<std::int64_t> wanted,
+                         const std::string& topic, Trace& trace);
+    void answerGetOrCreateSchema(std::uint64_t requestId, const Result<SchemaVersion>& r, Trace& trace);
 
     void noteProducerGaps(const pulsar::proto::CommandProducer& cmd, const TopicName& topic,
                           const std::string& producerName, Trace& trace) const;
@@ -76,12 +88,17 @@ private:
     /// §1.3; `replicator`: the producer's name marks it as a geo-replicator (#25012 gap).
     void producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
                                std::function<void(Result<SchemaVersion>)> done, TracePtr trace);
+    /// The decision of producerWithoutSchema, once the topic's schema has been looked up.
+    void decideWithoutSchema(const Topic& topic, bool replicator, const std::function<void(Result<SchemaVersion>)>& done,
+                             Trace& trace) const;
     void attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
                         std::optional<SchemaVersion> version, TracePtr trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
                       bool schemaStage = true);
     void attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, SchemaType type,
                         TracePtr trace);
+    /// The "subscribe" stage: attaches the consumer to its subscription.
+    void subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type, const TracePtr& trace);
     void failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace);
     /// §1.5: the text a producer-path failure carries.
     std::string producerErrorText(const BrokerError& error) const;
@@ -103,8 +120,16 @@ private:
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
     std::map<std::uint64_t, TracePtr> traces_;
-    // Continuations hold this token and do nothing once the connection is gone.
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    /// Closes the slots whose topic `which` selects, telling the client.
+    void closeSlots(const std::function<bool(const std::string& topic)>& which);
+    /// The synchronous handling of request `requestId`: stages posted meanwhile are its.
+    Scheduler::OriginScope handling(std::uint64_t requestId) {
+        return Scheduler::OriginScope(broker_.scheduler(), Origin{id_, requestId});
+    }
+
+    // Continuations hold a guard of this, never `this`: once the connection
+    // has closed they do nothing.
+    Lifetime<ServerCnx> lifetime_{this};
 };
 
 }  // namespace cnx

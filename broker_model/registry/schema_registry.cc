@@ -32,8 +32,8 @@ std::string versionsOf(const std::vector<StoredSchema>& list) {
 
 }  // namespace
 
-SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Executor& executor)
-    : profile_(&profile), executor_(executor) {}
+SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler)
+    : profile_(&profile), scheduler_(scheduler) {}
 
 const std::vector<StoredSchema>& SchemaRegistry::history(const std::string& id) const {
     static const std::vector<StoredSchema> kEmpty;
@@ -292,7 +292,7 @@ void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& 
         done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
         return;
     }
-    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {
         readAndDecide(id, schema, strategy, trace, done);
     });
 }
@@ -306,7 +306,7 @@ void SchemaRegistry::readAndDecide(const std::string& id, const SchemaData& sche
         case Decision::Kind::reject: done(d.error); return;
         case Decision::Kind::append: break;
     }
-    executor_.post("registry write", [this, id, schema, strategy, seen, trace, done] {
+    scheduler_.post(Stage{StageKind::registryWrite, {}, {}, id}, [this, id, schema, strategy, seen, trace, done] {
         write(id, schema, strategy, seen, trace, done);
     });
 }
@@ -341,7 +341,7 @@ void SchemaRegistry::write(const std::string& id, const SchemaData& schema, Comp
 
 void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
                                          VersionCallback done) {
-    executor_.post("registry read", [this, id, schema, trace, done] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, trace, done] {
         auto found = findEqualSchema(*profile_, liveList(id), schema);
         if (found.error) {
             trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *found.error);
@@ -362,7 +362,7 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
 
 void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const SchemaData& schema,
                                                 CompatibilityStrategy strategy, TracePtr trace, CheckCallback done) {
-    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {
         if (profile_->consumerAlwaysCompatibleShortcut && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
             trace->add("§4.7", "checkConsumerCompatibility", "ALWAYS_COMPATIBLE -> pass (#12721)");
             done(std::nullopt);
@@ -404,7 +404,7 @@ void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& sc
         done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
         return;
     }
-    executor_.post("registry read", [this, id, schema, strategy, trace, done] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {
         done(isTransitive(strategy) ? checkWithAll(id, schema, strategy, *trace)
                                     : checkWithLatest(id, schema, strategy, *trace));
     });

@@ -2,7 +2,7 @@
 // The schema registry (reference §4): one versioned history per schema-id,
 // soft-delete markers, hard delete, the live list, de-duplication, the
 // compatibility primitives and the consumer check. Storage reads and writes
-// are separate continuations on the executor (§4.11), so concurrent
+// are separate continuations on the scheduler (§4.11), so concurrent
 // registrations interleave exactly where the broker's do.
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "broker_model/core/broker_error.h"
 #include "broker_model/compat/checker_set.h"
-#include "broker_model/runtime/executor.h"
+#include "broker_model/runtime/scheduler.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/trace.h"
@@ -33,9 +33,9 @@ public:
     using VersionCallback = std::function<void(Result<SchemaVersion>)>;
     using CheckCallback = std::function<void(std::optional<BrokerError>)>;
 
-    /// `profile` and `executor` must outlive the registry; the profile may be
+    /// `profile` and `scheduler` must outlive the registry; the profile may be
     /// replaced with setProfile (a broker upgrade keeps the stored state).
-    SchemaRegistry(const BehaviourProfile& profile, Executor& executor);
+    SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler);
 
     void setProfile(const BehaviourProfile& profile) { profile_ = &profile; }
     /// The JSON legacy-format switch from broker.conf (PIP-464).
@@ -56,7 +56,7 @@ public:
     /// stored entry (markers included) before.
     std::optional<StoredSchema> byVersion(const std::string& id, SchemaVersion version) const;
 
-    // --- asynchronous operations (callbacks run on the executor) ---
+    // --- asynchronous operations (callbacks run on the scheduler) ---
 
     /// §4.10 validator + §4.3 `putSchemaIfAbsent`.
     void putSchemaIfAbsent(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
@@ -115,7 +115,7 @@ private:
     compat::CheckOptions options() const;
 
     const BehaviourProfile* profile_;
-    Executor& executor_;
+    Scheduler& scheduler_;
     compat::CheckerSet checkers_;
     std::map<std::string, Locator> locators_;
     std::uint64_t nextGeneration_ = 1;

@@ -19,6 +19,7 @@
 #include "sim/scenario/loader.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
+#include "sim/runtime/sim_scheduler.h"
 
 namespace cnx::sim {
 namespace {
@@ -51,7 +52,12 @@ constexpr std::string_view kRunUsage =
     "                           (and into versions a per-version map does not cover)\n"
     "  --accept=all             ... and over the versions whose expectation failed;\n"
     "                           versions that passed keep theirs\n"
-    "  --seed N                 seed of the random source (printed at the start)\n"
+    "  --seed N                 seed of the run's one random source (printed at the\n"
+    "                           start and in every failure's replay line)\n"
+    "  --schedule fifo|random   order in which the broker's ready continuations run\n"
+    "                           within a step: first-in first-out (default), or\n"
+    "                           chosen at random from --seed (shakes out order\n"
+    "                           dependence; the same seed replays the same order)\n"
     "  --strict                 a step with an outcome (every step but `check`;\n"
     "                           upgrade-broker, restart-broker and unload when they\n"
     "                           reconnect a client) fails without an expectation\n"
@@ -104,7 +110,7 @@ struct Args {
 // Options that take a value, per command.
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed"}},
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule"}},
         {"explain", {}},
         {"lint", {}},
         {"profiles", {"--diff"}},
@@ -264,6 +270,14 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             return kExitInvalid;
         }
     }
+    if (auto it = args.options.find("--schedule"); it != args.options.end()) {
+        auto mode = parseScheduleMode(it->second);
+        if (!mode) {
+            err << "cnxsim run: --schedule takes fifo or random, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+        options.schedule = *mode;
+    }
     if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
     if (auto it = args.options.find("--exclude-tags"); it != args.options.end())
         options.excludeTags = splitTags(it->second);
@@ -300,7 +314,10 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         for (const auto& version : versionsOf(scenario)) {
             auto r = runScenario(scenario, file, version, options);
             out << consoleLine(r) << "\n";
-            if (!r.passed) out << failureBlock(r) << "  (replay: cnxsim run " << file << " --seed " << options.seed << ")\n";
+            if (!r.passed)
+                out << failureBlock(r) << "  (replay: cnxsim run " << file
+                    << (options.schedule == ScheduleMode::random ? " --schedule random" : "") << " --seed "
+                    << options.seed << ")\n";
             (r.passed ? passed : failed)++;
             results.push_back(std::move(r));
         }

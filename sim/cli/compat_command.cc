@@ -17,7 +17,7 @@
 #include "broker_model/compat/checker_set.h"
 #include "broker_model/compat/json/json_nesting.h"
 #include "broker_model/compat/protobuf_native/protobuf_native_check.h"
-#include "broker_model/runtime/executor.h"
+#include "sim/runtime/sim_scheduler.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/registry/definition_validator.h"
 #include "broker_model/registry/schema_registry.h"
@@ -423,7 +423,7 @@ struct Registry {
     }
 
     BehaviourProfile profile;
-    Executor executor;
+    sim::SimScheduler executor;
     SchemaRegistry registry{profile, executor};
 };
 

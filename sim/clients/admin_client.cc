@@ -137,6 +137,7 @@ Observed observeAdmin(AdminCall call, const AdminResponse& response) {
         case AdminCall::deleteTopic:
         case AdminCall::setPolicy:
         case AdminCall::setBrokerConfig:
+        case AdminCall::unloadTopic:
             return o;
     }
     return o;

@@ -26,6 +26,7 @@ enum class AdminCall {
     testCompatibility,  // POST …/compatibility      {"compatibility": b, "schemaCompatibilityStrategy": s}
     setPolicy,          // namespace / topic policy  no body
     setBrokerConfig,    // brokers configuration     no body
+    unloadTopic,        // PUT …/unload              no body
 };
 
 /// The observation of one admin answer: the body is serialised to its JSON

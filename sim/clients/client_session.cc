@@ -38,7 +38,17 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
         std::string error;
         auto decoded = wire::decodeFrame(frame, &error);
-        if (decoded) inbox_.push_back(std::move(decoded->command));
+        if (!decoded) return;
+        const auto& c = decoded->command;
+        if (c.type() == BaseCommand::CLOSE_PRODUCER) {
+            closes_.push_back({true, c.close_producer().producer_id()});
+            return;
+        }
+        if (c.type() == BaseCommand::CLOSE_CONSUMER) {
+            closes_.push_back({false, c.close_consumer().consumer_id()});
+            return;
+        }
+        inbox_.push_back(std::move(decoded->command));
     });
     BaseCommand connect;
     connect.set_type(BaseCommand::CONNECT);
@@ -82,6 +92,12 @@ std::optional<BaseCommand> ClientSession::takeResponse(std::uint64_t requestId) 
         }
     }
     return std::nullopt;
+}
+
+std::vector<ClientSession::BrokerClose> ClientSession::takeBrokerCloses() {
+    std::vector<BrokerClose> out;
+    out.swap(closes_);
+    return out;
 }
 
 std::optional<BaseCommand> ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {

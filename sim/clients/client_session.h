@@ -34,6 +34,18 @@ public:
     /// Takes the response to `requestId` (PRODUCER_SUCCESS, SUCCESS, ERROR,
     /// GET_SCHEMA_RESPONSE, GET_OR_CREATE_SCHEMA_RESPONSE), if it arrived.
     std::optional<pulsar::proto::BaseCommand> takeResponse(std::uint64_t requestId);
+    /// What the broker closed on this connection: a CLOSE_PRODUCER or
+    /// CLOSE_CONSUMER frame (the client reconnects that producer or consumer,
+    /// as real clients do), or the whole connection.
+    struct BrokerClose {
+        bool producer = true;
+        std::uint64_t id = 0;  // producer or consumer id
+    };
+    /// Takes the CLOSE_PRODUCER / CLOSE_CONSUMER frames received so far, in order.
+    std::vector<BrokerClose> takeBrokerCloses();
+    /// The broker dropped the connection.
+    bool disconnected() const { return cnx_->closed(); }
+
     /// Takes the SEND_RECEIPT / SEND_ERROR of (producer, sequence), if it arrived.
     std::optional<pulsar::proto::BaseCommand> takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId);
 
@@ -44,6 +56,7 @@ public:
 private:
     ClientModel model_;
     std::vector<pulsar::proto::BaseCommand> inbox_;
+    std::vector<BrokerClose> closes_;
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
     std::uint64_t lastRequestId_ = 0;

@@ -106,7 +106,7 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     }
     result.profile = profile->name;
     spdlog::debug("running '{}' on {} ({})", scenario.name, version, profile->name);
-    ScenarioRun run(scenario, *profile, version);
+    ScenarioRun run(scenario, *profile, version, options.schedule, options.seed);
     if (auto err = run.setUp()) {
         result.passed = false;
         result.setupError = *err;

@@ -9,6 +9,7 @@
 
 #include "sim/scenario/loader.h"
 #include "sim/run/observed.h"
+#include "sim/runtime/chooser.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim {
@@ -50,7 +51,8 @@ struct RunOptions {
     std::vector<std::string> excludeTags;  // ... except those carrying any of these
     bool strict = false;  // a step with an outcome (hasOutcome) but no expectation for a profile fails, and so
                           // does a step whose answer met a known gap (not modelled)
-    std::uint64_t seed = 1;         // the seeded random source (race exploration)
+    std::uint64_t seed = 1;         // the run's one seeded random source (sim/runtime/rng.h)
+    ScheduleMode schedule = ScheduleMode::fifo;  // the order ready continuations run in (--schedule)
 };
 
 /// Steps this cnxsim cannot run yet, as load errors pointing at them.

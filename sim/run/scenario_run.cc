@@ -38,9 +38,14 @@ Observed Observed::failure(std::string error, std::string message) {
     return o;
 }
 
-ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version)
-    : scenario_(scenario), profile_(&profile), version_(std::move(version)) {
-    broker_ = std::make_unique<Broker>(*profile_, executor_);
+ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
+                         ScheduleMode mode, std::uint64_t seed)
+    : scenario_(scenario),
+      profile_(&profile),
+      version_(std::move(version)),
+      rng_(seed),
+      scheduler_(mode == ScheduleMode::random ? static_cast<Chooser*>(&random_) : nullptr) {
+    broker_ = std::make_unique<Broker>(*profile_, scheduler_);
     admin_ = std::make_unique<AdminApi>(*broker_);
 }
 
@@ -138,7 +143,7 @@ std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSessio
     get.mutable_getschema()->set_request_id(rid);
     get.mutable_getschema()->set_topic(topic.toString());
     s.send(get);
-    executor_.runUntilIdle();
+    scheduler_.runUntilIdle();
     auto response = s.takeResponse(rid);
     appendTrace(trace, *s.cnx().trace(rid), "client GET_SCHEMA: ");
     if (!response || response->getschemaresponse().has_error_code() || !response->getschemaresponse().has_schema()) {
@@ -241,7 +246,7 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
         requests.push_back(h.producer ? cmd.producer().request_id() : cmd.subscribe().request_id());
         if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
     }
-    executor_.runUntilIdle();
+    scheduler_.runUntilIdle();
     std::optional<Observed> failure;
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto response = s.takeResponse(requests[i]);
@@ -277,7 +282,7 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
         }
         s.send(c);
     }
-    executor_.runUntilIdle();
+    scheduler_.runUntilIdle();
 }
 
 // Handles are kept in the order they first connected (reconnects follow it).
@@ -342,14 +347,47 @@ Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& wh
     return out;
 }
 
+std::set<std::string> ScenarioRun::closedSessions() const {
+    std::set<std::string> out;
+    for (const auto& [client, s] : sessions_)
+        if (s->disconnected()) out.insert(client);
+    return out;
+}
+
+std::set<std::string> ScenarioRun::closedByBroker(const std::set<std::string>& goneBefore,
+                                                  const std::function<bool(const OpenHandle&)>& onGone) {
+    std::set<std::string> keys;
+    for (auto& [client, s] : sessions_) {
+        auto closes = s->takeBrokerCloses();
+        bool gone = goneBefore.count(client) > 0;
+        bool dropped = !gone && s->disconnected();
+        for (const auto* map : {&producers_, &consumers_}) {
+            for (const auto& [name, h] : *map) {
+                if (h.client != client) continue;
+                bool hit = dropped || (gone && onGone(h));
+                for (const auto& c : closes) {
+                    for (const auto& [part, id] : h.parts) hit = hit || (c.producer == h.producer && c.id == id);
+                }
+                if (hit) keys.insert((h.producer ? "p/" : "c/") + name);
+            }
+        }
+    }
+    return keys;
+}
+
+// A restart, as a graceful shutdown does it: the broker closes every producer
+// and consumer (CLOSE_PRODUCER / CLOSE_CONSUMER) and drops every connection;
+// the clients keep their handles and reconnect to the restarted broker.
 Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
-    executor_.runUntilIdle();
-    sessions_.clear();  // every connection drops; the clients keep their handles
+    scheduler_.runUntilIdle();
+    auto goneBefore = closedSessions();
     broker_->restart(profile);
     profile_ = &profile;
+    auto closed = closedByBroker(goneBefore, [](const OpenHandle&) { return true; });
     Trace t;
     t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
-    return reconnect([](const OpenHandle&) { return true; }, std::move(t));
+    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
+                     std::move(t));
 }
 
 Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
@@ -361,16 +399,20 @@ Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
 
 Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); }
 
-// A topic unload: the broker closes the topic's producers and consumers
-// (CLOSE_PRODUCER / CLOSE_CONSUMER) and they reconnect on the same connections.
+// A topic unload (the admin endpoint): the broker closes the topic's
+// producers and consumers (CLOSE_PRODUCER / CLOSE_CONSUMER) and the clients
+// reconnect them on the same connections.
 Observed ScenarioRun::unload(const UnloadStep& st) {
-    executor_.runUntilIdle();
+    scheduler_.runUntilIdle();
     auto base = topicOf(st.topic).partitionedBase();
-    for (auto& [name, s] : sessions_) s->cnx().closeTopic(base);
-    broker_->unload(base);
-    Trace t;
-    t.add("§3.5", "unload", base.toString() + " unloaded (non-persistent message counters start again)");
-    return reconnect([&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; }, std::move(t));
+    auto goneBefore = closedSessions();
+    auto response = admin_->unloadTopic(base);
+    scheduler_.runUntilIdle();
+    if (!response.ok()) return observeAdmin(AdminCall::unloadTopic, response);
+    auto onTopic = [&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; };
+    auto closed = closedByBroker(goneBefore, onTopic);
+    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
+                     *response.trace);
 }
 
 Observed ScenarioRun::publish(const PublishStep& st) {
@@ -393,7 +435,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         cmd.mutable_getorcreateschema()->set_topic(h.parts.front().first);
         *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
         s.send(cmd);
-        executor_.runUntilIdle();
+        scheduler_.runUntilIdle();
         appendTrace(out.trace, *s.cnx().trace(rid), "");
         auto response = s.takeResponse(rid);
         if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
@@ -411,7 +453,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         const auto& [part, id] = h.parts[static_cast<std::size_t>(i) % h.parts.size()];
         auto seq = h.nextSequence++;
         s.sendMessage(id, seq, h.name, version);
-        executor_.runUntilIdle();
+        scheduler_.runUntilIdle();
         auto receipt = s.takeReceipt(id, seq);
         if (!receipt || receipt->type() == BaseCommand::SEND_ERROR) {
             auto o = receipt ? Observed::failure(pulsar::proto::ServerError_Name(receipt->send_error().error()),
@@ -430,7 +472,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
 Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call) {
     std::optional<AdminResponse> response;
     call([&response](AdminResponse r) { response = std::move(r); });
-    executor_.runUntilIdle();
+    scheduler_.runUntilIdle();
     if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
     return observeAdmin(what, *response);
 }
@@ -462,22 +504,20 @@ Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
 
 Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
     auto topic = topicOf(st.topic);
+    auto goneBefore = closedSessions();
     auto o = admin(AdminCall::deleteTopic,
                    [&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
-    if (o.ok) {
-        // Forced deletion disconnects the clients of the topic.
-        auto base = topic.partitionedBase().toString();
-        auto onTopic = [&](const OpenHandle& h) {
-            for (const auto& [part, id] : h.parts) {
-                if (topicOf(part).partitionedBase().toString() == base) return true;
-            }
-            return false;
-        };
-        std::vector<std::pair<bool, std::string>> gone;
-        for (const auto& [name, h] : producers_) if (onTopic(h)) gone.emplace_back(true, name);
-        for (const auto& [name, h] : consumers_) if (onTopic(h)) gone.emplace_back(false, name);
-        for (const auto& [producer, name] : gone) forget(producer, name);
-    }
+    if (!o.ok) return o;
+    // A forced deletion closes the topic's producers and consumers
+    // (CLOSE_PRODUCER / CLOSE_CONSUMER); the modelled clients give them up.
+    auto base = topic.partitionedBase().toString();
+    auto onTopic = [&](const OpenHandle& h) {
+        for (const auto& [part, id] : h.parts) {
+            if (topicOf(part).partitionedBase().toString() == base) return true;
+        }
+        return false;
+    };
+    for (const auto& key : closedByBroker(goneBefore, onTopic)) forget(key[0] == 'p', key.substr(2));
     return o;
 }
 

@@ -1,19 +1,21 @@
 #pragma once
 // One run of one scenario on one behaviour profile: a fresh modelled broker,
 // the scenario's configuration, and the steps turned into wire commands (via
-// modelled client libraries) or admin calls. Each step runs the executor until
-// no continuation is pending and returns what the broker answered.
+// modelled client libraries) or admin calls. Each step runs the simulated
+// scheduler until no continuation is pending (continuations chosen FIFO, or
+// at random from the run's seed) and returns what the broker answered.
 
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
-#include "broker_model/runtime/executor.h"
+#include "sim/runtime/sim_scheduler.h"
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_session.h"
 #include "sim/run/observed.h"
@@ -25,7 +27,8 @@ class ScenarioRun {
 public:
     /// `scenario` and `profile` must outlive the run. `version` is the release
     /// the scenario asked for (clients default to it).
-    ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version);
+    ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
+                ScheduleMode mode = ScheduleMode::fifo, std::uint64_t seed = 1);
     ~ScenarioRun();
 
     /// Applies broker config, namespace and topic declarations. An error text
@@ -37,7 +40,8 @@ public:
 
     const Broker& broker() const { return *broker_; }
     /// Continuations executed so far (for benchmarks).
-    std::size_t continuationsRun() const { return executor_.executed(); }
+    std::size_t continuationsRun() const { return scheduler_.executed(); }
+    const SimScheduler& scheduler() const { return scheduler_; }
 
 private:
     /// An open producer or consumer: what the client asked for (replayed on
@@ -80,6 +84,14 @@ private:
     void remember(OpenHandle h);
     void forget(bool producer, const std::string& name);
     Observed reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace);
+    /// The keys ("p/<name>", "c/<name>") of the open handles the broker closed
+    /// since the last call: a CLOSE_PRODUCER / CLOSE_CONSUMER for one of their
+    /// ids, or their connection dropped. A handle whose connection was already
+    /// gone before the broker acted counts when `onGone` selects it.
+    std::set<std::string> closedByBroker(const std::set<std::string>& goneBefore,
+                                         const std::function<bool(const OpenHandle&)>& onGone);
+    /// Clients whose connection is closed now.
+    std::set<std::string> closedSessions() const;
     Observed restartOn(const BehaviourProfile& profile, const std::string& why);
 
     ClientSession& session(const std::string& client);
@@ -93,7 +105,9 @@ private:
     const Scenario& scenario_;
     const BehaviourProfile* profile_;  // changes with upgrade-broker
     std::string version_;
-    Executor executor_;
+    Rng rng_;
+    RandomChooser random_{rng_};
+    SimScheduler scheduler_;
     std::unique_ptr<Broker> broker_;
     std::unique_ptr<AdminApi> admin_;
     std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default

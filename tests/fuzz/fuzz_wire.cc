@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "broker_model/broker/broker.h"
-#include "broker_model/runtime/executor.h"
+#include "sim/runtime/sim_scheduler.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame.h"
@@ -76,7 +76,7 @@ cnx::ServerCnx::Sender checkedSender(int* answers) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::string connect = connectFrame();
     static const std::string subscribe = subscribeFrame();
-    cnx::Executor executor;
+    cnx::sim::SimScheduler executor;
     cnx::Broker broker(cnx::newestProfile(), executor);
     int answers = 0;
     {

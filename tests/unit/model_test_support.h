@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the model unit tests (registry, idle rule, policies,
-// wire): a broker on a simulated executor, and a test client that speaks to
+// wire): a broker on the simulated scheduler, and a test client that speaks to
 // ServerCnx only through encoded frames and decodes every frame it gets back.
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "broker_model/broker/broker.h"
-#include "broker_model/runtime/executor.h"
+#include "sim/runtime/sim_scheduler.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame.h"
@@ -32,7 +32,7 @@ inline const char* kUserV1Avro =
 struct BrokerFixture {
     explicit BrokerFixture(const BehaviourProfile& p = newestProfile()) : profile(p), broker(profile, executor) {}
     BehaviourProfile profile;
-    Executor executor;
+    sim::SimScheduler executor;
     Broker broker;
 };
 

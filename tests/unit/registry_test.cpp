@@ -84,7 +84,7 @@ struct RegistryFixture {
     }
 
     cnx::BehaviourProfile profile;
-    cnx::Executor executor;
+    cnx::sim::SimScheduler executor;
     cnx::SchemaRegistry registry;
 };
 

@@ -1,0 +1,50 @@
+#pragma once
+// The client connections a broker holds. The broker reaches its clients only
+// through this registry: a topic unload, a forced topic deletion and a broker
+// shutdown close the producers and consumers concerned *through the broker*,
+// which sends the CLOSE_PRODUCER / CLOSE_CONSUMER frames a real broker sends
+// (`Producer.disconnect`, `Consumer.disconnect`), and a shutdown then drops
+// the connections themselves.
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "broker_model/core/topic_name.h"
+
+namespace cnx {
+
+/// What the broker asks of one client connection (protocol/server_cnx.h implements it).
+class BrokerConnection {
+public:
+    virtual ~BrokerConnection() = default;
+    virtual std::uint64_t id() const = 0;
+    /// Closes this connection's producers and consumers on `base` and its
+    /// partitions, telling the client with CLOSE_PRODUCER / CLOSE_CONSUMER.
+    virtual void closeTopic(const TopicName& base) = 0;
+    /// Closes every producer and consumer of the connection the same way.
+    virtual void closeAll() = 0;
+    /// Drops the connection (the TCP connection closes).
+    virtual void disconnect() = 0;
+};
+
+class ConnectionRegistry {
+public:
+    void add(BrokerConnection& connection) { connections_[connection.id()] = &connection; }
+    void remove(std::uint64_t id) { connections_.erase(id); }
+    std::size_t size() const { return connections_.size(); }
+
+    /// The registered connections, oldest first, as a snapshot: a connection
+    /// may deregister itself while the caller walks the list.
+    std::vector<BrokerConnection*> snapshot() const {
+        std::vector<BrokerConnection*> out;
+        out.reserve(connections_.size());
+        for (const auto& [_, c] : connections_) out.push_back(c);
+        return out;
+    }
+
+private:
+    std::map<std::uint64_t, BrokerConnection*> connections_;  // by id: ids grow, so oldest first
+};
+
+}  // namespace cnx

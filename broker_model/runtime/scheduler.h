@@ -1,0 +1,65 @@
+#pragma once
+// The seam between the model and time. Every asynchronous stage of the real
+// broker is a continuation posted here with its Stage, never run inline; the
+// scheduler decides when it runs. Two implementations: the simulator's
+// (sim/runtime/sim_scheduler.h: a chooser picks among ready continuations,
+// first-in first-out, seeded random or driven by a race explorer) and an
+// io_context for a network server (asio_scheduler.h).
+//
+// Origin propagation: while a client request is handled (OriginScope) or a
+// continuation runs, stages posted without an origin take that request's, so
+// the registry's stages name the connection and request they serve without
+// every call passing them down.
+
+#include <cstddef>
+#include <functional>
+
+#include "broker_model/runtime/stage.h"
+
+namespace cnx {
+
+class Scheduler {
+public:
+    using Continuation = std::function<void()>;
+
+    virtual ~Scheduler() = default;
+
+    /// Queues `fn` as the stage `stage`. Never runs it inline.
+    void post(Stage stage, Continuation fn) {
+        if (stage.origin.connection == 0 && stage.origin.request == 0) stage.origin = current_;
+        enqueue(std::move(stage), std::move(fn));
+    }
+    /// Drops every continuation not yet run, without running it (their owner
+    /// is going away). Returns how many were dropped.
+    virtual std::size_t discardPending() = 0;
+
+    /// The request being handled (connection 0: none).
+    const Origin& currentOrigin() const { return current_; }
+
+    /// Marks the synchronous handling of one request: stages posted meanwhile
+    /// belong to it. Scopes nest; the outer origin comes back at the end.
+    class OriginScope {
+    public:
+        OriginScope(Scheduler& s, Origin o) : s_(s), saved_(s.current_) { s.current_ = o; }
+        ~OriginScope() { s_.current_ = saved_; }
+        OriginScope(const OriginScope&) = delete;
+        OriginScope& operator=(const OriginScope&) = delete;
+
+    private:
+        Scheduler& s_;
+        Origin saved_;
+    };
+
+protected:
+    virtual void enqueue(Stage stage, Continuation fn) = 0;
+    /// Implementations run every continuation through here.
+    void runContinuation(const Stage& stage, Continuation& fn) {
+        OriginScope scope(*this, stage.origin);
+        fn();
+    }
+
+private:
+    Origin current_;
+};
+
+}  // namespace cnx

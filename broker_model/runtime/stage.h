@@ -1,0 +1,44 @@
+#pragma once
+// A stage: one asynchronous step of the real broker (reference §4.11), as the
+// model posts it on the scheduler. It says what the continuation touches, so
+// that a chooser or a race explorer can tell stages apart and a schedule can
+// be printed and replayed: its kind, the client connection and request it
+// serves, and the topic and schema id it reads or writes.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace cnx {
+
+enum class StageKind : std::uint8_t {
+    schemaLookup,   // `hasSchema` / the topic's schema read before a decision (§1.3, §3.3)
+    registryRead,   // the schema locator and history read (§4.11)
+    registryWrite,  // the conditional write of a new version or a delete marker (§4.11)
+    subscribe,      // attaching a consumer to its subscription (§2.1)
+};
+
+inline constexpr StageKind kAllStageKinds[] = {StageKind::schemaLookup, StageKind::registryRead,
+                                               StageKind::registryWrite, StageKind::subscribe};
+
+/// "schema lookup", "registry read", "registry write", "subscribe".
+std::string_view to_string_view(StageKind kind);
+
+/// Who a stage works for: a client connection and one of its requests, or
+/// (connection 0) the admin API and the broker itself.
+struct Origin {
+    std::uint64_t connection = 0;
+    std::uint64_t request = 0;
+};
+
+struct Stage {
+    StageKind kind = StageKind::schemaLookup;
+    Origin origin;         // filled in by the scheduler from the request being handled, when left empty
+    std::string topic;     // full topic name; empty when the stage is not on a topic
+    std::string schemaId;  // registry key read or written; empty when none
+};
+
+/// One line for schedules and logs: "cnx 2 req 5: registry write public/default/t".
+std::string describe(const Stage& stage);
+
+}  // namespace cnx
