@@ -16,7 +16,7 @@ std::vector<const Stage*> SimScheduler::ready() const {
 bool SimScheduler::runOne() {
     if (ready_.empty()) return false;
     std::size_t i = 0;
-    if (ready_.size() > 1 && chooser_ != &fifo_) {
+    if (chooser_ != &fifo_) {  // asked even with one ready, so a scripted schedule stays aligned
         i = chooser_->choose(ready());
         if (i >= ready_.size()) i = ready_.size() - 1;
     }

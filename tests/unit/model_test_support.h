@@ -189,6 +189,9 @@ public:
         fixture_.executor.runUntilIdle();
         return decodeAll();
     }
+    /// The frames the broker sent since the last call that collected them
+    /// (e.g. while another client's call ran the scheduler).
+    std::vector<BaseCommand> received() { return decodeAll(); }
     /// Raw frames sent since the last call that collected them.
     std::size_t rawSentCount() const { return sent_.size(); }
 
