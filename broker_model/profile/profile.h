@@ -96,7 +96,7 @@ struct BehaviourProfile {
     ReleaseVersion release;     // the exact release this profile models
 
     // --- wire (§8.5) ---
-    int maxProtocolVersion = 14;  // highest ProtocolVersion the broker answers with
+    int maxProtocolVersion = 14;  // highest ProtocolVersion the broker answers with (checks: protocol.h)
 
     // --- producer path (§1) ---
     std::string producerWithoutSchemaMessage = "Producers cannot connect without a schema to topics with a schema";

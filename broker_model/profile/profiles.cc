@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "broker_model/profile/profile.h"
+#include "broker_model/profile/protocol.h"
 
 namespace cnx {
 namespace {
@@ -308,6 +309,15 @@ std::string flag(bool b) { return b ? "true" : "false"; }
 }  // namespace
 
 std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
+
+int protocol::protocolVersionOfRelease(const ReleaseVersion& release) {
+    // The fixes that set maxProtocolVersion are the table; other switches do not matter here.
+    BehaviourProfile p;
+    for (const auto& fix : fixes()) {
+        if (carriedBy(release, fix.firstReleases)) fix.apply(p);
+    }
+    return p.maxProtocolVersion;
+}
 
 const BehaviourProfile& newestProfile() {
     const auto& l = kLines.back();

@@ -1,6 +1,7 @@
 #include "broker_model/protocol/server_cnx.h"
 
 #include "broker_model/policy/policy_resolution.h"
+#include "broker_model/profile/protocol.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx {
@@ -134,7 +135,7 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
             // §2.3 (derived, UNCONFIRMED): a broker before 3.0 has no proto value 21, so
             // a required Schema.type of AutoConsume fails to parse and the frame is refused.
             if (c.subscribe().has_schema() && c.subscribe().schema().type() == pulsar::proto::Schema::AutoConsume &&
-                broker_.profile().maxProtocolVersion < 21)
+                !protocol::supportsAutoConsumeSchemaType(broker_.profile().maxProtocolVersion))
                 return "malformed frame: CommandSubscribe.schema.type 21 is unknown to this broker's protocol";
             handleSubscribe(c.subscribe());
             return std::nullopt;
@@ -143,8 +144,9 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
         case BaseCommand::CLOSE_CONSUMER: handleCloseConsumer(c.close_consumer()); return std::nullopt;
         case BaseCommand::GET_SCHEMA: handleGetSchema(c.getschema()); return std::nullopt;
         case BaseCommand::GET_OR_CREATE_SCHEMA:
-            if (protocolVersion_ < 15)  // the negotiated version, min(client, broker)
-                return "GET_OR_CREATE_SCHEMA needs protocol v15 (negotiated v" + std::to_string(protocolVersion_) + ")";
+            if (!protocol::supportsGetOrCreateSchema(protocolVersion_))  // the negotiated version, min(client, broker)
+                return "GET_OR_CREATE_SCHEMA needs protocol v" + std::to_string(protocol::kGetOrCreateSchema) +
+                       " (negotiated v" + std::to_string(protocolVersion_) + ")";
             handleGetOrCreateSchema(c.getorcreateschema());
             return std::nullopt;
         case BaseCommand::PING: {

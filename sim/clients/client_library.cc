@@ -1,6 +1,7 @@
 #include "sim/clients/client_library.h"
 
 #include "broker_model/core/release_version.h"
+#include "broker_model/profile/protocol.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx::sim {
@@ -18,20 +19,17 @@ std::string wireName(const SchemaData& schema) { return std::string(to_string_vi
 
 int protocolVersionOfRelease(const std::string& version) {
     auto v = ReleaseVersion::parse(version);
-    if (!v) return 21;
-    if (v->major < 2 || (v->major == 2 && v->minor <= 4)) return 14;
-    if (v->major == 2 && v->minor <= 7) return 15;
-    if (v->major == 2 && v->minor == 8) return 17;
-    if (v->major == 2) return 19;
-    return 21;
+    if (!v) return protocol::kNewest;
+    if (v->patch < 0) v->patch = 0;  // "2.10": the line's protocol, set by its .0 release
+    return protocol::protocolVersionOfRelease(*v);
 }
 
 ClientModel makeClientModel(const ClientDecl& decl, const std::string& brokerVersion) {
     ClientModel m;
     m.library = decl.library == "cpp" ? ClientLibrary::cpp : ClientLibrary::java;
     const std::string& version = decl.version.empty() ? brokerVersion : decl.version;
-    // The C++ client advertises ProtocolVersion_MAX of its proto (21 at HEAD).
-    m.protocolVersion = m.library == ClientLibrary::cpp ? 21 : protocolVersionOfRelease(version);
+    // The C++ client advertises ProtocolVersion_MAX of its proto (the newest at HEAD).
+    m.protocolVersion = m.library == ClientLibrary::cpp ? protocol::kNewest : protocolVersionOfRelease(version);
     m.clientVersion = (m.library == ClientLibrary::cpp ? "Pulsar-CPP-v" : "Pulsar-Java-v") + version;
     return m;
 }
@@ -56,7 +54,7 @@ std::optional<pulsar::proto::Schema> subscribeSchemaField(const ClientModel& cli
             return std::nullopt;
         case SchemaRef::Kind::autoConsume:
             // §2.3: Java sends {name AutoConsume, type AutoConsume, empty} to brokers of protocol >= v21.
-            if (client.library == ClientLibrary::java && negotiatedProtocol >= 21) {
+            if (client.library == ClientLibrary::java && protocol::supportsAutoConsumeSchemaType(negotiatedProtocol)) {
                 pulsar::proto::Schema s;
                 s.set_name("AutoConsume");
                 s.set_type(pulsar::proto::Schema::AutoConsume);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "broker_model/profile/protocol.h"
 #include "proto/PulsarApi.pb.h"
 #include "sim/scenario/scenario.h"
 
@@ -15,7 +16,7 @@ enum class ClientLibrary { java, cpp };
 
 struct ClientModel {
     ClientLibrary library = ClientLibrary::java;
-    int protocolVersion = 21;  // what the client advertises in CONNECT
+    int protocolVersion = protocol::kNewest;  // what the client advertises in CONNECT
     std::string clientVersion;  // CONNECT.client_version
 };
 

@@ -4,6 +4,7 @@
 
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
+#include "broker_model/profile/protocol.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
@@ -424,9 +425,10 @@ Observed ScenarioRun::publish(const PublishStep& st) {
     Observed out;
     std::string version = h.schemaVersion;
     if (st.schema) {
-        if (s.negotiatedProtocol() < 15) {
-            return Observed::failure("NotSupported", "multi-schema producers need GET_OR_CREATE_SCHEMA (protocol v15); "
-                                                     "negotiated v" + std::to_string(s.negotiatedProtocol()));
+        if (!protocol::supportsGetOrCreateSchema(s.negotiatedProtocol())) {
+            return Observed::failure("NotSupported", "multi-schema producers need GET_OR_CREATE_SCHEMA (protocol v" +
+                                                         std::to_string(protocol::kGetOrCreateSchema) + "); negotiated v" +
+                                                         std::to_string(s.negotiatedProtocol()));
         }
         BaseCommand cmd;
         cmd.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);

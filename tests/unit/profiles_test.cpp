@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "broker_model/profile/profile.h"
+#include "broker_model/profile/protocol.h"
+#include "sim/clients/client_library.h"
 
 using namespace cnx;
 
@@ -201,4 +203,24 @@ TEST_CASE("§7.2 #21645/#21632: admin /compatibility and /version convert KEY_VA
     CHECK(at("3.2.0").adminConvertsKeyValuePayload);
     CHECK(at("3.3.0").adminConvertsKeyValuePayload);  // inherits 3.2.0
     CHECK(at("3.0.3").provenance.at("adminConvertsKeyValuePayload") == "#21645, #21632 §7.2 §7.4");
+}
+
+TEST_CASE("the client models read the release -> protocol table from the profile fixes", "[profiles][protocol]") {
+    // Every modelled broker release speaks what a Java client of the same release advertises.
+    for (const auto& p : cnx::allProfiles()) {
+        INFO(p.release.toString());
+        CHECK(cnx::protocol::protocolVersionOfRelease(p.release) == p.maxProtocolVersion);
+    }
+    CHECK(cnx::sim::protocolVersionOfRelease("2.3.0") == 14);  // before the first fix
+    CHECK(cnx::sim::protocolVersionOfRelease("2.4") == 14);
+    CHECK(cnx::sim::protocolVersionOfRelease("2.7.5") == 15);
+    CHECK(cnx::sim::protocolVersionOfRelease("2.8") == 17);
+    CHECK(cnx::sim::protocolVersionOfRelease("2.11.4") == 19);
+    CHECK(cnx::sim::protocolVersionOfRelease("3.0") == 21);
+    CHECK(cnx::sim::protocolVersionOfRelease("9.0.0") == cnx::protocol::kNewest);
+    CHECK(cnx::sim::protocolVersionOfRelease("not-a-version") == cnx::protocol::kNewest);
+    CHECK_FALSE(cnx::protocol::supportsGetOrCreateSchema(14));
+    CHECK(cnx::protocol::supportsGetOrCreateSchema(15));
+    CHECK_FALSE(cnx::protocol::supportsAutoConsumeSchemaType(19));
+    CHECK(cnx::protocol::supportsAutoConsumeSchemaType(21));
 }
