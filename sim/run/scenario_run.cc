@@ -59,18 +59,25 @@ std::optional<std::string> ScenarioRun::setUp() {
         if (!s.value) continue;  // null: the release's default
         if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
     }
+    // Policies are set as an operator sets them: through the admin API.
+    auto applied = [](const AdminResponse& r) -> std::optional<std::string> {
+        if (r.ok()) return std::nullopt;
+        return r.reason;
+    };
+    auto valueOf = [](const Setting& s) -> std::optional<std::string_view> {
+        if (s.value) return std::string_view(*s.value);
+        return std::nullopt;
+    };
     for (const auto& ns : scenario_.namespaces) {
-        auto& policies = broker_->policies().namespaceFor(ns.name);
         for (const auto& s : ns.policies) {
-            if (auto err = policies.set(s.key, s.value)) return *err;
+            if (auto err = applied(admin_->setNamespacePolicy(ns.name, s.key, valueOf(s)))) return *err;
         }
     }
     for (const auto& t : scenario_.topics) {
         auto name = topicOf(t.name);
         broker_->declareTopic(name, t.partitions);
-        auto& policies = broker_->policies().topics[name.partitionedBase().toString()];
         for (const auto& s : t.policies) {
-            if (auto err = policies.set(s.key, s.value)) return *err;
+            if (auto err = applied(admin_->setTopicPolicy(name, s.key, valueOf(s)))) return *err;
         }
     }
     return std::nullopt;
