@@ -239,7 +239,7 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
 }
 
 // Creates the producer or consumer of `h` on every partition, as clients do:
-// all requests first, then the executor runs; the first partition's error
+// all requests first, then the scheduler runs; the first partition's error
 // fails the whole handle and the partitions that succeeded are closed again.
 Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     auto& s = session(h.client);
