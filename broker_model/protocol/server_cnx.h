@@ -31,6 +31,9 @@ public:
     /// Handles one frame from the client. A malformed or out-of-protocol frame
     /// closes the connection: the reason is returned and later frames are refused.
     std::optional<std::string> receive(std::string_view frame);
+    /// The same for a frame already decoded (by a wire::FrameStream reading a
+    /// byte stream): every BaseCommand type is handled or refused, none crashes.
+    std::optional<std::string> receive(const wire::Frame& frame);
 
     /// The decision trace of the request `requestId` (empty if unknown).
     TracePtr trace(std::uint64_t requestId) const;

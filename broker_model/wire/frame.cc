@@ -1,5 +1,7 @@
 #include "broker_model/wire/frame.h"
 
+#include "broker_model/wire/commands.h"
+
 namespace cnx::wire {
 namespace {
 
@@ -15,32 +17,6 @@ std::uint32_t getU32(std::string_view s, std::size_t at) {
 
 bool fail(std::string* error, std::string message) {
     if (error) *error = std::move(message);
-    return false;
-}
-
-// A BaseCommand must carry the sub-message its type names (§8.2).
-bool hasBody(const pulsar::proto::BaseCommand& c) {
-    using T = pulsar::proto::BaseCommand;
-    switch (c.type()) {
-        case T::CONNECT: return c.has_connect();
-        case T::CONNECTED: return c.has_connected();
-        case T::SUBSCRIBE: return c.has_subscribe();
-        case T::PRODUCER: return c.has_producer();
-        case T::SEND: return c.has_send();
-        case T::SEND_RECEIPT: return c.has_send_receipt();
-        case T::SEND_ERROR: return c.has_send_error();
-        case T::SUCCESS: return c.has_success();
-        case T::ERROR: return c.has_error();
-        case T::CLOSE_PRODUCER: return c.has_close_producer();
-        case T::CLOSE_CONSUMER: return c.has_close_consumer();
-        case T::PRODUCER_SUCCESS: return c.has_producer_success();
-        case T::PING: return true;
-        case T::PONG: return true;
-        case T::GET_SCHEMA: return c.has_getschema();
-        case T::GET_SCHEMA_RESPONSE: return c.has_getschemaresponse();
-        case T::GET_OR_CREATE_SCHEMA: return c.has_getorcreateschema();
-        case T::GET_OR_CREATE_SCHEMA_RESPONSE: return c.has_getorcreateschemaresponse();
-    }
     return false;
 }
 
