@@ -2,6 +2,7 @@
 
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/protocol.h"
+#include "broker_model/wire/commands.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx {
@@ -55,31 +56,21 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
     // Detaches each attached producer or consumer selected and tells the client,
     // which may reconnect with the same id. One still pending is not attached
     // yet: its continuation finds the topic fenced and answers the request.
-    auto closeSlots = [&](auto& slots, bool producers) {
+    auto closeEach = [&](auto& slots, bool producers) {
         for (auto it = slots.begin(); it != slots.end();) {
             if (it->second.state != State::ready || !which(it->second.topic)) {
                 ++it;
                 continue;
             }
-            BaseCommand out;
             if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) {
                 producers ? t->removeProducer(id_, it->first) : t->removeConsumer(id_, it->first);
             }
-            if (producers) {
-                out.set_type(BaseCommand::CLOSE_PRODUCER);
-                out.mutable_close_producer()->set_producer_id(it->first);
-                out.mutable_close_producer()->set_request_id(0);
-            } else {
-                out.set_type(BaseCommand::CLOSE_CONSUMER);
-                out.mutable_close_consumer()->set_consumer_id(it->first);
-                out.mutable_close_consumer()->set_request_id(0);
-            }
-            send(out);
+            send(producers ? wire::closeProducer(it->first) : wire::closeConsumer(it->first));
             it = slots.erase(it);
         }
     };
-    closeSlots(producers_, true);
-    closeSlots(consumers_, false);
+    closeEach(producers_, true);
+    closeEach(consumers_, false);
 }
 
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {
@@ -98,13 +89,7 @@ void ServerCnx::send(const BaseCommand& cmd) {
 }
 
 void ServerCnx::sendError(std::uint64_t requestId, ServerError code, const std::string& message) {
-    BaseCommand out;
-    out.set_type(BaseCommand::ERROR);
-    auto* e = out.mutable_error();
-    e->set_request_id(requestId);
-    e->set_error(code);
-    e->set_message(message);
-    send(out);
+    send(wire::error(requestId, code, message));
 }
 
 std::optional<std::string> ServerCnx::receive(std::string_view bytes) {
@@ -115,7 +100,12 @@ std::optional<std::string> ServerCnx::receive(std::string_view bytes) {
         close();
         return "malformed frame: " + error;
     }
-    auto refused = dispatch(*frame);
+    return receive(*frame);
+}
+
+std::optional<std::string> ServerCnx::receive(const wire::Frame& frame) {
+    if (closed_) return "the connection is closed";
+    auto refused = dispatch(frame);
     if (refused) close();
     return refused;
 }
@@ -149,22 +139,74 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
                        " (negotiated v" + std::to_string(protocolVersion_) + ")";
             handleGetOrCreateSchema(c.getorcreateschema());
             return std::nullopt;
-        case BaseCommand::PING: {
-            BaseCommand pong;
-            pong.set_type(BaseCommand::PONG);
-            pong.mutable_pong();
-            send(pong);
-            return std::nullopt;
-        }
+        case BaseCommand::PING: send(wire::pong()); return std::nullopt;
         case BaseCommand::PONG: return std::nullopt;
+        // What a client may send and this model does not serve yet: the
+        // connection closes with that reason, never a parse error (issue 9).
+        case BaseCommand::PARTITIONED_METADATA:
+        case BaseCommand::LOOKUP:
+        case BaseCommand::FLOW:
+        case BaseCommand::ACK:
+        case BaseCommand::UNSUBSCRIBE:
+        case BaseCommand::SEEK:
+        case BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES:
+        case BaseCommand::CONSUMER_STATS:
+        case BaseCommand::GET_LAST_MESSAGE_ID:
+        case BaseCommand::GET_TOPICS_OF_NAMESPACE:
+        case BaseCommand::AUTH_RESPONSE:
+        case BaseCommand::WATCH_TOPIC_LIST:
+        case BaseCommand::WATCH_TOPIC_LIST_CLOSE:
+            return BaseCommand::Type_Name(c.type()) + " is not implemented by this cnxsim (cnxsim serve, next issue)";
+        case BaseCommand::NEW_TXN:
+        case BaseCommand::ADD_PARTITION_TO_TXN:
+        case BaseCommand::ADD_SUBSCRIPTION_TO_TXN:
+        case BaseCommand::END_TXN:
+        case BaseCommand::END_TXN_ON_PARTITION:
+        case BaseCommand::END_TXN_ON_SUBSCRIPTION:
+        case BaseCommand::TC_CLIENT_CONNECT_REQUEST:
+        case BaseCommand::SCALABLE_TOPIC_LOOKUP:
+        case BaseCommand::SCALABLE_TOPIC_CLOSE:
+        case BaseCommand::SCALABLE_TOPIC_SUBSCRIBE:
+        case BaseCommand::WATCH_SCALABLE_TOPICS:
+        case BaseCommand::WATCH_SCALABLE_TOPICS_CLOSE:
+        case BaseCommand::WATCH_TC_ASSIGNMENTS:
+        case BaseCommand::WATCH_TC_ASSIGNMENTS_CLOSE:
+            return BaseCommand::Type_Name(c.type()) +
+                   " is not implemented by this cnxsim (transactions and scalable topics are not modelled)";
+        // What only a broker sends.
         case BaseCommand::CONNECTED:
         case BaseCommand::SEND_RECEIPT:
         case BaseCommand::SEND_ERROR:
+        case BaseCommand::MESSAGE:
         case BaseCommand::SUCCESS:
         case BaseCommand::ERROR:
         case BaseCommand::PRODUCER_SUCCESS:
+        case BaseCommand::PARTITIONED_METADATA_RESPONSE:
+        case BaseCommand::LOOKUP_RESPONSE:
+        case BaseCommand::CONSUMER_STATS_RESPONSE:
+        case BaseCommand::REACHED_END_OF_TOPIC:
+        case BaseCommand::GET_LAST_MESSAGE_ID_RESPONSE:
+        case BaseCommand::ACTIVE_CONSUMER_CHANGE:
+        case BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE:
         case BaseCommand::GET_SCHEMA_RESPONSE:
+        case BaseCommand::AUTH_CHALLENGE:
+        case BaseCommand::ACK_RESPONSE:
         case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE:
+        case BaseCommand::NEW_TXN_RESPONSE:
+        case BaseCommand::ADD_PARTITION_TO_TXN_RESPONSE:
+        case BaseCommand::ADD_SUBSCRIPTION_TO_TXN_RESPONSE:
+        case BaseCommand::END_TXN_RESPONSE:
+        case BaseCommand::END_TXN_ON_PARTITION_RESPONSE:
+        case BaseCommand::END_TXN_ON_SUBSCRIPTION_RESPONSE:
+        case BaseCommand::TC_CLIENT_CONNECT_RESPONSE:
+        case BaseCommand::WATCH_TOPIC_LIST_SUCCESS:
+        case BaseCommand::WATCH_TOPIC_UPDATE:
+        case BaseCommand::TOPIC_MIGRATED:
+        case BaseCommand::SCALABLE_TOPIC_UPDATE:
+        case BaseCommand::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
+        case BaseCommand::SCALABLE_TOPIC_ASSIGNMENT_UPDATE:
+        case BaseCommand::WATCH_SCALABLE_TOPICS_UPDATE:
+        case BaseCommand::WATCH_TC_ASSIGNMENTS_UPDATE:
             return "a client may not send " + BaseCommand::Type_Name(c.type());
     }
     return "unsupported command";
@@ -174,13 +216,7 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
 void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
     connected_ = true;
     protocolVersion_ = std::min(cmd.protocol_version(), broker_.profile().maxProtocolVersion);
-    BaseCommand out;
-    out.set_type(BaseCommand::CONNECTED);
-    auto* c = out.mutable_connected();
-    c->set_server_version("Pulsar Server" + broker_.profile().release.toString());
-    c->set_protocol_version(protocolVersion_);
-    c->set_max_message_size(5 * 1024 * 1024);
-    send(out);
+    send(wire::connected("Pulsar Server" + broker_.profile().release.toString(), protocolVersion_, 5 * 1024 * 1024));
 }
 
 std::string ServerCnx::producerErrorText(const BrokerError& error) const {
@@ -211,13 +247,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
                 return;
             case State::ready: {
                 trace->add("§1.1", "producer-id de-duplication", "already created -> repeat PRODUCER_SUCCESS");
-                BaseCommand out;
-                out.set_type(BaseCommand::PRODUCER_SUCCESS);
-                auto* s = out.mutable_producer_success();
-                s->set_request_id(cmd.request_id());
-                s->set_producer_name(slot.name);
-                s->set_schema_version(slot.schemaVersion);
-                send(out);
+                send(wire::producerSuccessRepeated(cmd.request_id(), slot.name, slot.schemaVersion));
                 return;
             }
             case State::failed: {
@@ -320,15 +350,7 @@ void ServerCnx::attachProducer(const pulsar::proto::CommandProducer& cmd, Topic&
                "producer '" + name + "' attached, schema_version=" + (version ? std::to_string(*version) : "empty"));
     auto& slot = producers_[cmd.producer_id()];
     slot = {State::ready, topic.name().toString(), name, versionBytes, {}};
-    BaseCommand out;
-    out.set_type(BaseCommand::PRODUCER_SUCCESS);
-    auto* s = out.mutable_producer_success();
-    s->set_request_id(cmd.request_id());
-    s->set_producer_name(name);
-    s->set_last_sequence_id(-1);
-    s->set_schema_version(versionBytes);
-    s->set_producer_ready(true);
-    send(out);
+    send(wire::producerSuccess(cmd.request_id(), name, versionBytes));
 }
 
 // §1.5: failures of the schema stage carry "<class>: <msg> caused by <class>: <msg>"
@@ -364,10 +386,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                 return;
             case State::ready: {
                 trace->add("§2.1", "consumer-id de-duplication", "already subscribed -> SUCCESS");
-                BaseCommand out;
-                out.set_type(BaseCommand::SUCCESS);
-                out.mutable_success()->set_request_id(cmd.request_id());
-                send(out);
+                send(wire::success(cmd.request_id()));
                 return;
             }
             case State::failed:
@@ -442,10 +461,7 @@ void ServerCnx::subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& 
     trace->add("§2.1", "topic.subscribe", "consumer '" + c.name + "' attached to subscription '" +
                                               cmd.subscription() + "' (" + subType + ")");
     consumers_[cmd.consumer_id()].state = State::ready;
-    BaseCommand out;
-    out.set_type(BaseCommand::SUCCESS);
-    out.mutable_success()->set_request_id(cmd.request_id());
-    send(out);
+    send(wire::success(cmd.request_id()));
 }
 
 void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error,
@@ -465,27 +481,14 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
     if (it != producers_.end() && it->second.state == State::ready) {
         topic = broker_.findTopic(*TopicName::parse(it->second.topic));
     }
-    BaseCommand out;
     if (!topic) {
-        out.set_type(BaseCommand::SEND_ERROR);
-        auto* e = out.mutable_send_error();
-        e->set_producer_id(cmd.producer_id());
-        e->set_sequence_id(cmd.sequence_id());
-        e->set_error(pulsar::proto::NotAllowedError);
-        e->set_message("Producer not found");
-        send(out);
+        send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), pulsar::proto::NotAllowedError, "Producer not found"));
         return;
     }
     // §8.3: the broker stores metadata and payload as sent; schema_version is not validated (#20022).
     std::size_t bytes = frame.payload.size() + (frame.metadata ? frame.metadata->ByteSizeLong() : 0);
     topic->publish(bytes == 0 ? 1 : bytes);
-    out.set_type(BaseCommand::SEND_RECEIPT);
-    auto* r = out.mutable_send_receipt();
-    r->set_producer_id(cmd.producer_id());
-    r->set_sequence_id(cmd.sequence_id());
-    r->mutable_message_id()->set_ledgerid(ledgerId_);
-    r->mutable_message_id()->set_entryid(nextEntryId_++);
-    send(out);
+    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), ledgerId_, nextEntryId_++));
 }
 
 void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd) {
@@ -494,10 +497,7 @@ void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& c
             topic->removeProducer(id_, cmd.producer_id());
         producers_.erase(it);
     }
-    BaseCommand out;
-    out.set_type(BaseCommand::SUCCESS);
-    out.mutable_success()->set_request_id(cmd.request_id());
-    send(out);
+    send(wire::success(cmd.request_id()));
 }
 
 void ServerCnx::handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd) {
@@ -506,10 +506,7 @@ void ServerCnx::handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& c
             topic->removeConsumer(id_, cmd.consumer_id());
         consumers_.erase(it);
     }
-    BaseCommand out;
-    out.set_type(BaseCommand::SUCCESS);
-    out.mutable_success()->set_request_id(cmd.request_id());
-    send(out);
+    send(wire::success(cmd.request_id()));
 }
 
 // --- §1.9 GET_SCHEMA ---------------------------------------------------------------
@@ -517,16 +514,11 @@ void ServerCnx::handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& c
 void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
-    BaseCommand out;
-    out.set_type(BaseCommand::GET_SCHEMA_RESPONSE);
-    auto* r = out.mutable_getschemaresponse();
-    r->set_request_id(cmd.request_id());
+    const auto requestId = cmd.request_id();
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
     if (!name) {
-        r->set_error_code(pulsar::proto::InvalidTopicName);
-        r->set_error_message(parseError);
-        send(out);
+        send(wire::getSchemaResponseError(requestId, pulsar::proto::InvalidTopicName, parseError));
         return;
     }
     std::optional<std::int64_t> wanted;
@@ -534,9 +526,7 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
         wanted = wire::decodeSchemaVersion(cmd.schema_version());
         if (!wanted && broker_.profile().getSchemaEmptyVersionIsError) {
             trace->add("§1.9", "handleGetSchema", "schema_version present but not 8 bytes -> Empty schema version");
-            r->set_error_code(pulsar::proto::IncompatibleSchema);
-            r->set_error_message("Empty schema version");
-            send(out);
+            send(wire::getSchemaResponseError(requestId, pulsar::proto::IncompatibleSchema, "Empty schema version"));
             return;
         }
     }
@@ -545,29 +535,26 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
                          ? name->schemaId()
                          : name->tenant() + "/" + name->namespacePortion() + "/" + name->localName();
     Stage stage{StageKind::registryRead, {}, name->toString(), id};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), out, id, wanted, topic = cmd.topic(),
-                                                trace]() mutable {
-        if (auto* cnx = self.get()) cnx->answerGetSchema(std::move(out), id, wanted, topic, *trace);
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), requestId, id, wanted, topic = cmd.topic(),
+                                                trace] {
+        if (auto* cnx = self.get()) cnx->answerGetSchema(requestId, id, wanted, topic, *trace);
     });
 }
 
-void ServerCnx::answerGetSchema(BaseCommand out, const std::string& id, std::optional<std::int64_t> wanted,
+void ServerCnx::answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,
                                 const std::string& topic, Trace& trace) {
-    auto* r = out.mutable_getschemaresponse();
     auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
     if (!found) {
         trace.add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
         noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, &trace, "not-found answer");
-        r->set_error_code(pulsar::proto::TopicNotFound);
-        r->set_error_message(broker_.profile().getSchemaNotFoundIncludesTopic ? "Topic not found or no-schema " + topic
-                                                                              : "Topic not found or no-schema");
-        send(out);
+        send(wire::getSchemaResponseError(requestId, pulsar::proto::TopicNotFound,
+                                          broker_.profile().getSchemaNotFoundIncludesTopic
+                                              ? "Topic not found or no-schema " + topic
+                                              : "Topic not found or no-schema"));
         return;
     }
     trace.add("§1.9", "handleGetSchema", "found version " + std::to_string(found->version));
-    *r->mutable_schema() = wire::toProto(found->schema, id);
-    r->set_schema_version(wire::encodeSchemaVersion(found->version));
-    send(out);
+    send(wire::getSchemaResponse(requestId, wire::toProto(found->schema, id), wire::encodeSchemaVersion(found->version)));
 }
 
 // --- §1.8 GET_OR_CREATE_SCHEMA -------------------------------------------------------
@@ -599,23 +586,18 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
 }
 
 void ServerCnx::answerGetOrCreateSchema(std::uint64_t requestId, const Result<SchemaVersion>& r, Trace& trace) {
-    BaseCommand out;
-    out.set_type(BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
-    auto* resp = out.mutable_getorcreateschemaresponse();
-    resp->set_request_id(requestId);
     if (!r.ok()) {
         // Schema-step failures carry the §1.5 wrapping; the handler's own
         // refusals (topic not found) are sent as plain text.
         const auto& e = r.error();
         trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
-        resp->set_error_code(e.code);
-        resp->set_error_message(e.exceptionClass.empty() ? e.message : producerErrorText(e));
-    } else {
-        auto v = r.value();
-        resp->set_schema_version(v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v));
-        trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v)));
+        send(wire::getOrCreateSchemaResponseError(requestId, e.code,
+                                                  e.exceptionClass.empty() ? e.message : producerErrorText(e)));
+        return;
     }
-    send(out);
+    auto v = r.value();
+    trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v)));
+    send(wire::getOrCreateSchemaResponse(requestId, v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v)));
 }
 
 }  // namespace cnx

@@ -34,6 +34,9 @@ public:
     /// Handles one frame from the client. A malformed or out-of-protocol frame
     /// closes the connection: the reason is returned and later frames are refused.
     std::optional<std::string> receive(std::string_view frame);
+    /// The same for a frame already decoded (by a wire::FrameStream reading a
+    /// byte stream): every BaseCommand type is handled or refused, none crashes.
+    std::optional<std::string> receive(const wire::Frame& frame);
 
     /// The decision trace of the request `requestId` (empty if unknown).
     TracePtr trace(std::uint64_t requestId) const;
@@ -77,8 +80,8 @@ private:
     void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
-    /// The "registry read" stage of GET_SCHEMA: `out` is the response being built.
-    void answerGetSchema(pulsar::proto::BaseCommand out, const std::string& id, std::optional<std::int64_t> wanted,
+    /// The "registry read" stage of GET_SCHEMA.
+    void answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,
                          const std::string& topic, Trace& trace);
     void answerGetOrCreateSchema(std::uint64_t requestId, const Result<SchemaVersion>& r, Trace& trace);
 

@@ -1,5 +1,9 @@
 #include "broker_model/wire/frame.h"
 
+#include <boost/crc.hpp>
+
+#include "broker_model/wire/frame_stream.h"
+
 namespace cnx::wire {
 namespace {
 
@@ -13,38 +17,13 @@ std::uint32_t getU32(std::string_view s, std::size_t at) {
     return v;
 }
 
-bool fail(std::string* error, std::string message) {
-    if (error) *error = std::move(message);
-    return false;
-}
-
-// A BaseCommand must carry the sub-message its type names (§8.2).
-bool hasBody(const pulsar::proto::BaseCommand& c) {
-    using T = pulsar::proto::BaseCommand;
-    switch (c.type()) {
-        case T::CONNECT: return c.has_connect();
-        case T::CONNECTED: return c.has_connected();
-        case T::SUBSCRIBE: return c.has_subscribe();
-        case T::PRODUCER: return c.has_producer();
-        case T::SEND: return c.has_send();
-        case T::SEND_RECEIPT: return c.has_send_receipt();
-        case T::SEND_ERROR: return c.has_send_error();
-        case T::SUCCESS: return c.has_success();
-        case T::ERROR: return c.has_error();
-        case T::CLOSE_PRODUCER: return c.has_close_producer();
-        case T::CLOSE_CONSUMER: return c.has_close_consumer();
-        case T::PRODUCER_SUCCESS: return c.has_producer_success();
-        case T::PING: return true;
-        case T::PONG: return true;
-        case T::GET_SCHEMA: return c.has_getschema();
-        case T::GET_SCHEMA_RESPONSE: return c.has_getschemaresponse();
-        case T::GET_OR_CREATE_SCHEMA: return c.has_getorcreateschema();
-        case T::GET_OR_CREATE_SCHEMA_RESPONSE: return c.has_getorcreateschemaresponse();
-    }
-    return false;
-}
-
 }  // namespace
+
+std::uint32_t crc32c(std::string_view bytes) {
+    boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true> crc;
+    crc.process_bytes(bytes.data(), bytes.size());
+    return crc.checksum();
+}
 
 std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
     std::string body = command.SerializeAsString();
@@ -57,87 +36,54 @@ std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
 }
 
 std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
-                               std::string_view payload) {
+                               std::string_view payload, Checksum checksum,
+                               const pulsar::proto::BrokerEntryMetadata* brokerEntry) {
     std::string body = command.SerializeAsString();
+    std::string entry;  // [0x0e02][size][BrokerEntryMetadata]
+    if (brokerEntry) {
+        std::string e = brokerEntry->SerializeAsString();
+        entry = std::string("\x0e\x02", 2);
+        putU32(entry, static_cast<std::uint32_t>(e.size()));
+        entry += e;
+    }
+    std::string checked;  // [metadataSize][metadata][payload]: what the CRC32C covers
     std::string meta = metadata.SerializeAsString();
+    putU32(checked, static_cast<std::uint32_t>(meta.size()));
+    checked += meta;
+    checked += payload;
+    std::string block;  // [0x0e01][CRC32C]
+    if (checksum == Checksum::crc32c) {
+        block = std::string("\x0e\x01", 2);
+        putU32(block, crc32c(checked));
+    }
     std::string out;
-    putU32(out, static_cast<std::uint32_t>(4 + body.size() + 4 + meta.size() + payload.size()));
+    putU32(out, static_cast<std::uint32_t>(4 + body.size() + entry.size() + block.size() + checked.size()));
     putU32(out, static_cast<std::uint32_t>(body.size()));
     out += body;
-    putU32(out, static_cast<std::uint32_t>(meta.size()));
-    out += meta;
-    out += payload;
+    out += entry;
+    out += block;
+    out += checked;
     return out;
 }
 
-namespace {
-
-constexpr unsigned char kMagicCrc32c[2] = {0x0e, 0x01};
-
-// The part of a payload command after the BaseCommand (§8.1).
-bool decodePayload(std::string_view rest, Frame& frame, std::string* error) {
-    if (rest.size() >= 6 && static_cast<unsigned char>(rest[0]) == kMagicCrc32c[0] &&
-        static_cast<unsigned char>(rest[1]) == kMagicCrc32c[1]) {
-        rest.remove_prefix(6);  // magic + CRC32C
-    }
-    if (rest.size() < 4) return fail(error, "payload command lacks its 4-byte metadataSize");
-    std::uint32_t metaSize = getU32(rest, 0);
-    if (static_cast<std::uint64_t>(metaSize) + 4 > rest.size())
-        return fail(error, "metadataSize=" + std::to_string(metaSize) + " runs past the end of the frame");
-    pulsar::proto::MessageMetadata meta;
-    if (!meta.ParsePartialFromArray(rest.data() + 4, static_cast<int>(metaSize)))
-        return fail(error, "MessageMetadata does not parse (bad protobuf encoding)");
-    if (!meta.IsInitialized())
-        return fail(error, "MessageMetadata lacks required fields: " + meta.InitializationErrorString());
-    frame.metadata = std::move(meta);
-    frame.payload = std::string(rest.substr(4 + metaSize));
-    return true;
-}
-
-}  // namespace
-
+// One whole frame: its sizes must account for exactly these bytes; the frame
+// itself is read by the stream's parser.
 std::optional<Frame> decodeFrame(std::string_view bytes, std::string* error) {
-    if (bytes.size() < 8) {
-        fail(error, "frame of " + std::to_string(bytes.size()) + " bytes is shorter than its 8-byte header");
+    auto fail = [&](std::string message) -> std::optional<Frame> {
+        if (error) *error = std::move(message);
         return std::nullopt;
-    }
+    };
+    if (bytes.size() < 8)
+        return fail("frame of " + std::to_string(bytes.size()) + " bytes is shorter than its 8-byte header");
     std::uint32_t total = getU32(bytes, 0);
-    std::uint32_t commandSize = getU32(bytes, 4);
-    if (total > kMaxFrameSize) {
-        fail(error, "frame size " + std::to_string(total) + " exceeds the maximum " + std::to_string(kMaxFrameSize));
-        return std::nullopt;
-    }
-    if (static_cast<std::size_t>(total) + 4 != bytes.size()) {
-        fail(error, "frame says totalSize=" + std::to_string(total) + " but " + std::to_string(bytes.size() - 4) +
-                        " bytes follow it");
-        return std::nullopt;
-    }
-    if (static_cast<std::uint64_t>(commandSize) + 4 > total) {
-        fail(error, "commandSize=" + std::to_string(commandSize) + " exceeds totalSize=" + std::to_string(total));
-        return std::nullopt;
-    }
-    Frame frame;
-    if (!frame.command.ParsePartialFromArray(bytes.data() + 8, static_cast<int>(commandSize))) {
-        fail(error, "BaseCommand does not parse (bad protobuf encoding)");
-        return std::nullopt;
-    }
-    if (!frame.command.IsInitialized()) {
-        fail(error, "BaseCommand lacks required fields: " + frame.command.InitializationErrorString());
-        return std::nullopt;
-    }
-    if (!hasBody(frame.command)) {
-        fail(error, "BaseCommand of type " + pulsar::proto::BaseCommand::Type_Name(frame.command.type()) +
-                        " lacks its command message");
-        return std::nullopt;
-    }
-    auto rest = bytes.substr(8 + commandSize);
-    bool isSend = frame.command.type() == pulsar::proto::BaseCommand::SEND;
-    if (isSend && !decodePayload(rest, frame, error)) return std::nullopt;
-    if (!isSend && !rest.empty()) {
-        fail(error, "a " + pulsar::proto::BaseCommand::Type_Name(frame.command.type()) +
-                        " frame carries " + std::to_string(rest.size()) + " bytes after its command");
-        return std::nullopt;
-    }
+    if (total <= kMaxFrameSize && static_cast<std::size_t>(total) + 4 != bytes.size())
+        return fail("frame says totalSize=" + std::to_string(total) + " but " + std::to_string(bytes.size() - 4) +
+                    " bytes follow it");
+    FrameStream stream;
+    stream.feed(bytes);
+    if (stream.failed()) return fail(stream.error());
+    auto frame = stream.next();
+    if (!frame) return fail("incomplete frame");  // not reached: the sizes were checked above
     return frame;
 }
 

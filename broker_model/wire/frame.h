@@ -1,8 +1,14 @@
 #pragma once
-// Pulsar's simple-command framing (reference §8.1):
+// Pulsar's framing (reference §8.1). Simple commands:
 // `[totalSize: u32 BE][commandSize: u32 BE][BaseCommand]`, totalSize = 4 + commandSize.
+// Payload commands (SEND from a client, MESSAGE from the broker) go on with
+// `[magic 0x0e01][CRC32C: u32 BE][metadataSize: u32 BE][MessageMetadata][payload]`,
+// the magic+checksum block optional, the checksum over everything after it; a
+// MESSAGE may carry `[magic 0x0e02][size: u32 BE][BrokerEntryMetadata]` first.
 // Decoding never trusts the sizes: a short, oversized or inconsistent frame,
-// or one whose BaseCommand does not parse, is an error value.
+// or one whose BaseCommand does not parse, is an error value. A byte stream is
+// read with wire::FrameStream (frame_stream.h); decodeFrame reads one whole frame
+// through the same code.
 
 #include <cstdint>
 #include <optional>
@@ -16,21 +22,34 @@ namespace cnx::wire {
 /// Largest frame accepted: broker default maxMessageSize (5 MiB) + 10 KiB padding (§8.1).
 inline constexpr std::uint32_t kMaxFrameSize = 5 * 1024 * 1024 + 10 * 1024;
 
-/// A decoded frame: the command and, for payload commands (SEND), the
-/// message metadata and payload (§8.1; the optional magic+checksum block is
-/// accepted and its checksum not verified).
+/// A decoded frame: the command and, for payload commands (SEND, MESSAGE), the
+/// message metadata and payload (§8.1).
 struct Frame {
     pulsar::proto::BaseCommand command;
     std::optional<pulsar::proto::MessageMetadata> metadata;
     std::string payload;
+    /// The magic 0x0e01 + CRC32C block was there.
+    bool checksumPresent = false;
+    /// It was there and matches the bytes after it. A mismatch is no decode
+    /// error: the broker answers SEND_ERROR ChecksumError.
+    bool checksumValid = false;
+    /// A MESSAGE's broker-entry-metadata block (magic 0x0e02), when present.
+    std::optional<pulsar::proto::BrokerEntryMetadata> brokerEntryMetadata;
 };
+
+/// CRC32C (Castagnoli), as Pulsar's checksum block carries it.
+std::uint32_t crc32c(std::string_view bytes);
 
 /// Serialises `command` as one simple-command frame.
 std::string encodeFrame(const pulsar::proto::BaseCommand& command);
 
-/// Serialises a payload command: `[sizes][BaseCommand][metadataSize][metadata][payload]`.
+enum class Checksum { crc32c, none };
+
+/// Serialises a payload command:
+/// `[sizes][BaseCommand]([0x0e02][size][entry])([0x0e01][CRC32C])[metadataSize][metadata][payload]`.
 std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
-                               std::string_view payload);
+                               std::string_view payload, Checksum checksum = Checksum::crc32c,
+                               const pulsar::proto::BrokerEntryMetadata* brokerEntry = nullptr);
 
 /// Parses one whole frame. nullopt with `error` set when it is malformed.
 std::optional<Frame> decodeFrame(std::string_view frame, std::string* error);

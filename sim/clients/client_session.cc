@@ -1,38 +1,11 @@
 #include "sim/clients/client_session.h"
 
+#include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
 
 namespace cnx::sim {
-namespace {
 
 using pulsar::proto::BaseCommand;
-
-std::optional<std::uint64_t> requestIdOf(const BaseCommand& c) {
-    switch (c.type()) {
-        case BaseCommand::PRODUCER_SUCCESS: return c.producer_success().request_id();
-        case BaseCommand::SUCCESS: return c.success().request_id();
-        case BaseCommand::ERROR: return c.error().request_id();
-        case BaseCommand::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
-        case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
-        case BaseCommand::CONNECT:
-        case BaseCommand::CONNECTED:
-        case BaseCommand::SUBSCRIBE:
-        case BaseCommand::PRODUCER:
-        case BaseCommand::SEND:
-        case BaseCommand::SEND_RECEIPT:
-        case BaseCommand::SEND_ERROR:
-        case BaseCommand::CLOSE_PRODUCER:
-        case BaseCommand::CLOSE_CONSUMER:
-        case BaseCommand::PING:
-        case BaseCommand::PONG:
-        case BaseCommand::GET_SCHEMA:
-        case BaseCommand::GET_OR_CREATE_SCHEMA:
-            return std::nullopt;
-    }
-    return std::nullopt;
-}
-
-}  // namespace
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
@@ -85,7 +58,7 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
 
 std::optional<BaseCommand> ClientSession::takeResponse(std::uint64_t requestId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (requestIdOf(*it) == requestId) {
+        if (wire::requestIdOf(*it) == requestId) {
             BaseCommand c = std::move(*it);
             inbox_.erase(it);
             return c;

@@ -1,15 +1,18 @@
 // libFuzzer target: the wire decoder and ServerCnx::receive (reference §8.1).
 //
-// Input: a byte stream of frames as a client sends them. It is cut into
-// frames by each frame's own leading totalSize (u32 big-endian, + 4 bytes);
-// a size that runs past the end takes the rest. Each frame goes to one
-// connection of a fresh broker, after a valid CONNECT, with the executor
-// drained after every frame, until the connection refuses one. A second
-// connection then connects and subscribes, so damage one peer does to shared
-// broker state shows up as a failure on another.
+// Input: a byte stream of frames as a client sends them. It reaches a
+// wire::FrameStream in chunks, as a socket would deliver it: the chunk sizes
+// come from a seeded generator whose seed is a hash of the input (so the same
+// input is always cut the same way, and a mutation cuts it differently). Each
+// decoded frame goes to one connection of a fresh broker, after a valid
+// CONNECT, with the executor drained after every frame, until the connection
+// refuses one or the stream fails (the broker then closes the connection). A
+// second connection then connects and subscribes, so damage one peer does to
+// shared broker state shows up as a failure on another.
 //
 // Every frame the broker sends back must itself decode.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -20,6 +23,7 @@
 #include "broker_model/profile/profile.h"
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame.h"
+#include "broker_model/wire/frame_stream.h"
 
 namespace {
 
@@ -45,21 +49,19 @@ std::string subscribeFrame() {
     return cnx::wire::encodeFrame(c);
 }
 
-std::uint32_t u32At(std::string_view s) {
-    return (std::uint32_t(std::uint8_t(s[0])) << 24) | (std::uint32_t(std::uint8_t(s[1])) << 16) |
-           (std::uint32_t(std::uint8_t(s[2])) << 8) | std::uint32_t(std::uint8_t(s[3]));
+/// FNV-1a of the input: the seed of its chunk sizes.
+std::uint64_t hashOf(std::string_view s) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (char c : s) h = (h ^ static_cast<std::uint8_t>(c)) * 1099511628211ull;
+    return h;
 }
 
-/// The next frame of `rest` by its own totalSize; advances `rest`.
-std::string_view nextFrame(std::string_view& rest) {
-    std::size_t n = rest.size();
-    if (rest.size() >= 4) {
-        std::uint64_t want = std::uint64_t(u32At(rest)) + 4;
-        if (want < n) n = static_cast<std::size_t>(want);
-    }
-    auto frame = rest.substr(0, n);
-    rest.remove_prefix(n);
-    return frame;
+/// The next chunk length: mostly short (frames split across chunks), sometimes
+/// long (several frames in one chunk).
+std::size_t nextChunk(std::uint64_t& state) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    auto r = state >> 33;
+    return r % 4 == 0 ? 1 + (r >> 2) % 4096 : 1 + (r >> 2) % 16;
 }
 
 /// A connection whose every outgoing frame must decode.
@@ -83,9 +85,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         cnx::ServerCnx peer(broker, checkedSender(&answers));
         if (peer.receive(connect)) std::abort();
         std::string_view rest(reinterpret_cast<const char*>(data), size);
+        std::uint64_t state = hashOf(rest);
+        cnx::wire::FrameStream stream;
         while (!rest.empty() && !peer.closed()) {
-            peer.receive(nextFrame(rest));
-            executor.runUntilIdle();
+            auto n = std::min(nextChunk(state), rest.size());
+            stream.feed(rest.substr(0, n));
+            rest.remove_prefix(n);
+            while (auto frame = stream.next()) {
+                if (peer.closed()) break;
+                peer.receive(*frame);
+                executor.runUntilIdle();
+            }
+            if (stream.failed()) peer.close();  // a malformed frame closes the connection
         }
     }
     // Another client is unaffected by what the first one sent.

@@ -1,6 +1,6 @@
 // Writes the seed corpus of the wire fuzz target: one file per kind of
-// client request, and a few sessions of several frames (the target cuts its
-// input into frames by their sizes), all as a real client would encode them.
+// client request, and a few sessions of several frames (the target reads its
+// input as a byte stream, cut into chunks), all as a real client would encode them.
 //
 //   fuzz_wire_seeds FOLDER [REGRESSIONS]
 //
@@ -90,6 +90,21 @@ std::string closeProducer(std::uint64_t id) {
     return cnx::wire::encodeFrame(c);
 }
 
+/// LOOKUP and PARTITIONED_METADATA, as a client sends them before PRODUCER
+/// (refused by this model: not implemented).
+std::string lookupAndPartitionedMetadata() {
+    BaseCommand l;
+    l.set_type(BaseCommand::LOOKUP);
+    l.mutable_lookuptopic()->set_topic(kTopic);
+    l.mutable_lookuptopic()->set_request_id(10);
+    l.mutable_lookuptopic()->set_authoritative(false);
+    BaseCommand p;
+    p.set_type(BaseCommand::PARTITIONED_METADATA);
+    p.mutable_partitionmetadata()->set_topic(kTopic);
+    p.mutable_partitionmetadata()->set_request_id(11);
+    return cnx::wire::encodeFrame(p) + cnx::wire::encodeFrame(l);
+}
+
 /// Issue 7 item 6: a KEY_VALUE schema whose key properties nest 100,000
 /// arrays crashed the KEY_VALUE check, `gsonAsString` and the admin rendering.
 std::string deepKeyValueProducer() {
@@ -130,6 +145,7 @@ int main(int argc, char** argv) {
         {"session-subscribe-then-produce",
          subscribe(1, schemaOf(Schema::Avro, kAvro)) + producer(2, schemaOf(Schema::String)) + getSchema()},
         {"session-key-value-twice", producer(1, keyValueSchema()) + subscribe(2, keyValueSchema())},
+        {"session-produce-then-lookup", producer(1, schemaOf(Schema::String)) + lookupAndPartitionedMetadata()},
     };
     if (!writeAll(argv[1], seeds)) return 1;
     if (argc == 3 && !writeAll(argv[2], {{"issue7-6-key-value-properties-nested-100000", deepKeyValueProducer()}}))

@@ -124,7 +124,7 @@ TEST_CASE("§8.1 payload frame (SEND): metadata and payload round trip, magic+ch
     CHECK(f->metadata->producer_name() == "p");
     CHECK(f->payload == "hello");
 
-    // The same with the magic 0x0e01 + CRC32C block before metadataSize (checksum not verified).
+    // By hand, with a magic 0x0e01 + CRC32C block whose checksum is wrong: decoded, and flagged.
     auto body = cmd.SerializeAsString();
     auto m = meta().SerializeAsString();
     std::string rest = std::string("\x0e\x01", 2) + u32(0xdeadbeef) + u32(static_cast<std::uint32_t>(m.size())) + m + "hi";
@@ -132,6 +132,10 @@ TEST_CASE("§8.1 payload frame (SEND): metadata and payload round trip, magic+ch
     INFO(error);
     REQUIRE(g.has_value());
     CHECK(g->payload == "hi");
+    CHECK(g->checksumPresent);
+    CHECK_FALSE(g->checksumValid);
+    CHECK(f->checksumPresent);  // encodePayloadFrame writes the block, with the right CRC32C
+    CHECK(f->checksumValid);
 }
 
 TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire][ref-8.1]") {

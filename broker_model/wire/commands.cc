@@ -1,0 +1,331 @@
+#include "broker_model/wire/commands.h"
+
+namespace cnx::wire {
+namespace {
+
+using T = BaseCommand;
+
+// Every BaseCommand type of the upstream proto: (type, its sub-message field,
+// who sends it). The field's number equals the type's value in upstream's proto.
+#define CNX_WIRE_COMMANDS(X) \
+    X(CONNECT, connect, client) \
+    X(CONNECTED, connected, broker) \
+    X(SUBSCRIBE, subscribe, client) \
+    X(PRODUCER, producer, client) \
+    X(SEND, send, client) \
+    X(SEND_RECEIPT, send_receipt, broker) \
+    X(SEND_ERROR, send_error, broker) \
+    X(MESSAGE, message, broker) \
+    X(ACK, ack, client) \
+    X(FLOW, flow, client) \
+    X(UNSUBSCRIBE, unsubscribe, client) \
+    X(SUCCESS, success, broker) \
+    X(ERROR, error, broker) \
+    X(CLOSE_PRODUCER, close_producer, either) \
+    X(CLOSE_CONSUMER, close_consumer, either) \
+    X(PRODUCER_SUCCESS, producer_success, broker) \
+    X(PING, ping, either) \
+    X(PONG, pong, either) \
+    X(REDELIVER_UNACKNOWLEDGED_MESSAGES, redeliverunacknowledgedmessages, client) \
+    X(PARTITIONED_METADATA, partitionmetadata, client) \
+    X(PARTITIONED_METADATA_RESPONSE, partitionmetadataresponse, broker) \
+    X(LOOKUP, lookuptopic, client) \
+    X(LOOKUP_RESPONSE, lookuptopicresponse, broker) \
+    X(CONSUMER_STATS, consumerstats, client) \
+    X(CONSUMER_STATS_RESPONSE, consumerstatsresponse, broker) \
+    X(REACHED_END_OF_TOPIC, reachedendoftopic, broker) \
+    X(SEEK, seek, client) \
+    X(GET_LAST_MESSAGE_ID, getlastmessageid, client) \
+    X(GET_LAST_MESSAGE_ID_RESPONSE, getlastmessageidresponse, broker) \
+    X(ACTIVE_CONSUMER_CHANGE, active_consumer_change, broker) \
+    X(GET_TOPICS_OF_NAMESPACE, gettopicsofnamespace, client) \
+    X(GET_TOPICS_OF_NAMESPACE_RESPONSE, gettopicsofnamespaceresponse, broker) \
+    X(GET_SCHEMA, getschema, client) \
+    X(GET_SCHEMA_RESPONSE, getschemaresponse, broker) \
+    X(AUTH_CHALLENGE, authchallenge, broker) \
+    X(AUTH_RESPONSE, authresponse, client) \
+    X(ACK_RESPONSE, ackresponse, broker) \
+    X(GET_OR_CREATE_SCHEMA, getorcreateschema, client) \
+    X(GET_OR_CREATE_SCHEMA_RESPONSE, getorcreateschemaresponse, broker) \
+    X(NEW_TXN, newtxn, client) \
+    X(NEW_TXN_RESPONSE, newtxnresponse, broker) \
+    X(ADD_PARTITION_TO_TXN, addpartitiontotxn, client) \
+    X(ADD_PARTITION_TO_TXN_RESPONSE, addpartitiontotxnresponse, broker) \
+    X(ADD_SUBSCRIPTION_TO_TXN, addsubscriptiontotxn, client) \
+    X(ADD_SUBSCRIPTION_TO_TXN_RESPONSE, addsubscriptiontotxnresponse, broker) \
+    X(END_TXN, endtxn, client) \
+    X(END_TXN_RESPONSE, endtxnresponse, broker) \
+    X(END_TXN_ON_PARTITION, endtxnonpartition, client) \
+    X(END_TXN_ON_PARTITION_RESPONSE, endtxnonpartitionresponse, broker) \
+    X(END_TXN_ON_SUBSCRIPTION, endtxnonsubscription, client) \
+    X(END_TXN_ON_SUBSCRIPTION_RESPONSE, endtxnonsubscriptionresponse, broker) \
+    X(TC_CLIENT_CONNECT_REQUEST, tcclientconnectrequest, client) \
+    X(TC_CLIENT_CONNECT_RESPONSE, tcclientconnectresponse, broker) \
+    X(WATCH_TOPIC_LIST, watchtopiclist, client) \
+    X(WATCH_TOPIC_LIST_SUCCESS, watchtopiclistsuccess, broker) \
+    X(WATCH_TOPIC_UPDATE, watchtopicupdate, broker) \
+    X(WATCH_TOPIC_LIST_CLOSE, watchtopiclistclose, client) \
+    X(TOPIC_MIGRATED, topicmigrated, broker) \
+    X(SCALABLE_TOPIC_LOOKUP, scalabletopiclookup, client) \
+    X(SCALABLE_TOPIC_UPDATE, scalabletopicupdate, broker) \
+    X(SCALABLE_TOPIC_CLOSE, scalabletopicclose, client) \
+    X(SCALABLE_TOPIC_SUBSCRIBE, scalabletopicsubscribe, client) \
+    X(SCALABLE_TOPIC_SUBSCRIBE_RESPONSE, scalabletopicsubscriberesponse, broker) \
+    X(SCALABLE_TOPIC_ASSIGNMENT_UPDATE, scalabletopicassignmentupdate, broker) \
+    X(WATCH_SCALABLE_TOPICS, watchscalabletopics, client) \
+    X(WATCH_SCALABLE_TOPICS_UPDATE, watchscalabletopicsupdate, broker) \
+    X(WATCH_SCALABLE_TOPICS_CLOSE, watchscalabletopicsclose, client) \
+    X(WATCH_TC_ASSIGNMENTS, watchtcassignments, client) \
+    X(WATCH_TC_ASSIGNMENTS_UPDATE, watchtcassignmentsupdate, broker) \
+    X(WATCH_TC_ASSIGNMENTS_CLOSE, watchtcassignmentsclose, client)
+
+}  // namespace
+
+Sender senderOf(BaseCommand::Type type) {
+    switch (type) {
+#define X(type, field, sender) \
+    case T::type: return Sender::sender;
+        CNX_WIRE_COMMANDS(X)
+#undef X
+    }
+    return Sender::either;  // not reached: the switch names every type
+}
+
+bool hasBody(const BaseCommand& c) {
+    // PING and PONG are valid without their (empty) message, as the broker reads them (§8.2).
+    if (c.type() == T::PING || c.type() == T::PONG) return true;
+    switch (c.type()) {
+#define X(type, field, sender) \
+    case T::type: return c.has_##field();
+        CNX_WIRE_COMMANDS(X)
+#undef X
+    }
+    return false;
+}
+
+bool isPayloadCommand(BaseCommand::Type type) { return type == T::SEND || type == T::MESSAGE; }
+
+std::optional<std::uint64_t> requestIdOf(const BaseCommand& c) {
+    switch (c.type()) {
+        case T::SUCCESS: return c.success().request_id();
+        case T::ERROR: return c.error().request_id();
+        case T::PRODUCER_SUCCESS: return c.producer_success().request_id();
+        case T::PARTITIONED_METADATA_RESPONSE: return c.partitionmetadataresponse().request_id();
+        case T::LOOKUP_RESPONSE: return c.lookuptopicresponse().request_id();
+        case T::CONSUMER_STATS_RESPONSE: return c.consumerstatsresponse().request_id();
+        case T::GET_LAST_MESSAGE_ID_RESPONSE: return c.getlastmessageidresponse().request_id();
+        case T::GET_TOPICS_OF_NAMESPACE_RESPONSE: return c.gettopicsofnamespaceresponse().request_id();
+        case T::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
+        case T::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
+        case T::ACK_RESPONSE:
+            if (!c.ackresponse().has_request_id()) return std::nullopt;
+            return c.ackresponse().request_id();
+        case T::NEW_TXN_RESPONSE: return c.newtxnresponse().request_id();
+        case T::ADD_PARTITION_TO_TXN_RESPONSE: return c.addpartitiontotxnresponse().request_id();
+        case T::ADD_SUBSCRIPTION_TO_TXN_RESPONSE: return c.addsubscriptiontotxnresponse().request_id();
+        case T::END_TXN_RESPONSE: return c.endtxnresponse().request_id();
+        case T::END_TXN_ON_PARTITION_RESPONSE: return c.endtxnonpartitionresponse().request_id();
+        case T::END_TXN_ON_SUBSCRIPTION_RESPONSE: return c.endtxnonsubscriptionresponse().request_id();
+        case T::TC_CLIENT_CONNECT_RESPONSE: return c.tcclientconnectresponse().request_id();
+        case T::WATCH_TOPIC_LIST_SUCCESS: return c.watchtopiclistsuccess().request_id();
+        case T::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE: return c.scalabletopicsubscriberesponse().request_id();
+        // Requests, pushes and session-keyed updates: no request they answer.
+        case T::CONNECT:
+        case T::CONNECTED:
+        case T::SUBSCRIBE:
+        case T::PRODUCER:
+        case T::SEND:
+        case T::SEND_RECEIPT:
+        case T::SEND_ERROR:
+        case T::MESSAGE:
+        case T::ACK:
+        case T::FLOW:
+        case T::UNSUBSCRIBE:
+        case T::CLOSE_PRODUCER:
+        case T::CLOSE_CONSUMER:
+        case T::PING:
+        case T::PONG:
+        case T::REDELIVER_UNACKNOWLEDGED_MESSAGES:
+        case T::PARTITIONED_METADATA:
+        case T::LOOKUP:
+        case T::CONSUMER_STATS:
+        case T::REACHED_END_OF_TOPIC:
+        case T::SEEK:
+        case T::GET_LAST_MESSAGE_ID:
+        case T::ACTIVE_CONSUMER_CHANGE:
+        case T::GET_TOPICS_OF_NAMESPACE:
+        case T::GET_SCHEMA:
+        case T::AUTH_CHALLENGE:
+        case T::AUTH_RESPONSE:
+        case T::GET_OR_CREATE_SCHEMA:
+        case T::NEW_TXN:
+        case T::ADD_PARTITION_TO_TXN:
+        case T::ADD_SUBSCRIPTION_TO_TXN:
+        case T::END_TXN:
+        case T::END_TXN_ON_PARTITION:
+        case T::END_TXN_ON_SUBSCRIPTION:
+        case T::TC_CLIENT_CONNECT_REQUEST:
+        case T::WATCH_TOPIC_LIST:
+        case T::WATCH_TOPIC_UPDATE:
+        case T::WATCH_TOPIC_LIST_CLOSE:
+        case T::TOPIC_MIGRATED:
+        case T::SCALABLE_TOPIC_LOOKUP:
+        case T::SCALABLE_TOPIC_UPDATE:
+        case T::SCALABLE_TOPIC_CLOSE:
+        case T::SCALABLE_TOPIC_SUBSCRIBE:
+        case T::SCALABLE_TOPIC_ASSIGNMENT_UPDATE:
+        case T::WATCH_SCALABLE_TOPICS:
+        case T::WATCH_SCALABLE_TOPICS_UPDATE:
+        case T::WATCH_SCALABLE_TOPICS_CLOSE:
+        case T::WATCH_TC_ASSIGNMENTS:
+        case T::WATCH_TC_ASSIGNMENTS_UPDATE:
+        case T::WATCH_TC_ASSIGNMENTS_CLOSE:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// --- responses ---------------------------------------------------------------------
+
+BaseCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize) {
+    BaseCommand out;
+    out.set_type(T::CONNECTED);
+    auto* c = out.mutable_connected();
+    c->set_server_version(serverVersion);
+    c->set_protocol_version(protocolVersion);
+    c->set_max_message_size(maxMessageSize);
+    return out;
+}
+
+BaseCommand ping() {
+    BaseCommand out;
+    out.set_type(T::PING);
+    out.mutable_ping();
+    return out;
+}
+
+BaseCommand pong() {
+    BaseCommand out;
+    out.set_type(T::PONG);
+    out.mutable_pong();
+    return out;
+}
+
+BaseCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::ERROR);
+    auto* e = out.mutable_error();
+    e->set_request_id(requestId);
+    e->set_error(code);
+    e->set_message(message);
+    return out;
+}
+
+BaseCommand success(std::uint64_t requestId) {
+    BaseCommand out;
+    out.set_type(T::SUCCESS);
+    out.mutable_success()->set_request_id(requestId);
+    return out;
+}
+
+BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion) {
+    BaseCommand out = producerSuccessRepeated(requestId, producerName, schemaVersion);
+    out.mutable_producer_success()->set_last_sequence_id(-1);
+    out.mutable_producer_success()->set_producer_ready(true);
+    return out;
+}
+
+BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
+                                    const std::string& schemaVersion) {
+    BaseCommand out;
+    out.set_type(T::PRODUCER_SUCCESS);
+    auto* s = out.mutable_producer_success();
+    s->set_request_id(requestId);
+    s->set_producer_name(producerName);
+    s->set_schema_version(schemaVersion);
+    return out;
+}
+
+BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
+                        std::uint64_t entryId) {
+    BaseCommand out;
+    out.set_type(T::SEND_RECEIPT);
+    auto* r = out.mutable_send_receipt();
+    r->set_producer_id(producerId);
+    r->set_sequence_id(sequenceId);
+    r->mutable_message_id()->set_ledgerid(ledgerId);
+    r->mutable_message_id()->set_entryid(entryId);
+    return out;
+}
+
+BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
+                      const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::SEND_ERROR);
+    auto* e = out.mutable_send_error();
+    e->set_producer_id(producerId);
+    e->set_sequence_id(sequenceId);
+    e->set_error(code);
+    e->set_message(message);
+    return out;
+}
+
+BaseCommand closeProducer(std::uint64_t producerId) {
+    BaseCommand out;
+    out.set_type(T::CLOSE_PRODUCER);
+    out.mutable_close_producer()->set_producer_id(producerId);
+    out.mutable_close_producer()->set_request_id(0);
+    return out;
+}
+
+BaseCommand closeConsumer(std::uint64_t consumerId) {
+    BaseCommand out;
+    out.set_type(T::CLOSE_CONSUMER);
+    out.mutable_close_consumer()->set_consumer_id(consumerId);
+    out.mutable_close_consumer()->set_request_id(0);
+    return out;
+}
+
+BaseCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
+                              const std::string& schemaVersion) {
+    BaseCommand out;
+    out.set_type(T::GET_SCHEMA_RESPONSE);
+    auto* r = out.mutable_getschemaresponse();
+    r->set_request_id(requestId);
+    *r->mutable_schema() = schema;
+    r->set_schema_version(schemaVersion);
+    return out;
+}
+
+BaseCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                   const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::GET_SCHEMA_RESPONSE);
+    auto* r = out.mutable_getschemaresponse();
+    r->set_request_id(requestId);
+    r->set_error_code(code);
+    r->set_error_message(message);
+    return out;
+}
+
+BaseCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion) {
+    BaseCommand out;
+    out.set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
+    auto* r = out.mutable_getorcreateschemaresponse();
+    r->set_request_id(requestId);
+    r->set_schema_version(schemaVersion);
+    return out;
+}
+
+BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                           const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
+    auto* r = out.mutable_getorcreateschemaresponse();
+    r->set_request_id(requestId);
+    r->set_error_code(code);
+    r->set_error_message(message);
+    return out;
+}
+
+}  // namespace cnx::wire

@@ -1,0 +1,67 @@
+#pragma once
+// Every BaseCommand the broker model sends, built in one place (reference
+// §8.2-§8.5), and what the wire layer knows of each command type: who sends
+// it, whether it carries its sub-message, and the request id of a response.
+// ServerCnx never builds a BaseCommand itself: it calls these.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "proto/PulsarApi.pb.h"
+
+namespace cnx::wire {
+
+using pulsar::proto::BaseCommand;
+
+/// Who puts a command type on the wire (upstream's ServerCnx / ClientCnx).
+enum class Sender {
+    client,  // client -> broker only (CONNECT, LOOKUP, FLOW, ...)
+    broker,  // broker -> client only (CONNECTED, LOOKUP_RESPONSE, MESSAGE, ...)
+    either,  // both ways: PING, PONG, CLOSE_PRODUCER, CLOSE_CONSUMER
+};
+Sender senderOf(BaseCommand::Type type);
+
+/// The command carries the sub-message its type names (field number == type value).
+bool hasBody(const BaseCommand& command);
+
+/// Payload commands carry `[metadataSize][MessageMetadata][payload]` after the
+/// BaseCommand (§8.1): SEND (client) and MESSAGE (broker).
+bool isPayloadCommand(BaseCommand::Type type);
+
+/// The request id a response answers; nullopt for commands that are not a
+/// response to a request (or a response whose optional request_id is absent).
+std::optional<std::uint64_t> requestIdOf(const BaseCommand& command);
+
+// --- responses the broker sends ------------------------------------------------
+
+/// CONNECTED (§8.6).
+BaseCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize);
+BaseCommand ping();
+BaseCommand pong();
+BaseCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
+BaseCommand success(std::uint64_t requestId);
+/// PRODUCER_SUCCESS of a newly attached producer: last_sequence_id -1 and producer_ready set (§1.6).
+BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion);
+/// PRODUCER_SUCCESS repeated for a producer id already created on the connection
+/// (§1.1 step 3): name and schema version only.
+BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
+                                    const std::string& schemaVersion);
+BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
+                        std::uint64_t entryId);
+BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
+                      const std::string& message);
+/// The broker closes a producer / consumer (topic unloaded); request_id is 0, as upstream.
+BaseCommand closeProducer(std::uint64_t producerId);
+BaseCommand closeConsumer(std::uint64_t consumerId);
+/// GET_SCHEMA_RESPONSE with the schema and its 8-byte version (§1.9).
+BaseCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
+                              const std::string& schemaVersion);
+BaseCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                   const std::string& message);
+/// GET_OR_CREATE_SCHEMA_RESPONSE with the version bytes (empty: no version) (§1.8).
+BaseCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion);
+BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                           const std::string& message);
+
+}  // namespace cnx::wire
