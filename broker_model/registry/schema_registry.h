@@ -111,7 +111,10 @@ private:
     SchemaVersion append(const std::string& id, const SchemaData& schema, bool deleted);
     std::uint64_t generationOf(const std::string& id) const;
     std::optional<BrokerError> typeMismatch(const SchemaData& existing, const SchemaData& schema) const;
-    std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors) const;
+    /// The refusal a checker result makes (nullopt: compatible), carrying its problems,
+    /// each also recorded in `trace` under the section of the checker of `type`.
+    std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors, SchemaType type,
+                                          Trace& trace) const;
     compat::CheckOptions options() const;
 
     const BehaviourProfile* profile_;

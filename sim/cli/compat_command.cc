@@ -444,7 +444,7 @@ struct Decision {
 // The BrokerError the registry makes of a checker result (§4.6 runChecker):
 // used to confirm that a refusal is this result, not a type mismatch.
 bool refusalIs(const BrokerError& e, const compat::CheckResult& r) {
-    if (e.exceptionClass == r.exceptionClass && e.message == r.message) return true;
+    if (e.exceptionClass() == r.exceptionClass && e.message == r.message) return true;
     return e.message == r.exceptionClass + ": " + r.message;  // the "all" path wraps thrown errors
 }
 
@@ -506,7 +506,7 @@ Decision decide(Registry& reg, const std::vector<Input>& existing, const Input& 
     }
     d.refusal = r.error();
     explain(reg, candidate.schema, strategy, d);
-    bool thrown = d.refusal->code != pulsar::proto::IncompatibleSchema ||
+    bool thrown = d.refusal->code() != pulsar::proto::IncompatibleSchema ||
                   (d.detail && d.detail->verdict == compat::Verdict::error);
     d.status = thrown ? kExitCheckError : kExitFailed;
     if (d.against) d.notes.push_back("failed against " + describe(files, *d.against));
@@ -531,7 +531,7 @@ void printDecision(std::ostream& out, std::ostream& err, const Decision& d, bool
     out << (d.status == kExitCheckError ? "error\n" : "incompatible\n");
     const auto& e = *d.refusal;
     // Throwable.toString(): the class alone when the message is empty.
-    printIndented(out, e.message.empty() ? e.exceptionClass : e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message);
+    printIndented(out, e.message.empty() ? e.exceptionClass() : e.text());
     for (const auto& n : d.notes) out << "  " << n << "\n";
     if (!d.detail) return;
     for (const auto& p : d.detail->problems) {
