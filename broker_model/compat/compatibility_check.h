@@ -76,16 +76,12 @@ public:
                                         CompatibilityStrategy strategy, const CheckOptions& options) const = 0;
 };
 
-/// Java class names of the exceptions whose text reaches clients (§1.5).
+/// Java class names of the exceptions a checker answers with (§1.5, §6.3). The
+/// classes of the registry's own refusals are mapped from their kind
+/// (broker_model/core/refusal.h).
 namespace exception_class {
 inline constexpr std::string_view kIncompatibleSchema =
     "org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException";
-inline constexpr std::string_view kInvalidSchemaData =
-    "org.apache.pulsar.broker.service.schema.exceptions.InvalidSchemaDataException";
-inline constexpr std::string_view kNotExistSchema =
-    "org.apache.pulsar.broker.service.schema.exceptions.NotExistSchemaException";
-inline constexpr std::string_view kSchemaException =
-    "org.apache.pulsar.broker.service.schema.exceptions.SchemaException";
 inline constexpr std::string_view kAvroSchemaValidation = "org.apache.avro.SchemaValidationException";
 inline constexpr std::string_view kAvroSchemaParse = "org.apache.avro.SchemaParseException";
 inline constexpr std::string_view kAvroRuntime = "org.apache.avro.AvroRuntimeException";
