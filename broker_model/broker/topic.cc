@@ -130,13 +130,16 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
     broker_.executor().post("registry read", [this, self = shared_from_this(), schema, strategy, trace, done] {
         auto& registry = broker_.registry();
         bool live = registry.latest(name_.schemaId()).has_value();
-        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);
+        std::vector<Problem> problems;
+        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace, &problems);
         if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
         if (ok) {
             done(std::nullopt);
             return;
         }
-        done(BrokerError{RefusalKind::incompatibleSchema, "Trying to subscribe with incompatible schema"});
+        BrokerError refusal{RefusalKind::incompatibleSchema, "Trying to subscribe with incompatible schema"};
+        SchemaRegistry::recordProblems(refusal, std::move(problems), schema.type, *trace);
+        done(refusal);
     });
 }
 

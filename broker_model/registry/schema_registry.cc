@@ -150,9 +150,13 @@ std::optional<BrokerError> SchemaRegistry::runChecker(const compat::CheckResult&
             break;
     }
     // The checker's problems travel with the refusal and are recorded where it was decided.
-    e->problems = r.problems;
-    for (const auto& p : r.problems) trace.problem(checkerSection(type), p);
+    recordProblems(*e, r.problems, type, trace);
     return e;
+}
+
+void SchemaRegistry::recordProblems(BrokerError& refusal, std::vector<Problem> problems, SchemaType type, Trace& trace) {
+    for (const auto& p : problems) trace.problem(checkerSection(type), p);
+    refusal.problems = std::move(problems);
 }
 
 std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id, const SchemaData& schema,
@@ -257,7 +261,8 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
 // §4.3 v2.4.0 - v2.4.2: the boolean check against the raw latest entry (a
 // marker counts as "none") or, for transitive strategies, the stored history.
 bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData& schema,
-                                        CompatibilityStrategy strategy, Trace& trace) const {
+                                        CompatibilityStrategy strategy, Trace& trace,
+                                        std::vector<Problem>* problems) const {
     const auto& all = history(id);
     if (all.empty() || all.back().deleted) {
         trace.add("§4.3", "isCompatible (2.4)", "no latest schema or a delete marker -> compatible");
@@ -274,6 +279,7 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
         trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
                                                     " over " + std::to_string(entries.size()) + " stored entries -> " +
                                                     (r.ok() ? "true" : "false"));
+        if (problems) *problems = r.problems;
         return r.ok();
     }
     if (all.back().schema.data == schema.data) {
@@ -284,14 +290,18 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
     trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
                                                 " vs latest v" + std::to_string(all.back().version) + " -> " +
                                                 (r.ok() ? "true" : "false"));
+    if (problems) *problems = r.problems;
     return r.ok();
 }
 
 // §4.3 v2.4: compatibility first, then the storage-level de-duplication at write time.
 SchemaRegistry::Decision SchemaRegistry::decidePutLegacy(const std::string& id, const SchemaData& schema,
                                                          CompatibilityStrategy strategy, Trace& trace) const {
-    if (!legacyIsCompatible(id, schema, strategy, trace)) {
-        return {Decision::Kind::reject, kNoVersion, incompatible("Incompatible schema used")};
+    std::vector<Problem> problems;
+    if (!legacyIsCompatible(id, schema, strategy, trace, &problems)) {
+        auto refusal = incompatible("Incompatible schema used");
+        recordProblems(refusal, std::move(problems), schema.type, trace);
+        return {Decision::Kind::reject, kNoVersion, refusal};
     }
     return {Decision::Kind::append, kNoVersion, {}};
 }

@@ -45,7 +45,7 @@ const SchemaData kBadDefault{SchemaType::AVRO,
                              R"({"name":"age","type":"int","default":"unknown"}]})", {}};
 
 struct Registry {
-    Registry() : registry(profile, executor) {}
+    explicit Registry(const cnx::BehaviourProfile& p = cnx::newestProfile()) : profile(p), registry(profile, executor) {}
     Result<SchemaVersion> put(const SchemaData& s, CompatibilityStrategy strategy, cnx::TracePtr trace = nullptr) {
         if (!trace) trace = std::make_shared<cnx::Trace>();
         std::optional<Result<SchemaVersion>> out;
@@ -54,7 +54,7 @@ struct Registry {
         REQUIRE(out.has_value());
         return *out;
     }
-    cnx::BehaviourProfile profile = cnx::newestProfile();
+    cnx::BehaviourProfile profile;
     cnx::Executor executor;
     cnx::SchemaRegistry registry;
 };
@@ -154,6 +154,21 @@ TEST_CASE("a registry refusal carries the checker's problems and the live versio
         CHECK(all.error().code() == pulsar::proto::IncompatibleSchema);
         CHECK(all.error().message.starts_with("org.apache.avro.AvroTypeException: "));
     }
+}
+
+TEST_CASE("2.4's boolean check refuses with the checker's problems too", "[refusal][registry]") {
+    const auto* old = cnx::profileFor("2.4.0");
+    REQUIRE(old != nullptr);
+    REQUIRE_FALSE(old->pip44Registry);
+    Registry r(*old);
+    REQUIRE(r.put(kV1, CompatibilityStrategy::ALWAYS_COMPATIBLE).ok());
+    auto trace = std::make_shared<cnx::Trace>();
+    auto res = r.put(kV3, CompatibilityStrategy::BACKWARD, trace);
+    REQUIRE_FALSE(res.ok());
+    CHECK(res.error().message == "Incompatible schema used");
+    REQUIRE(res.error().problems.size() == 1);
+    CHECK(res.error().problems[0].path == "/fields/2");
+    CHECK(trace->problems().size() == 1);
 }
 
 TEST_CASE("elideEmbeddedJson leaves out long embedded JSON and says how much", "[refusal][report]") {
