@@ -1,4 +1,5 @@
 #include "broker_model/admin/admin_api.h"
+#include "broker_model/admin/status_mapping.h"
 
 #include <cstdint>
 
@@ -90,7 +91,7 @@ SchemaData asUnconvertedPayload(const SchemaData& schema) {
 std::string errorText(const BehaviourProfile& profile, const BrokerError& e) {
     switch (profile.adminErrorText) {
         case AdminErrorText::none: return "";
-        case AdminErrorText::wrapped: return e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message;
+        case AdminErrorText::wrapped: return e.text();
         case AdminErrorText::root: return e.message;
     }
     return e.message;
@@ -133,12 +134,11 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
                 return;
             }
             const auto& e = r.error();
-            if (e.exceptionClass.ends_with("InvalidSchemaDataException")) {
-                done(AdminResponse::bareFailure(trace, profile.adminInvalidDefinitionStatus, errorText(profile, e)));
-            } else if (e.code == pulsar::proto::IncompatibleSchema) {
-                done(AdminResponse::bareFailure(trace, profile.adminIncompatibleStatus, errorText(profile, e)));
+            int status = adminStatusOf(profile, AdminEndpoint::postSchema, e.kind);
+            if (adminAnswerIsBare(AdminEndpoint::postSchema, e.kind)) {
+                done(AdminResponse::bareFailure(trace, status, errorText(profile, e)));
             } else {
-                done(AdminResponse::failure(trace, 500, e.exceptionClass.empty() ? e.message : e.exceptionClass + ": " + e.message));
+                done(AdminResponse::failure(trace, status, e.text()));
             }
         });
 }
@@ -259,15 +259,14 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         return;
     }
     broker_.registry().checkCompatible(
-        schemaIdOf(topic), schema, strategy, trace, [done, trace, body](std::optional<BrokerError> err) {
+        schemaIdOf(topic), schema, strategy, trace, [done, trace, body, &profile](std::optional<BrokerError> err) {
             if (!err) {
                 done(AdminResponse::success(trace, 202, body(true)));
                 return;
             }
-            // §7.4: the registry fails instead of answering false: 500 with the text. An
-            // invalid definition is 500 too: unlike POST /schema, this endpoint maps no
-            // exception to 422 (derived; §6.7 #24103 "admin test-compatibility 500").
-            done(AdminResponse::failure(trace, 500, err->message));
+            // §7.4: the registry fails instead of answering false, with the root message.
+            done(AdminResponse::failure(trace, adminStatusOf(profile, AdminEndpoint::testCompatibility, err->kind),
+                                        err->message));
         });
 }
 

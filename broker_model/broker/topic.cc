@@ -10,14 +10,10 @@ namespace {
 
 std::string yesNo(bool b) { return b ? "true" : "false"; }
 
-BrokerError busy(ServerError code, std::string cls, std::string message) {
-    return {code, "org.apache.pulsar.broker.service.BrokerServiceException$" + std::move(cls), std::move(message)};
-}
+BrokerError busy(RefusalKind kind, std::string message) { return {kind, std::move(message)}; }
 
 // `AbstractTopic.checkTopicFenced` / `PersistentTopic.internalSubscribe` on a fenced topic.
-BrokerError fencedError() {
-    return busy(pulsar::proto::ServiceNotReady, "TopicFencedException", "Topic is temporarily unavailable");
-}
+BrokerError fencedError() { return busy(RefusalKind::topicFenced, "Topic is temporarily unavailable"); }
 
 }  // namespace
 
@@ -116,10 +112,10 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
         auto type = std::string(to_string_view(schema.type));
         broker_.registry().checkConsumerCompatibility(
             name_.schemaId(), schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
-                if (err && convert && err->exceptionClass.ends_with("NotExistSchemaException")) {
+                if (err && convert && err->kind == RefusalKind::schemaNotFound) {
                     // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
                     trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");
-                    err->exceptionClass = std::string(compat::exception_class::kIncompatibleSchema);
+                    err->kind = RefusalKind::incompatibleSchema;
                     err->message = "Failed to add schema to an active topic with empty(BYTES) schema: new schema type " + type;
                 }
                 done(err);
@@ -134,14 +130,16 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
     broker_.scheduler().post(stage(StageKind::registryRead), [this, self = shared_from_this(), schema, strategy, trace, done] {
         auto& registry = broker_.registry();
         bool live = registry.latest(name_.schemaId()).has_value();
-        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace);
+        std::vector<Problem> problems;
+        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace, &problems);
         if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
         if (ok) {
             done(std::nullopt);
             return;
         }
-        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(compat::exception_class::kIncompatibleSchema),
-                         "Trying to subscribe with incompatible schema"});
+        BrokerError refusal{RefusalKind::incompatibleSchema, "Trying to subscribe with incompatible schema"};
+        SchemaRegistry::recordProblems(refusal, std::move(problems), schema.type, *trace);
+        done(refusal);
     });
 }
 
@@ -150,24 +148,24 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
     if (fenced_) return fencedError();
     if (producerNames_.count(producer.name)) {
-        return busy(pulsar::proto::ProducerBusy, "NamingException",
+        return busy(RefusalKind::producerNameTaken,
                     "Producer with name '" + producer.name + "' is already connected to topic '" + name_.toString() +
                         "'");
     }
     const AttachedProducer* holder = exclusiveHolder();
     const std::string& mode = producer.accessMode;
     if (mode == "Shared" && holder) {
-        return busy(pulsar::proto::ProducerBusy, "ProducerBusyException",
+        return busy(RefusalKind::producerBusy,
                     "Topic has an existing exclusive producer: " + holder->name);
     }
     if (mode == "Exclusive" || mode == "WaitForExclusive") {
         // WaitForExclusive would queue instead of failing; the model does not queue
         // producers, so it answers as Exclusive does (documented in doc/scenario-format.md).
         if (holder)
-            return busy(pulsar::proto::ProducerFenced, "ProducerFencedException",
+            return busy(RefusalKind::producerFenced,
                         "Topic has an existing exclusive producer: " + holder->name);
         if (!producers_.empty())
-            return busy(pulsar::proto::ProducerFenced, "ProducerFencedException", "Topic has existing shared producers");
+            return busy(RefusalKind::producerFenced, "Topic has existing shared producers");
     }
     if (mode == "ExclusiveWithFencing")  // existing producers are fenced and closed
         detachProducersIf([](const AttachedProducer&) { return true; });
@@ -211,12 +209,12 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
     if (it != subscriptions_.end()) {
         auto& sub = it->second;
         if (!sub.consumers.empty() && sub.subType != subType) {
-            return busy(pulsar::proto::ConsumerBusy, "SubscriptionBusyException",
+            return busy(RefusalKind::subscriptionBusy,
                         "Subscription is of different type. Active subscription type of '" + sub.subType +
                             "' is different than the connecting consumer's type '" + subType + "'.");
         }
         if (!sub.consumers.empty() && subType == "Exclusive") {
-            return busy(pulsar::proto::ConsumerBusy, "ConsumerBusyException", "Exclusive consumer is already connected");
+            return busy(RefusalKind::consumerBusy, "Exclusive consumer is already connected");
         }
         sub.subType = subType;
         sub.consumers.push_back(consumer);

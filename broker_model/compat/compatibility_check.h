@@ -6,12 +6,15 @@
 // exception the broker would raise, and every problem found with a path into
 // the schema so that traces can say why.
 
+#include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/problem.h"
 #include "broker_model/core/schema_data.h"
 
 namespace cnx::compat {
@@ -22,20 +25,17 @@ enum class Verdict {
     error,         // the broker's validator threw instead of answering (§6.3); reported as an error
 };
 
-/// One reason a reader cannot read a writer.
-struct Problem {
-    std::string kind;    // machine-readable: type_mismatch, name_mismatch, reader_field_missing_default_value, ...
-    std::string path;    // JSON-pointer-like path in the reader schema, e.g. "/fields/2/type"
-    std::string detail;  // human-readable sentence
-    std::string reader;  // reader fragment (compact JSON), if any
-    std::string writer;  // writer fragment (compact JSON), if any
-};
+/// One reason a reader cannot read a writer (broker_model/core/problem.h).
+using Problem = cnx::Problem;
 
 struct CheckResult {
     Verdict verdict = Verdict::compatible;
     std::string exceptionClass;  // fully-qualified Java class of the root exception, empty when compatible
     std::string message;         // that exception's message (the root message clients see on subscribe)
     std::vector<Problem> problems;
+    /// The index in the existing list (oldest first) of the schema the check
+    /// failed on, when the checker knows it.
+    std::optional<std::size_t> failedAgainst;
 
     bool ok() const { return verdict == Verdict::compatible; }
     static CheckResult compatible() { return {}; }
@@ -76,16 +76,12 @@ public:
                                         CompatibilityStrategy strategy, const CheckOptions& options) const = 0;
 };
 
-/// Java class names of the exceptions whose text reaches clients (§1.5).
+/// Java class names of the exceptions a checker answers with (§1.5, §6.3). The
+/// classes of the registry's own refusals are mapped from their kind
+/// (broker_model/core/refusal.h).
 namespace exception_class {
 inline constexpr std::string_view kIncompatibleSchema =
     "org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException";
-inline constexpr std::string_view kInvalidSchemaData =
-    "org.apache.pulsar.broker.service.schema.exceptions.InvalidSchemaDataException";
-inline constexpr std::string_view kNotExistSchema =
-    "org.apache.pulsar.broker.service.schema.exceptions.NotExistSchemaException";
-inline constexpr std::string_view kSchemaException =
-    "org.apache.pulsar.broker.service.schema.exceptions.SchemaException";
 inline constexpr std::string_view kAvroSchemaValidation = "org.apache.avro.SchemaValidationException";
 inline constexpr std::string_view kAvroSchemaParse = "org.apache.avro.SchemaParseException";
 inline constexpr std::string_view kAvroRuntime = "org.apache.avro.AvroRuntimeException";

@@ -10,6 +10,20 @@ void Trace::notModelled(std::string section, std::string text, std::string detai
     entries_.push_back({std::move(section), std::move(text), std::move(detail), true});
 }
 
+void Trace::problem(std::string section, Problem problem) {
+    TraceEntry e{std::move(section), "problem", problem.summary()};
+    e.problem = std::move(problem);
+    entries_.push_back(std::move(e));
+}
+
+std::vector<Problem> Trace::problems() const {
+    std::vector<Problem> out;
+    for (const auto& e : entries_) {
+        if (e.problem) out.push_back(*e.problem);
+    }
+    return out;
+}
+
 std::vector<std::string> Trace::gaps() const {
     std::vector<std::string> out;
     for (const auto& e : entries_) {

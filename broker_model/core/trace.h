@@ -4,9 +4,12 @@
 // `cnxsim explain` print it; nothing in the model reads it back.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "broker_model/core/problem.h"
 
 namespace cnx {
 
@@ -15,6 +18,7 @@ struct TraceEntry {
     std::string rule;     // e.g. "addSchemaIfIdleOrCheckCompatible"
     std::string detail;   // inputs and decision, e.g. "hasSchema=false producers=0 ... -> register"
     bool notModelled = false;  // the decision met a known gap (gaps.h): `rule` is "not modelled: #NNNN (...)"
+    std::optional<Problem> problem = std::nullopt;  // a checker's problem behind a refusal: `rule` is "problem"
 };
 
 class Trace {
@@ -22,6 +26,11 @@ public:
     void add(std::string section, std::string rule, std::string detail);
     /// Records that the decision met a known gap: `text` is "not modelled: #NNNN (...)".
     void notModelled(std::string section, std::string text, std::string detail);
+    /// Records one problem of the checker that refused: "<section> problem: PATH: detail"
+    /// (never the schema fragments), the problem itself kept as data.
+    void problem(std::string section, Problem problem);
+    /// Every recorded problem, in order.
+    std::vector<Problem> problems() const;
     /// The distinct "not modelled: ..." texts, in order of first appearance.
     std::vector<std::string> gaps() const;
     /// Appends every entry of `other`, each detail after `detailPrefix`.

@@ -9,14 +9,7 @@ namespace cnx {
 namespace {
 
 using pulsar::proto::BaseCommand;
-namespace exc = compat::exception_class;
-
-constexpr std::string_view kTopicNotFound =
-    "org.apache.pulsar.broker.service.BrokerServiceException$TopicNotFoundException";
-
-BrokerError topicNotFound(const std::string& message) {
-    return {pulsar::proto::TopicNotFound, std::string(kTopicNotFound), message};
-}
+BrokerError topicNotFound(const std::string& message) { return {RefusalKind::topicNotFound, message}; }
 
 }  // namespace
 
@@ -220,7 +213,7 @@ void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
 }
 
 std::string ServerCnx::producerErrorText(const BrokerError& error) const {
-    std::string root = error.exceptionClass.empty() ? error.message : error.exceptionClass + ": " + error.message;
+    std::string root = error.text();
     if (!broker_.profile().producerErrorCausedBy) return root;
     return root + " caused by " + root;
 }
@@ -234,7 +227,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     auto name = TopicName::parse(cmd.topic(), &parseError);
     if (!name) {
         trace->add("§1.1", "handleProducer", "topic name does not parse");
-        sendError(cmd.request_id(), pulsar::proto::InvalidTopicName, parseError);
+        sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
         return;
     }
     // §1.1 step 3: producer-id de-duplication on the connection.
@@ -243,7 +236,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         switch (slot.state) {
             case State::pending:
                 trace->add("§1.1", "producer-id de-duplication", "creation pending -> ServiceNotReady");
-                sendError(cmd.request_id(), pulsar::proto::ServiceNotReady, "Producer is already present on the connection");
+                sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Producer is already present on the connection");
                 return;
             case State::ready: {
                 trace->add("§1.1", "producer-id de-duplication", "already created -> repeat PRODUCER_SUCCESS");
@@ -253,7 +246,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
             case State::failed: {
                 // The failed entry is dropped, so a later retry starts afresh.
                 trace->add("§1.1", "producer-id de-duplication", "earlier creation failed -> its code, entry removed");
-                auto code = slot.error.code;
+                auto code = slot.error.code();
                 producers_.erase(it);
                 sendError(cmd.request_id(), code, "Producer is already failed to register present on the connection");
                 return;
@@ -324,8 +317,7 @@ void ServerCnx::decideWithoutSchema(const Topic& topic, bool replicator,
                   ") -> " + (has && enforced ? "reject" : "accept with empty schema version"));
     if (has && enforced) {
         if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, &trace, "replicator producer refused");
-        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema),
-                         broker_.profile().producerWithoutSchemaMessage});
+        done(BrokerError{RefusalKind::incompatibleSchema, broker_.profile().producerWithoutSchemaMessage});
         return;
     }
     done(kNoVersion);
@@ -360,11 +352,9 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
     auto& slot = producers_[producerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§1.5", "producer failed", pulsar::proto::ServerError_Name(error.code) + ": " + error.message);
-    std::string text = schemaStage ? producerErrorText(error)
-                                   : (error.exceptionClass.empty() ? error.message
-                                                                   : error.exceptionClass + ": " + error.message);
-    sendError(requestId, error.code, text);
+    trace->add("§1.5", "producer failed", pulsar::proto::ServerError_Name(error.code()) + ": " + error.message);
+    std::string text = schemaStage ? producerErrorText(error) : error.text();
+    sendError(requestId, error.code(), text);
 }
 
 // --- §2 subscribe ----------------------------------------------------------------
@@ -375,14 +365,14 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
     if (!name) {
-        sendError(cmd.request_id(), pulsar::proto::InvalidTopicName, parseError);
+        sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
         return;
     }
     if (auto it = consumers_.find(cmd.consumer_id()); it != consumers_.end()) {
         switch (it->second.state) {
             case State::pending:
                 trace->add("§2.1", "consumer-id de-duplication", "subscribe pending -> ServiceNotReady");
-                sendError(cmd.request_id(), pulsar::proto::ServiceNotReady, "Consumer is already present on the connection");
+                sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Consumer is already present on the connection");
                 return;
             case State::ready: {
                 trace->add("§2.1", "consumer-id de-duplication", "already subscribed -> SUCCESS");
@@ -392,7 +382,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
             case State::failed:
                 // The failed entry stays: every retry with this id fails the same way.
                 trace->add("§2.1", "consumer-id de-duplication", "earlier subscribe failed -> its code");
-                sendError(cmd.request_id(), it->second.error.code, "Consumer that failed is already present on the connection");
+                sendError(cmd.request_id(), it->second.error.code(), "Consumer that failed is already present on the connection");
                 return;
         }
     }
@@ -407,9 +397,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     if (cmd.durable() && topic->persistent() && !broker_.policies().broker.allowAutoSubscriptionCreation &&
         !topic->hasSubscription(cmd.subscription())) {
         failConsumer(cmd.consumer_id(), cmd.request_id(),
-                     {pulsar::proto::SubscriptionNotFound,
-                      "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionNotFoundException",
-                      "Subscription does not exist"},
+                     {RefusalKind::subscriptionNotFound, "Subscription does not exist"},
                      trace);
         return;
     }
@@ -469,8 +457,8 @@ void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, 
     auto& slot = consumers_[consumerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§2.1", "subscribe failed", pulsar::proto::ServerError_Name(error.code) + ": " + error.message);
-    sendError(requestId, error.code, error.message);  // consumers see the root message (§2.1)
+    trace->add("§2.1", "subscribe failed", pulsar::proto::ServerError_Name(error.code()) + ": " + error.message);
+    sendError(requestId, error.code(), error.message);  // consumers see the root message (§2.1)
 }
 
 // --- SEND, CLOSE ---------------------------------------------------------------
@@ -482,7 +470,7 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
         topic = broker_.findTopic(*TopicName::parse(it->second.topic));
     }
     if (!topic) {
-        send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), pulsar::proto::NotAllowedError, "Producer not found"));
+        send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), serverErrorOf(RefusalKind::producerNotFound), "Producer not found"));
         return;
     }
     // §8.3: the broker stores metadata and payload as sent; schema_version is not validated (#20022).
@@ -518,7 +506,7 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
     std::string parseError;
     auto name = TopicName::parse(cmd.topic(), &parseError);
     if (!name) {
-        send(wire::getSchemaResponseError(requestId, pulsar::proto::InvalidTopicName, parseError));
+        send(wire::getSchemaResponseError(requestId, serverErrorOf(RefusalKind::invalidTopicName), parseError));
         return;
     }
     std::optional<std::int64_t> wanted;
@@ -526,7 +514,7 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
         wanted = wire::decodeSchemaVersion(cmd.schema_version());
         if (!wanted && broker_.profile().getSchemaEmptyVersionIsError) {
             trace->add("§1.9", "handleGetSchema", "schema_version present but not 8 bytes -> Empty schema version");
-            send(wire::getSchemaResponseError(requestId, pulsar::proto::IncompatibleSchema, "Empty schema version"));
+            send(wire::getSchemaResponseError(requestId, serverErrorOf(RefusalKind::emptySchemaVersion), "Empty schema version"));
             return;
         }
     }
@@ -547,7 +535,7 @@ void ServerCnx::answerGetSchema(std::uint64_t requestId, const std::string& id, 
     if (!found) {
         trace.add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
         noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, &trace, "not-found answer");
-        send(wire::getSchemaResponseError(requestId, pulsar::proto::TopicNotFound,
+        send(wire::getSchemaResponseError(requestId, serverErrorOf(RefusalKind::schemaOrTopicNotFound),
                                           broker_.profile().getSchemaNotFoundIncludesTopic
                                               ? "Topic not found or no-schema " + topic
                                               : "Topic not found or no-schema"));
@@ -573,7 +561,7 @@ void ServerCnx::handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateS
         std::string message = broker_.profile().getOrCreateNotFoundIncludesTopic ? "Topic not found " + shown
                                                                                   : std::string("Topic not found");
         trace->add("§1.8", "GET_OR_CREATE_SCHEMA", "topic does not exist -> TopicNotFound");
-        respond(BrokerError{pulsar::proto::TopicNotFound, "", message});
+        respond(BrokerError{RefusalKind::topicNotFound, message, std::string()});  // the handler's own answer: no class
         return;
     }
     auto schema = wire::fromProto(cmd.schema());
@@ -591,8 +579,8 @@ void ServerCnx::answerGetOrCreateSchema(std::uint64_t requestId, const Result<Sc
         // refusals (topic not found) are sent as plain text.
         const auto& e = r.error();
         trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
-        send(wire::getOrCreateSchemaResponseError(requestId, e.code,
-                                                  e.exceptionClass.empty() ? e.message : producerErrorText(e)));
+        send(wire::getOrCreateSchemaResponseError(requestId, e.code(),
+                                                  e.exceptionClass().empty() ? e.message : producerErrorText(e)));
         return;
     }
     auto v = r.value();

@@ -8,13 +8,25 @@
 namespace cnx {
 namespace {
 
-namespace exc = compat::exception_class;
-
 std::string typeName(SchemaType t) { return std::string(to_string_view(t)); }
 std::string strategyName(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
 
-BrokerError incompatible(std::string message) {
-    return {pulsar::proto::IncompatibleSchema, std::string(exc::kIncompatibleSchema), std::move(message)};
+BrokerError incompatible(std::string message) { return {RefusalKind::incompatibleSchema, std::move(message)}; }
+
+// §4.5: the Avro parser of the equality lookup threw; the exception escapes.
+BrokerError parseError(std::string message) {
+    return {RefusalKind::checkerError, std::move(message), std::string(compat::exception_class::kAvroSchemaParse)};
+}
+
+// The reference section of the checker of `type` (§6.1), for its problem lines.
+std::string checkerSection(SchemaType type) {
+    switch (type) {
+        case SchemaType::AVRO: return "§6.3";
+        case SchemaType::JSON: return "§6.4";
+        case SchemaType::PROTOBUF_NATIVE: return "§6.5";
+        case SchemaType::KEY_VALUE: return "§6.6";
+        default: return "§6.2";
+    }
 }
 
 std::vector<SchemaData> schemasOf(const std::vector<StoredSchema>& list) {
@@ -123,18 +135,28 @@ std::optional<BrokerError> SchemaRegistry::typeMismatch(const SchemaData& existi
     return std::nullopt;
 }
 
-std::optional<BrokerError> SchemaRegistry::runChecker(const compat::CheckResult& r, bool wrapErrors) const {
+std::optional<BrokerError> SchemaRegistry::runChecker(const compat::CheckResult& r, bool wrapErrors, SchemaType type,
+                                                      Trace& trace) const {
+    std::optional<BrokerError> e;
     switch (r.verdict) {
         case compat::Verdict::compatible: return std::nullopt;
-        case compat::Verdict::incompatible: return BrokerError{pulsar::proto::IncompatibleSchema, r.exceptionClass, r.message};
+        case compat::Verdict::incompatible: e = BrokerError{RefusalKind::incompatibleSchema, r.message}; break;
         case compat::Verdict::error:
             // §4.6: on the "all" path non-incompatibility exceptions are wrapped as
             // IncompatibleSchemaException("<class>: <text>"); on the latest path they
             // escape and map to UnknownError (§1.5).
-            if (wrapErrors) return incompatible(r.exceptionClass + ": " + r.message);
-            return BrokerError{pulsar::proto::UnknownError, r.exceptionClass, r.message};
+            if (wrapErrors) e = BrokerError{RefusalKind::checkerErrorWrapped, r.exceptionClass + ": " + r.message};
+            else e = BrokerError{RefusalKind::checkerError, r.message, r.exceptionClass};
+            break;
     }
-    return std::nullopt;
+    // The checker's problems travel with the refusal and are recorded where it was decided.
+    recordProblems(*e, r.problems, type, trace);
+    return e;
+}
+
+void SchemaRegistry::recordProblems(BrokerError& refusal, std::vector<Problem> problems, SchemaType type, Trace& trace) {
+    for (const auto& p : problems) trace.problem(checkerSection(type), p);
+    refusal.problems = std::move(problems);
 }
 
 std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id, const SchemaData& schema,
@@ -174,7 +196,9 @@ std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id
     trace.add("§4.6", "checkCompatible",
               "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
                   std::to_string(existing->version) + " -> " + (r.ok() ? "compatible" : r.message));
-    return runChecker(r, false);
+    auto err = runChecker(r, false, schema.type, trace);
+    if (err) err->failedAgainst = existing->version;
+    return err;
 }
 
 std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, const SchemaData& schema,
@@ -200,7 +224,9 @@ std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, c
     trace.add("§4.6", "checkCompatibilityWithAll",
               "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs live " + versionsOf(live) +
                   " -> " + (r.ok() ? "compatible" : r.message));
-    return runChecker(r, true);
+    auto err = runChecker(r, true, schema.type, trace);
+    if (err && r.failedAgainst && *r.failedAgainst < live.size()) err->failedAgainst = live[*r.failedAgainst].version;
+    return err;
 }
 
 // --- §4.3 putSchemaIfAbsent ---------------------------------------------------
@@ -212,7 +238,7 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
     auto found = findEqualSchema(*profile_, live, schema);  // §4.4: live list, oldest first, first match wins
     if (found.error) {
         trace.add("§4.5", "getSchemaVersionBySchemaData", "definition does not parse -> " + *found.error);
-        return {Decision::Kind::reject, kNoVersion, {pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *found.error}};
+        return {Decision::Kind::reject, kNoVersion, parseError(*found.error)};
     }
     if (found.version) {
         trace.add("§4.5", "getSchemaVersionBySchemaData",
@@ -235,7 +261,8 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
 // §4.3 v2.4.0 - v2.4.2: the boolean check against the raw latest entry (a
 // marker counts as "none") or, for transitive strategies, the stored history.
 bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData& schema,
-                                        CompatibilityStrategy strategy, Trace& trace) const {
+                                        CompatibilityStrategy strategy, Trace& trace,
+                                        std::vector<Problem>* problems) const {
     const auto& all = history(id);
     if (all.empty() || all.back().deleted) {
         trace.add("§4.3", "isCompatible (2.4)", "no latest schema or a delete marker -> compatible");
@@ -252,6 +279,7 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
         trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
                                                     " over " + std::to_string(entries.size()) + " stored entries -> " +
                                                     (r.ok() ? "true" : "false"));
+        if (problems) *problems = r.problems;
         return r.ok();
     }
     if (all.back().schema.data == schema.data) {
@@ -262,14 +290,18 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
     trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
                                                 " vs latest v" + std::to_string(all.back().version) + " -> " +
                                                 (r.ok() ? "true" : "false"));
+    if (problems) *problems = r.problems;
     return r.ok();
 }
 
 // §4.3 v2.4: compatibility first, then the storage-level de-duplication at write time.
 SchemaRegistry::Decision SchemaRegistry::decidePutLegacy(const std::string& id, const SchemaData& schema,
                                                          CompatibilityStrategy strategy, Trace& trace) const {
-    if (!legacyIsCompatible(id, schema, strategy, trace)) {
-        return {Decision::Kind::reject, kNoVersion, incompatible("Incompatible schema used")};
+    std::vector<Problem> problems;
+    if (!legacyIsCompatible(id, schema, strategy, trace, &problems)) {
+        auto refusal = incompatible("Incompatible schema used");
+        recordProblems(refusal, std::move(problems), schema.type, trace);
+        return {Decision::Kind::reject, kNoVersion, refusal};
     }
     return {Decision::Kind::append, kNoVersion, {}};
 }
@@ -289,7 +321,7 @@ void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& 
                                        CompatibilityStrategy strategy, TracePtr trace, VersionCallback done) {
     if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {  // §4.10
         trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
-        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
+        done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
     scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {
@@ -345,7 +377,7 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
         auto found = findEqualSchema(*profile_, liveList(id), schema);
         if (found.error) {
             trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *found.error);
-            done(BrokerError{pulsar::proto::UnknownError, std::string(exc::kAvroSchemaParse), *found.error});
+            done(parseError(*found.error));
             return;
         }
         if (found.version) {
@@ -370,8 +402,8 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
         }
         if (!latest(id)) {
             trace->add("§4.7", "checkConsumerCompatibility", "no live schema -> Topic does not have schema to check");
-            auto cls = profile_->activeTopicEmptySchemaMessage ? exc::kNotExistSchema : exc::kIncompatibleSchema;
-            done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(cls), "Topic does not have schema to check"});
+            auto kind = profile_->activeTopicEmptySchemaMessage ? RefusalKind::schemaNotFound : RefusalKind::incompatibleSchema;
+            done(BrokerError{kind, "Topic does not have schema to check"});
             return;
         }
         switch (strategy) {
@@ -401,7 +433,7 @@ void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& sc
                                      TracePtr trace, CheckCallback done) {
     if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {
         trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
-        done(BrokerError{pulsar::proto::IncompatibleSchema, std::string(exc::kInvalidSchemaData), *invalid});
+        done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
     scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {

@@ -79,8 +79,13 @@ public:
     /// §4.3 v2.4: the boolean compatibility check (hash shortcut or checker
     /// against the latest; the checker against the stored history for
     /// transitive strategies). Shared by 2.4 producers and consumers.
+    /// `problems`, when given, gets the checker's problems of a false answer
+    /// (the caller refuses with them and records them, see recordProblems).
     bool legacyIsCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
-                            Trace& trace) const;
+                            Trace& trace, std::vector<Problem>* problems = nullptr) const;
+    /// Attaches `problems` to `refusal` and records them in `trace`, one line each
+    /// under the section of the checker of `type` (§6.1).
+    static void recordProblems(BrokerError& refusal, std::vector<Problem> problems, SchemaType type, Trace& trace);
 
     /// §4.6 primitives, exposed for tests.
     std::optional<BrokerError> checkWithLatest(const std::string& id, const SchemaData& schema,
@@ -111,7 +116,10 @@ private:
     SchemaVersion append(const std::string& id, const SchemaData& schema, bool deleted);
     std::uint64_t generationOf(const std::string& id) const;
     std::optional<BrokerError> typeMismatch(const SchemaData& existing, const SchemaData& schema) const;
-    std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors) const;
+    /// The refusal a checker result makes (nullopt: compatible), carrying its problems,
+    /// each also recorded in `trace` under the section of the checker of `type`.
+    std::optional<BrokerError> runChecker(const compat::CheckResult& r, bool wrapErrors, SchemaType type,
+                                          Trace& trace) const;
     compat::CheckOptions options() const;
 
     const BehaviourProfile* profile_;

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "broker_model/core/release_version.h"
+#include "sim/report/shorten.h"
 #include "sim/run/expectation.h"
 #include "sim/io/file_write.h"
 
@@ -161,9 +162,13 @@ std::string failureBlock(const ScenarioResult& r) {
                                : s.step->action == "check" ? std::string("(check assertions)")
                                                            : std::string("(none)");
         out << "    expected: " << expected << "\n";
-        out << "    observed: " << observedText(s) << "\n" << notModelledLines(s, "              ");
-        out << "    why:      " << s.why << "\n";
-        out << "    trace:\n" << s.observed.trace.format("      ");
+        // Short forms: the checker's problem paths, not the schemas a message embeds.
+        out << "    observed: " << elideEmbeddedJson(observedText(s)) << "\n" << notModelledLines(s, "              ");
+        for (const auto& p : s.observed.problems) out << "    problem:  " << p.summary() << "\n";
+        out << "    why:      " << elideEmbeddedJson(s.why) << "\n";
+        out << "    trace:\n";
+        for (const auto& e : s.observed.trace.entries())
+            out << "      " << e.section << " " << e.rule << ": " << elideEmbeddedJson(e.detail) << "\n";
     }
     return out.str();
 }
@@ -233,7 +238,7 @@ std::optional<std::string> writeJUnit(const std::string& path, const std::vector
             }
             std::string first = r->setupError;
             for (const auto& s : r->steps) {
-                if (first.empty() && s.status == StepStatus::failed) first = s.label + ": " + s.why;
+                if (first.empty() && s.status == StepStatus::failed) first = s.label + ": " + elideEmbeddedJson(s.why);
             }
             x << ">\n      <failure message=\"" << xmlAttr(first) << "\">" << xmlEscape(failureBlock(*r))
               << "</failure>\n    </testcase>\n";

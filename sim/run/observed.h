@@ -7,8 +7,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/problem.h"
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/trace.h"
 
@@ -26,6 +28,9 @@ struct Observed {
     std::map<std::string, Observed> perClient;  // reconnect steps
     std::string checkFailure;          // check steps: what did not hold
     Trace trace;
+    /// A refusal's checker problems, from the request's trace (the wire ERROR
+    /// frame carries only text; the trace is the side channel).
+    std::vector<Problem> problems;
 
     static Observed success() { return {}; }
     static Observed failure(std::string error, std::string message);

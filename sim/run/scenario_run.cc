@@ -117,7 +117,7 @@ std::vector<TopicName> ScenarioRun::partitionsOf(const TopicName& topic) const {
 }
 
 Observed ScenarioRun::run(const Step& step) {
-    return std::visit(
+    Observed o = std::visit(
         [this](const auto& body) -> Observed {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, ProducerStep>) return producer(body);
@@ -139,6 +139,8 @@ Observed ScenarioRun::run(const Step& step) {
             else return Observed::failure("NotSupported", "this step is not supported by this cnxsim yet");
         },
         step.body);
+    if (!o.ok) o.problems = o.trace.problems();
+    return o;
 }
 
 // §1.7: AUTO_PRODUCE_BYTES looks the topic's schema up first (GET_SCHEMA) and

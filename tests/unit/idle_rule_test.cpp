@@ -315,9 +315,9 @@ TEST_CASE("§3.5 Topic::addSchemaIfIdleOrCheckCompatible called directly", "[idl
         REQUIRE_FALSE(topic->addProducer(p).has_value());
         auto e = run(avro);
         REQUIRE(e.has_value());
-        CHECK(e->code == pulsar::proto::IncompatibleSchema);
+        CHECK(e->code() == pulsar::proto::IncompatibleSchema);
         CHECK(e->message == kActiveTopicAvro);
-        CHECK(e->exceptionClass == cnx::compat::exception_class::kIncompatibleSchema);
+        CHECK(e->exceptionClass() == cnx::compat::exception_class::kIncompatibleSchema);
         CHECK_FALSE(topic->hasSchema());
     }
     SECTION("ALWAYS_COMPATIBLE on a non-idle topic without schema accepts without registering (§4.7 #12721)") {

@@ -217,8 +217,8 @@ TEST_CASE("§4.5 (2.8+) de-duplication is typed: STRING and INT32 with the same 
     SECTION("FULL: INT32 is compared with STRING and refused with the type-mismatch text") {
         auto r = f.put(kInt32, CompatibilityStrategy::FULL);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().code == pulsar::proto::IncompatibleSchema);
-        CHECK(r.error().exceptionClass == exc::kIncompatibleSchema);
+        CHECK(r.error().code() == pulsar::proto::IncompatibleSchema);
+        CHECK(r.error().exceptionClass() == exc::kIncompatibleSchema);
         CHECK(r.error().message == "Incompatible schema: exists schema type STRING, new schema type INT32");
         CHECK(f.registry.history(kId).size() == 1);
     }
@@ -260,8 +260,8 @@ TEST_CASE("§4.6 checkWithLatest / checkWithAll: type mismatch messages (2.7.2/2
     SECTION("latest path compares with the latest entry only") {
         auto e = f.withLatest(kInt64, CompatibilityStrategy::FULL);
         REQUIRE(e.has_value());
-        CHECK(e->code == pulsar::proto::IncompatibleSchema);
-        CHECK(e->exceptionClass == exc::kIncompatibleSchema);
+        CHECK(e->code() == pulsar::proto::IncompatibleSchema);
+        CHECK(e->exceptionClass() == exc::kIncompatibleSchema);
         CHECK(e->message == "Incompatible schema: exists schema type INT32, new schema type INT64");
         CHECK_FALSE(f.withLatest(kInt32, CompatibilityStrategy::FULL).has_value());
     }
@@ -299,7 +299,7 @@ TEST_CASE("§4.6/§6.2 ALWAYS_INCOMPATIBLE through the DEFAULT checker for primi
     SECTION("latest path: a different definition of the same type reaches the checker and fails") {
         auto e = f.withLatest(stringNull, CompatibilityStrategy::ALWAYS_INCOMPATIBLE);
         REQUIRE(e.has_value());
-        CHECK(e->code == pulsar::proto::IncompatibleSchema);
+        CHECK(e->code() == pulsar::proto::IncompatibleSchema);
         CHECK(e->message == "Schema compatibility strategy is ALWAYS_INCOMPATIBLE");
         auto r = f.put(stringNull, CompatibilityStrategy::ALWAYS_INCOMPATIBLE);
         REQUIRE_FALSE(r.ok());
@@ -337,16 +337,17 @@ TEST_CASE("§4.7 checkConsumerCompatibility routing", "[registry][ref-4.7]") {
     SECTION("no live schema: 'Topic does not have schema to check' as NotExistSchemaException (NEWEST)") {
         auto e = f.consumerCheck(kString, CompatibilityStrategy::FULL);
         REQUIRE(e.has_value());
-        CHECK(e->code == pulsar::proto::IncompatibleSchema);
+        CHECK(e->code() == pulsar::proto::IncompatibleSchema);
         CHECK(e->message == "Topic does not have schema to check");
-        CHECK(e->exceptionClass == exc::kNotExistSchema);
+        CHECK(e->kind == cnx::RefusalKind::schemaNotFound);
+        CHECK(e->exceptionClass() == "org.apache.pulsar.broker.service.schema.exceptions.NotExistSchemaException");
         // Same after a soft delete: the latest entry is a marker.
         f.putOk(kString);
         f.registry.deleteSchema(kId, false);
         auto e2 = f.consumerCheck(kString, CompatibilityStrategy::BACKWARD);
         REQUIRE(e2.has_value());
         CHECK(e2->message == "Topic does not have schema to check");
-        CHECK(e2->exceptionClass == exc::kNotExistSchema);
+        CHECK(e2->kind == cnx::RefusalKind::schemaNotFound);
     }
     SECTION("non-transitive strategies and FORWARD_TRANSITIVE check the latest only") {
         REQUIRE(f.putOk(kString) == 0);
@@ -374,7 +375,7 @@ TEST_CASE("§4.7 checkConsumerCompatibility routing", "[registry][ref-4.7]") {
         REQUIRE(f.putOk(kString) == 0);
         auto e = f.consumerCheck(kString, CompatibilityStrategy::ALWAYS_INCOMPATIBLE);
         REQUIRE(e.has_value());
-        CHECK(e->code == pulsar::proto::IncompatibleSchema);
+        CHECK(e->code() == pulsar::proto::IncompatibleSchema);
         CHECK(e->message == "Schema compatibility strategy is ALWAYS_INCOMPATIBLE");
     }
     SECTION("the consumer check never appends and never de-duplicates") {
@@ -419,8 +420,8 @@ TEST_CASE("§4.8 auto-update disabled: lookup of an equal live schema, else the 
     SECTION("no schema at all: even the first registration is refused") {
         auto r = f.lookup(kString);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().code == pulsar::proto::IncompatibleSchema);
-        CHECK(r.error().exceptionClass == exc::kIncompatibleSchema);
+        CHECK(r.error().code() == pulsar::proto::IncompatibleSchema);
+        CHECK(r.error().exceptionClass() == exc::kIncompatibleSchema);
         CHECK(r.error().message == "Schema not found and schema auto updating is disabled.");
         CHECK(f.registry.history(kId).empty());
     }
@@ -457,8 +458,8 @@ TEST_CASE("§6.7/§4.10 definition validation before putSchemaIfAbsent", "[regis
     auto refused = [&](const SchemaData& s) {
         auto r = f.put(s, CompatibilityStrategy::ALWAYS_COMPATIBLE);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().code == pulsar::proto::IncompatibleSchema);
-        CHECK(r.error().exceptionClass == exc::kInvalidSchemaData);
+        CHECK(r.error().code() == pulsar::proto::IncompatibleSchema);
+        CHECK(r.error().kind == cnx::RefusalKind::invalidSchemaData);
         return r.error().message;
     };
     SECTION("primitive with data") {

@@ -104,10 +104,17 @@ CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::
                                              {{"always_incompatible", "", "the strategy rejects every schema", "", ""}});
         case K::latest:
             if (existingNewestFirst.empty()) return CheckResult::compatible();
-            return validatePair(v.direction, candidate, *existingNewestFirst.front(), o).value_or(CheckResult::compatible());
+            if (auto r = validatePair(v.direction, candidate, *existingNewestFirst.front(), o)) {
+                r->failedAgainst = existingNewestFirst.size() - 1;  // the newest, oldest-first index
+                return *r;
+            }
+            return CheckResult::compatible();
         case K::all:
-            for (const Schema* e : existingNewestFirst) {
-                if (auto r = validatePair(v.direction, candidate, *e, o)) return *r;
+            for (std::size_t i = 0; i < existingNewestFirst.size(); ++i) {
+                if (auto r = validatePair(v.direction, candidate, *existingNewestFirst[i], o)) {
+                    r->failedAgainst = existingNewestFirst.size() - 1 - i;  // oldest-first index
+                    return *r;
+                }
             }
             return CheckResult::compatible();
     }
@@ -123,7 +130,11 @@ CheckResult avroListCheckHere(std::span<const SchemaData> existing, const Schema
     parsed.reserve(existing.size());
     for (const SchemaData& e : existing) {
         parsed.push_back(avro::parseCached(e.data, parseOptions(options)));
-        if (!parsed.back().ok()) return fromParseFailure(*parsed.back().failure);
+        if (!parsed.back().ok()) {
+            CheckResult r = fromParseFailure(*parsed.back().failure);
+            r.failedAgainst = parsed.size() - 1;
+            return r;
+        }
     }
     ParseResult to = avro::parseCached(candidate.data, parseOptions(options));
     if (!to.ok()) return fromParseFailure(*to.failure);

@@ -403,8 +403,9 @@ public:
     // §6.5: pairwise against each entry, oldest first; an empty list passes.
     CheckResult checkCompatible(std::span<const SchemaData> existing, const SchemaData& candidate,
                                 CompatibilityStrategy strategy, const CheckOptions& options) const override {
-        for (const auto& entry : existing) {
-            auto r = checkCompatible(entry, candidate, strategy, options);
+        for (std::size_t i = 0; i < existing.size(); ++i) {
+            auto r = checkCompatible(existing[i], candidate, strategy, options);
+            if (!r.ok()) r.failedAgainst = i;
             if (!r.ok()) return r;
         }
         return CheckResult::compatible();
