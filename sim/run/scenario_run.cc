@@ -14,8 +14,6 @@ namespace {
 
 using pulsar::proto::BaseCommand;
 
-TopicName topicOf(const std::string& name) { return *TopicName::parse(name); }
-
 // What a client sees from one request: success or ERROR.
 Observed fromResponse(const std::optional<BaseCommand>& response) {
     if (!response) return Observed::failure("NoResponse", "the broker sent no response");
@@ -30,6 +28,8 @@ std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::d
 void appendTrace(Trace& into, const Trace& from, const std::string& prefix) { into.append(from, prefix); }
 
 }  // namespace
+
+TopicName ScenarioRun::topicOf(const std::string& name) { return *TopicName::parse(name); }
 
 Observed Observed::failure(std::string error, std::string message) {
     Observed o;
@@ -326,105 +326,6 @@ Observed ScenarioRun::close(const CloseStep& st) {
     return Observed::failure("NotConnected", "no open producer or consumer named '" + st.name + "'");
 }
 
-// --- upgrade-broker, restart-broker, unload -------------------------------------
-
-// Every open producer and consumer selected by `which` connects again, in the
-// order it first connected, and is admitted again under the broker's current
-// rules; a refused one is closed. The step is ok when every reconnect is.
-Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
-    Observed out;
-    out.trace = std::move(trace);
-    auto order = order_;  // a refused reconnect forgets its handle
-    for (const auto& [_, key] : order) {
-        bool producer = key[0] == 'p';
-        auto& map = producer ? producers_ : consumers_;
-        auto it = map.find(key.substr(2));
-        if (it == map.end() || !which(it->second)) continue;
-        OpenHandle h = it->second;
-        session(h.client);  // reconnect first, so the trace names the negotiated protocol
-        Trace t;
-        t.add("§9", "reconnect", std::string(producer ? "producer '" : "consumer '") + h.name + "' (" +
-                                     describeClient(h.client) + ")");
-        auto o = open(std::move(h), std::move(t));
-        appendTrace(out.trace, o.trace, key.substr(2) + ": ");
-        if (!o.ok) {
-            out.ok = false;
-            out.error = o.error;
-            out.message = key.substr(2) + ": " + o.message;
-        }
-        out.perClient[key.substr(2)] = std::move(o);
-    }
-    return out;
-}
-
-std::set<std::string> ScenarioRun::closedSessions() const {
-    std::set<std::string> out;
-    for (const auto& [client, s] : sessions_)
-        if (s->disconnected()) out.insert(client);
-    return out;
-}
-
-std::set<std::string> ScenarioRun::closedByBroker(const std::set<std::string>& goneBefore,
-                                                  const std::function<bool(const OpenHandle&)>& onGone) {
-    std::set<std::string> keys;
-    for (auto& [client, s] : sessions_) {
-        auto closes = s->takeBrokerCloses();
-        bool gone = goneBefore.count(client) > 0;
-        bool dropped = !gone && s->disconnected();
-        for (const auto* map : {&producers_, &consumers_}) {
-            for (const auto& [name, h] : *map) {
-                if (h.client != client) continue;
-                bool hit = dropped || (gone && onGone(h));
-                for (const auto& c : closes) {
-                    for (const auto& [part, id] : h.parts) hit = hit || (c.producer == h.producer && c.id == id);
-                }
-                if (hit) keys.insert((h.producer ? "p/" : "c/") + name);
-            }
-        }
-    }
-    return keys;
-}
-
-// A restart, as a graceful shutdown does it: the broker closes every producer
-// and consumer (CLOSE_PRODUCER / CLOSE_CONSUMER) and drops every connection;
-// the clients keep their handles and reconnect to the restarted broker.
-Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
-    scheduler_.runUntilIdle();
-    auto goneBefore = closedSessions();
-    broker_->restart(profile);
-    profile_ = &profile;
-    auto closed = closedByBroker(goneBefore, [](const OpenHandle&) { return true; });
-    Trace t;
-    t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
-    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
-                     std::move(t));
-}
-
-Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
-    std::string error;
-    const auto* profile = profileFor(st.version, &error);
-    if (!profile) return Observed::failure("InvalidVersion", error);
-    return restartOn(*profile, "upgrade from " + profile_->release.toString() + " to " + st.version);
-}
-
-Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); }
-
-// A topic unload (the admin endpoint): the broker closes the topic's
-// producers and consumers (CLOSE_PRODUCER / CLOSE_CONSUMER) and the clients
-// reconnect them on the same connections.
-Observed ScenarioRun::unload(const UnloadStep& st) {
-    scheduler_.runUntilIdle();
-    auto base = topicOf(st.topic).partitionedBase();
-    auto goneBefore = closedSessions();
-    auto response = admin_->unloadTopic(base);
-    scheduler_.runUntilIdle();
-    if (!response.ok()) return observeAdmin(AdminCall::unloadTopic, response);
-    auto onTopic = [&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; };
-    auto closed = closedByBroker(goneBefore, onTopic);
-    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
-                     *response.trace);
-}
-
 Observed ScenarioRun::publish(const PublishStep& st) {
     auto it = producers_.find(st.producer);
     if (it == producers_.end())
@@ -476,171 +377,6 @@ Observed ScenarioRun::publish(const PublishStep& st) {
     }
     out.trace.add("§3.5", "publish", std::to_string(st.count) + " message(s) written; the topic has data");
     return out;
-}
-
-// Every admin step is observed through observeAdmin: the endpoint's status and
-// JSON body only, as a REST client sees them (sim/clients/admin_client.h).
-Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call) {
-    std::optional<AdminResponse> response;
-    call([&response](AdminResponse r) { response = std::move(r); });
-    scheduler_.runUntilIdle();
-    if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
-    return observeAdmin(what, *response);
-}
-
-Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
-    auto topic = topicOf(st.topic);
-    return admin(AdminCall::uploadSchema,
-                 [&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
-}
-
-Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
-    auto topic = topicOf(st.topic);
-    std::optional<SchemaVersion> v;
-    if (st.version) v = *st.version;
-    return admin(AdminCall::getSchema, [&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });
-}
-
-Observed ScenarioRun::getSchemaVersion(const GetSchemaVersionStep& st) {
-    auto topic = topicOf(st.topic);
-    return admin(AdminCall::getSchemaVersion,
-                 [&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
-}
-
-Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
-    auto topic = topicOf(st.topic);
-    return admin(AdminCall::deleteSchema,
-                 [&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
-}
-
-Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
-    auto topic = topicOf(st.topic);
-    auto goneBefore = closedSessions();
-    auto o = admin(AdminCall::deleteTopic,
-                   [&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
-    if (!o.ok) return o;
-    // A forced deletion closes the topic's producers and consumers
-    // (CLOSE_PRODUCER / CLOSE_CONSUMER); the modelled clients give them up.
-    auto base = topic.partitionedBase().toString();
-    auto onTopic = [&](const OpenHandle& h) {
-        for (const auto& [part, id] : h.parts) {
-            if (topicOf(part).partitionedBase().toString() == base) return true;
-        }
-        return false;
-    };
-    for (const auto& key : closedByBroker(goneBefore, onTopic)) forget(key[0] == 'p', key.substr(2));
-    return o;
-}
-
-Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
-    auto topic = topicOf(st.topic);
-    // The endpoint's own answer: {"compatibility": bool, "schemaCompatibilityStrategy": name}.
-    return admin(AdminCall::testCompatibility,
-                 [&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });
-}
-
-// One REST call per setting, as `pulsar-admin` makes them; the first refused one ends the step.
-Observed ScenarioRun::adminSequence(AdminCall what, const std::vector<Setting>& settings,
-                                    const std::function<AdminResponse(const Setting&)>& call) {
-    Observed out;
-    out.httpStatus = 204;
-    for (const auto& s : settings) {
-        auto o = admin(what, [&](AdminApi::Callback cb) { cb(call(s)); });
-        out.trace.append(o.trace, "");
-        if (!o.ok) {
-            o.trace = std::move(out.trace);
-            return o;
-        }
-        out.httpStatus = o.httpStatus;
-    }
-    return out;
-}
-
-Observed ScenarioRun::setPolicy(const SetPolicyStep& st) {
-    return adminSequence(AdminCall::setPolicy, st.settings, [&](const Setting& s) {
-        std::optional<std::string_view> value;
-        if (s.value) value = *s.value;
-        if (st.namespaceName) return admin_->setNamespacePolicy(*st.namespaceName, s.key, value);
-        return admin_->setTopicPolicy(topicOf(*st.topic), s.key, value);
-    });
-}
-
-Observed ScenarioRun::setBrokerConfig(const SetBrokerConfigStep& st) {
-    return adminSequence(AdminCall::setBrokerConfig, st.settings, [&](const Setting& s) {
-        std::optional<std::string_view> value;
-        if (s.value) value = *s.value;
-        return admin_->updateDynamicConfig(s.key, value);
-    });
-}
-
-Observed ScenarioRun::check(const CheckStep& st) {
-    auto topic = topicOf(st.topic);
-    Observed o;
-    std::vector<std::string> failures;
-    auto fail = [&failures](std::string what) { failures.push_back(std::move(what)); };
-    auto live = broker_->registry().liveList(topic.schemaId());
-    if (st.schemaVersionCount && static_cast<int>(live.size()) != *st.schemaVersionCount) {
-        fail("schema_versions: expected " + std::to_string(*st.schemaVersionCount) + " live versions, found " +
-             std::to_string(live.size()));
-    }
-    auto same = [](const SchemaData& stored, const SchemaData& want) {
-        return stored.type == want.type && stored.data == want.data;
-    };
-    auto describe = [](const StoredSchema& e) {
-        return "v" + std::to_string(e.version) + " " + std::string(to_string_view(e.schema.type));
-    };
-    if (st.schemaVersionAliases) {
-        const auto& want = st.schemaVersionData;
-        bool equal = want.size() == live.size();
-        for (std::size_t i = 0; equal && i < want.size(); ++i) equal = same(live[i].schema, want[i]);
-        if (!equal) {
-            std::string found;
-            for (const auto& e : live) found += (found.empty() ? "" : ", ") + describe(e);
-            fail("schema_versions: live versions [" + found + "] do not match the listed schemas");
-        }
-    }
-    if (st.latestSchema) {
-        auto latest = broker_->registry().latest(topic.schemaId());
-        const auto& want = st.latestSchemaData;  // nullopt: `none`
-        bool ok = want ? (latest && same(latest->schema, *want)) : !latest.has_value();
-        if (!ok) fail("latest_schema: expected " + *st.latestSchema + ", found " + (latest ? describe(*latest) : "none"));
-    }
-    int producers = 0, consumers = 0;
-    bool idle = true;
-    std::string why;
-    for (const auto& part : partitionsOf(topic)) {
-        if (const auto* t = broker_->findTopic(part)) {
-            producers += static_cast<int>(t->producers().size());
-            consumers += t->consumerCount();
-            std::string w;
-            idle = t->isIdleForSchema(&w) && idle;
-            why += (why.empty() ? "" : "; ") + w;
-        } else {
-            bool hasSchema = broker_->registry().hasSchema(topic.schemaId());
-            const auto* ledger = broker_->findLedger(part);
-            idle = idle && !hasSchema && (!ledger || ledger->retainedBytes == 0);
-        }
-    }
-    if (st.producers && producers != *st.producers)
-        fail("producers: expected " + std::to_string(*st.producers) + ", found " + std::to_string(producers));
-    if (st.consumers && consumers != *st.consumers)
-        fail("consumers: expected " + std::to_string(*st.consumers) + ", found " + std::to_string(consumers));
-    if (st.idle && idle != *st.idle)
-        fail(std::string("idle: expected ") + (*st.idle ? "true" : "false") + ", found " + (idle ? "true" : "false") +
-             (why.empty() ? "" : " (" + why + ")"));
-    if (st.strategy) {
-        auto s = effectiveStrategy(*profile_, broker_->policies(), topic, &o.trace);
-        if (s != *st.strategy)
-            fail("strategy: expected " + std::string(to_string_view(*st.strategy)) + ", found " + std::string(to_string_view(s)));
-    }
-    if (!why.empty()) o.trace.add("§3.5", "check idle", why);
-    if (!failures.empty()) {
-        o.ok = false;
-        o.error = "CheckFailed";
-        for (const auto& f : failures) o.checkFailure += (o.checkFailure.empty() ? "" : "; ") + f;
-        o.message = o.checkFailure;
-    }
-    return o;
 }
 
 }  // namespace cnx::sim

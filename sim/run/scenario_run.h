@@ -102,6 +102,8 @@ private:
                            const std::function<AdminResponse(const Setting&)>& call);
     std::string describeClient(const std::string& client) const;
 
+    static TopicName topicOf(const std::string& name);
+
     const Scenario& scenario_;
     const BehaviourProfile* profile_;  // changes with upgrade-broker
     std::string version_;

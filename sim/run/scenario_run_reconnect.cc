@@ -1,0 +1,105 @@
+// The steps where the broker closes clients (upgrade-broker, restart-broker,
+// unload) and the modelled clients' reconnects on the frames it sends.
+
+#include "sim/run/scenario_run.h"
+
+namespace cnx::sim {
+
+// Every open producer and consumer selected by `which` connects again, in the
+// order it first connected, and is admitted again under the broker's current
+// rules; a refused one is closed. The step is ok when every reconnect is.
+Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
+    Observed out;
+    out.trace = std::move(trace);
+    auto order = order_;  // a refused reconnect forgets its handle
+    for (const auto& [_, key] : order) {
+        bool producer = key[0] == 'p';
+        auto& map = producer ? producers_ : consumers_;
+        auto it = map.find(key.substr(2));
+        if (it == map.end() || !which(it->second)) continue;
+        OpenHandle h = it->second;
+        session(h.client);  // reconnect first, so the trace names the negotiated protocol
+        Trace t;
+        t.add("§9", "reconnect", std::string(producer ? "producer '" : "consumer '") + h.name + "' (" +
+                                     describeClient(h.client) + ")");
+        auto o = open(std::move(h), std::move(t));
+        out.trace.append(o.trace, key.substr(2) + ": ");
+        if (!o.ok) {
+            out.ok = false;
+            out.error = o.error;
+            out.message = key.substr(2) + ": " + o.message;
+        }
+        out.perClient[key.substr(2)] = std::move(o);
+    }
+    return out;
+}
+
+std::set<std::string> ScenarioRun::closedSessions() const {
+    std::set<std::string> out;
+    for (const auto& [client, s] : sessions_)
+        if (s->disconnected()) out.insert(client);
+    return out;
+}
+
+std::set<std::string> ScenarioRun::closedByBroker(const std::set<std::string>& goneBefore,
+                                                  const std::function<bool(const OpenHandle&)>& onGone) {
+    std::set<std::string> keys;
+    for (auto& [client, s] : sessions_) {
+        auto closes = s->takeBrokerCloses();
+        bool gone = goneBefore.count(client) > 0;
+        bool dropped = !gone && s->disconnected();
+        for (const auto* map : {&producers_, &consumers_}) {
+            for (const auto& [name, h] : *map) {
+                if (h.client != client) continue;
+                bool hit = dropped || (gone && onGone(h));
+                for (const auto& c : closes) {
+                    for (const auto& [part, id] : h.parts) hit = hit || (c.producer == h.producer && c.id == id);
+                }
+                if (hit) keys.insert((h.producer ? "p/" : "c/") + name);
+            }
+        }
+    }
+    return keys;
+}
+
+// A restart, as a graceful shutdown does it: the broker closes every producer
+// and consumer (CLOSE_PRODUCER / CLOSE_CONSUMER) and drops every connection;
+// the clients keep their handles and reconnect to the restarted broker.
+Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
+    scheduler_.runUntilIdle();
+    auto goneBefore = closedSessions();
+    broker_->restart(profile);
+    profile_ = &profile;
+    auto closed = closedByBroker(goneBefore, [](const OpenHandle&) { return true; });
+    Trace t;
+    t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
+    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
+                     std::move(t));
+}
+
+Observed ScenarioRun::upgradeBroker(const UpgradeBrokerStep& st) {
+    std::string error;
+    const auto* profile = profileFor(st.version, &error);
+    if (!profile) return Observed::failure("InvalidVersion", error);
+    return restartOn(*profile, "upgrade from " + profile_->release.toString() + " to " + st.version);
+}
+
+Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); }
+
+// A topic unload (the admin endpoint): the broker closes the topic's
+// producers and consumers (CLOSE_PRODUCER / CLOSE_CONSUMER) and the clients
+// reconnect them on the same connections.
+Observed ScenarioRun::unload(const UnloadStep& st) {
+    scheduler_.runUntilIdle();
+    auto base = topicOf(st.topic).partitionedBase();
+    auto goneBefore = closedSessions();
+    auto response = admin_->unloadTopic(base);
+    scheduler_.runUntilIdle();
+    if (!response.ok()) return observeAdmin(AdminCall::unloadTopic, response);
+    auto onTopic = [&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; };
+    auto closed = closedByBroker(goneBefore, onTopic);
+    return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
+                     *response.trace);
+}
+
+}  // namespace cnx::sim
