@@ -130,7 +130,9 @@ bool readFields(DocumentLoader& loader, const Fields& fields, const Entries& ent
 constexpr ValueSpec textValue() { return {ValueKind::text}; }
 constexpr ValueSpec nonEmptyTextValue() { return {ValueKind::nonEmptyText}; }
 constexpr ValueSpec textListValue() { return {ValueKind::textList}; }
-constexpr ValueSpec integerValue(std::int64_t min, std::int64_t max) { return {ValueKind::integer, nullptr, {}, min, max}; }
+constexpr ValueSpec integerValue(std::int64_t min, std::int64_t max) {
+    return {ValueKind::integer, nullptr, {}, min, max};
+}
 constexpr ValueSpec booleanValue() { return {ValueKind::boolean}; }
 constexpr ValueSpec choiceValue(NamesFn choices, std::string_view noun) { return {ValueKind::choice, choices, noun}; }
 constexpr ValueSpec releaseValue(std::string_view noun) { return {ValueKind::release, nullptr, noun}; }
@@ -139,7 +141,9 @@ constexpr ValueSpec topicValue() { return {ValueKind::topic}; }
 constexpr ValueSpec schemaRefValue(SchemaUse use) { return {ValueKind::schema, nullptr, {}, 0, 0, use}; }
 constexpr ValueSpec schemaNameValue() { return {ValueKind::schemaName}; }
 constexpr ValueSpec propertiesValue() { return {ValueKind::properties}; }
-constexpr ValueSpec settingsValue(SettingScope scope) { return {ValueKind::settings, nullptr, {}, 0, 0, SchemaUse::admin, scope}; }
+constexpr ValueSpec settingsValue(SettingScope scope) {
+    return {ValueKind::settings, nullptr, {}, 0, 0, SchemaUse::admin, scope};
+}
 constexpr ValueSpec producerNameValue() { return {ValueKind::producerName}; }
 constexpr ValueSpec clientValue() { return {ValueKind::client}; }
 constexpr ValueSpec sectionValue(std::string_view noun) { return {ValueKind::section, nullptr, noun}; }
