@@ -1,6 +1,6 @@
 #pragma once
 // Our checkers recurse once per level of a schema (the Avro resolver models
-// Java's StackOverflowError only at depth 20,000, kMaxDepth in avro_resolve.cc),
+// Java's StackOverflowError only at depth 20,000, kMaxDepth in avro_resolve_rules.h),
 // and under ASan a level costs several KiB of native stack: a 10,000-deep
 // reference chain overflowed the 8 MiB main stack (issue 7 item 9). Deep work
 // runs on a thread whose stack is large enough for the deepest recursion the

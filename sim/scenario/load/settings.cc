@@ -1,0 +1,95 @@
+#include "sim/scenario/load/settings.h"
+
+#include "broker_model/policy/policies.h"
+#include "sim/scenario/did_you_mean.h"
+
+namespace cnx::sim::load {
+namespace {
+
+Names settingKeys(SettingScope scope) {
+    switch (scope) {
+        case SettingScope::broker: return BrokerConfig::keys();
+        case SettingScope::namespacePolicy: return NamespacePolicies::fields();
+        case SettingScope::topicPolicy: return TopicPolicies::fields();
+    }
+    return {};
+}
+
+std::string_view settingNoun(SettingScope scope) {
+    switch (scope) {
+        case SettingScope::broker: return "broker configuration key";
+        case SettingScope::namespacePolicy: return "namespace policy";
+        case SettingScope::topicPolicy: return "topic policy";
+    }
+    return "";
+}
+
+// Values a field accepts, for "did you mean".
+Names valueCandidates(std::string_view field) {
+    if (field == "schema_auto_update_compatibility_strategy") return autoUpdateStrategyNames();
+    if (field.find("ompatibilityStrategy") != std::string_view::npos ||
+        field.find("compatibility_strategy") != std::string_view::npos)
+        return compatibilityStrategyNames();
+    if (field == "replicatorPrefix") return {};
+    return kBooleans;
+}
+
+std::optional<std::string> applySetting(SettingScope scope, std::string_view key, std::optional<std::string_view> v) {
+    switch (scope) {
+        case SettingScope::broker: {
+            if (!v) return std::nullopt;  // null: back to the default
+            BrokerConfig config;
+            return config.set(key, *v);
+        }
+        case SettingScope::namespacePolicy: {
+            NamespacePolicies policies;
+            return policies.set(key, v);
+        }
+        case SettingScope::topicPolicy: {
+            TopicPolicies policies;
+            return policies.set(key, v);
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Setting> settingOf(Ctx& ctx, const Entry& e, SettingScope scope) {
+    Names keys = settingKeys(scope);
+    if (!contains(keys, e.key)) {
+        ctx.error(e.keyPos, "unknown " + std::string(settingNoun(scope)) + " " + inQuotes(e.key) +
+                                didYouMeanSuffix(e.key, keys));
+        return std::nullopt;
+    }
+    Setting s{e.key, std::nullopt, e.keyPos};
+    if (!e.value.node.IsNull()) {
+        auto text = scalarOf(ctx, e.value);
+        if (!text) return std::nullopt;
+        s.value = *text;
+        s.pos = e.value.pos;
+    }
+    if (auto why = applySetting(scope, e.key, s.value)) {
+        std::string suffix = s.value ? didYouMeanSuffix(*s.value, valueCandidates(e.key)) : "";
+        ctx.error(e.value.pos, *why + suffix);
+        return std::nullopt;
+    }
+    return s;
+}
+
+}  // namespace
+
+std::vector<Setting> settingsOf(Ctx& ctx, const Entries& entries, SettingScope scope) {
+    std::vector<Setting> out;
+    for (const Entry& e : entries) {
+        if (auto s = settingOf(ctx, e, scope)) out.push_back(std::move(*s));
+    }
+    return out;
+}
+
+std::optional<std::vector<Setting>> settingsMapOf(Ctx& ctx, const Value& v, SettingScope scope) {
+    if (v.node.IsNull()) return std::vector<Setting>{};
+    auto entries = entriesOf(ctx, v);
+    if (!entries) return std::nullopt;
+    return settingsOf(ctx, *entries, scope);
+}
+
+}  // namespace cnx::sim::load

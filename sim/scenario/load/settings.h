@@ -1,0 +1,18 @@
+#pragma once
+// Policies and configuration, validated through broker_model/policy/policies.h.
+
+#include <optional>
+#include <vector>
+
+#include "sim/scenario/load/yaml_node.h"
+
+namespace cnx::sim::load {
+
+enum class SettingScope { broker, namespacePolicy, topicPolicy };
+
+/// One setting per entry; bad ones are reported and left out.
+std::vector<Setting> settingsOf(Ctx& ctx, const Entries& entries, SettingScope scope);
+/// A mapping of settings (null: none).
+std::optional<std::vector<Setting>> settingsMapOf(Ctx& ctx, const Value& v, SettingScope scope);
+
+}  // namespace cnx::sim::load

@@ -1,0 +1,103 @@
+// The scenario document and its top-level sections.
+#include <map>
+
+#include "sim/scenario/load/format.h"
+#include "sim/scenario/load/names.h"
+
+namespace cnx::sim::load {
+
+void DocumentLoader::load(const Value& root) {
+    s_.pos = root.pos;
+    if (root.node.IsNull()) {
+        ctx_.error(root.pos, "empty document: a scenario needs at least 'name' and 'steps'");
+        return;
+    }
+    auto top = entriesOf(ctx_, root);
+    if (!top) return;
+    // Problems here do not stop the reading: every section is still checked.
+    rejectUnknown(ctx_, *top, kScenarioKeys, "the scenario");
+    requireFields(ctx_, kScenarioFields, *top, root.pos, "the scenario");
+    readFields(*this, kScenarioFields, *top, s_);
+}
+
+void DocumentLoader::loadBroker(const Value& v) {
+    if (v.node.IsNull()) return;
+    auto entries = entriesOf(ctx_, v);
+    if (!entries) return;
+    rejectUnknown(ctx_, *entries, kBrokerKeys, "broker");
+    readFields(*this, kBrokerFields, *entries, s_);
+}
+
+void DocumentLoader::loadBrokerVersions(const Value& v) {
+    std::vector<Value> versions{v};
+    if (v.node.IsSequence()) versions = sequenceOf(ctx_, v).value_or(std::vector<Value>{});
+    std::map<std::string, SourcePos> seen;
+    for (const Value& item : versions) {
+        auto version = brokerVersionOf(ctx_, item);
+        if (!version) continue;
+        if (auto [it, fresh] = seen.emplace(*version, item.pos); !fresh) {
+            ctx_.error(item.pos, "broker version " + inQuotes(*version) + " is listed twice (first at " +
+                                     posText(it->second) + ")");
+            continue;
+        }
+        s_.brokerVersions.push_back(*version);
+    }
+}
+
+void DocumentLoader::loadNamespaces(const Value& v) {
+    if (v.node.IsNull()) return;
+    auto entries = entriesOf(ctx_, v);
+    if (!entries) return;
+    for (const Entry& e : *entries) {
+        auto name = namespaceOf(ctx_, e.key, e.keyPos);
+        auto policies = settingsMapOf(ctx_, e.value, SettingScope::namespacePolicy);
+        if (name && policies) s_.namespaces.push_back({*name, std::move(*policies), e.keyPos});
+    }
+}
+
+void DocumentLoader::loadTopics(const Value& v) {
+    if (v.node.IsNull()) return;
+    auto entries = entriesOf(ctx_, v);
+    if (!entries) return;
+    std::map<std::string, SourcePos> seen;
+    for (const Entry& e : *entries) {
+        auto decl = topicDecl(e);
+        if (!decl) continue;
+        if (auto [it, fresh] = seen.emplace(decl->name, e.keyPos); !fresh) {
+            ctx_.error(e.keyPos, "topic " + inQuotes(decl->name) + " is declared twice (first at " +
+                                     posText(it->second) + ")");
+            continue;
+        }
+        s_.topics.push_back(std::move(*decl));
+    }
+}
+
+std::optional<TopicDecl> DocumentLoader::topicDecl(const Entry& e) {
+    auto name = topicOf(ctx_, {YAML::Node(e.key), e.keyPos, "topic"});
+    TopicDecl decl{name.value_or(""), 0, {}, e.keyPos};
+    if (e.value.node.IsNull()) return name ? std::optional(decl) : std::nullopt;
+    auto fields = entriesOf(ctx_, e.value);
+    if (!fields || !name) return std::nullopt;
+    rejectUnknown(ctx_, *fields, kTopicDeclKeys, "topic " + inQuotes(e.key));
+    readFields(*this, kTopicDeclFields, *fields, decl);  // a bad field is reported; the name still counts
+    return decl;
+}
+
+void DocumentLoader::loadClients(const Value& v) {
+    if (v.node.IsNull()) return;
+    auto entries = entriesOf(ctx_, v);
+    if (!entries) return;
+    for (const Entry& e : *entries) {
+        ClientDecl client;
+        client.pos = e.keyPos;
+        if (!e.value.node.IsNull()) {
+            auto fields = entriesOf(ctx_, e.value);
+            if (!fields) continue;
+            rejectUnknown(ctx_, *fields, kClientKeys, "client " + inQuotes(e.key));
+            readFields(*this, kClientFields, *fields, client);
+        }
+        s_.clients.emplace(e.key, std::move(client));
+    }
+}
+
+}  // namespace cnx::sim::load
