@@ -93,54 +93,64 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::schemaLookup), [this, self = shared_from_this(), schema, trace, done] {
-        std::string why;
-        if (!notIdle(&why)) {
-            trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
-            addSchema(schema, trace, [done](Result<SchemaVersion> r) {
-                done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
-            });
-            return;
-        }
-        trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
-        auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
-        if (!broker_.profile().pip44ConsumerCheck) {
-            checkConsumerLegacy(schema, strategy, trace, done);
-            return;
-        }
-        bool convert = broker_.profile().activeTopicEmptySchemaMessage;
-        auto type = std::string(to_string_view(schema.type));
-        broker_.registry().checkConsumerCompatibility(
-            name_.schemaId(), schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
-                if (err && convert && err->kind == RefusalKind::schemaNotFound) {
-                    // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
-                    trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");
-                    err->kind = RefusalKind::incompatibleSchema;
-                    err->message = "Failed to add schema to an active topic with empty(BYTES) schema: new schema type " + type;
-                }
-                done(err);
-            });
+    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace, done] {
+        self->idleOrCheck(schema, trace, done);
     });
+}
+
+// The "schema lookup" stage of §3.5: the idle test, then register or check.
+void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const CheckCallback& done) {
+    std::string why;
+    if (!notIdle(&why)) {
+        trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
+        addSchema(schema, trace, [done](Result<SchemaVersion> r) {
+            done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
+        });
+        return;
+    }
+    trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
+    auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
+    if (!broker_.profile().pip44ConsumerCheck) {
+        checkConsumerLegacy(schema, strategy, trace, done);
+        return;
+    }
+    bool convert = broker_.profile().activeTopicEmptySchemaMessage;
+    auto type = std::string(to_string_view(schema.type));
+    broker_.registry().checkConsumerCompatibility(
+        name_.schemaId(), schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
+            if (err && convert && err->kind == RefusalKind::schemaNotFound) {
+                // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
+                trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");
+                err->kind = RefusalKind::incompatibleSchema;
+                err->message = "Failed to add schema to an active topic with empty(BYTES) schema: new schema type " + type;
+            }
+            done(err);
+        });
 }
 
 // §3.4 / §2.2 v2.4.x: the producer's boolean check; no live schema, or a
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::registryRead), [this, self = shared_from_this(), schema, strategy, trace, done] {
-        auto& registry = broker_.registry();
-        bool live = registry.latest(name_.schemaId()).has_value();
-        std::vector<Problem> problems;
-        bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace, &problems);
-        if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
-        if (ok) {
-            done(std::nullopt);
-            return;
-        }
-        BrokerError refusal{RefusalKind::incompatibleSchema, "Trying to subscribe with incompatible schema"};
-        SchemaRegistry::recordProblems(refusal, std::move(problems), schema.type, *trace);
-        done(refusal);
+    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy, trace, done] {
+        self->checkConsumerLegacyNow(schema, strategy, trace, done);
     });
+}
+
+void Topic::checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrategy strategy, const TracePtr& trace,
+                                   const CheckCallback& done) {
+    auto& registry = broker_.registry();
+    bool live = registry.latest(name_.schemaId()).has_value();
+    std::vector<Problem> problems;
+    bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace, &problems);
+    if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
+    if (ok) {
+        done(std::nullopt);
+        return;
+    }
+    BrokerError refusal{RefusalKind::incompatibleSchema, "Trying to subscribe with incompatible schema"};
+    SchemaRegistry::recordProblems(refusal, std::move(problems), schema.type, *trace);
+    done(refusal);
 }
 
 // Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema

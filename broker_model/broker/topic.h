@@ -105,6 +105,11 @@ private:
     void detachProducersIf(Pred detach);
     void checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                              CheckCallback done);
+    // The continuations' bodies: each posted lambda holds a strong reference
+    // to the topic (shared_from_this) and calls one of these on it.
+    void idleOrCheck(const SchemaData& schema, const TracePtr& trace, const CheckCallback& done);
+    void checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrategy strategy, const TracePtr& trace,
+                                const CheckCallback& done);
 
     TopicName name_;
     Broker& broker_;

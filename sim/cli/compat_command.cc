@@ -61,7 +61,7 @@ constexpr std::string_view kUsage =
 
 constexpr std::string_view kSchemaId = "public/default/cnxsim-compat";
 
-/// A broker reduced to its registry, run to completion on its own executor.
+/// A broker reduced to its registry, run to completion on its own scheduler.
 struct Registry {
     explicit Registry(BehaviourProfile p) : profile(std::move(p)) {}
     Registry(const Registry&) = delete;
@@ -71,13 +71,13 @@ struct Registry {
         std::optional<Result<SchemaVersion>> got;
         registry.putSchemaIfAbsent(std::string(kSchemaId), schema, strategy, std::move(trace),
                                    [&got](Result<SchemaVersion> r) { got.emplace(std::move(r)); });
-        executor.runUntilIdle();
+        scheduler.runUntilIdle();
         return *got;
     }
 
     BehaviourProfile profile;
-    sim::SimScheduler executor;
-    SchemaRegistry registry{profile, executor};
+    sim::SimScheduler scheduler;
+    SchemaRegistry registry{profile, scheduler};
 };
 
 struct Input {

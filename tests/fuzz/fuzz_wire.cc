@@ -5,7 +5,7 @@
 // come from a seeded generator whose seed is a hash of the input (so the same
 // input is always cut the same way, and a mutation cuts it differently). Each
 // decoded frame goes to one connection of a fresh broker, after a valid
-// CONNECT, with the executor drained after every frame, until the connection
+// CONNECT, with the scheduler drained after every frame, until the connection
 // refuses one or the stream fails (the broker then closes the connection). A
 // second connection then connects and subscribes, so damage one peer does to
 // shared broker state shows up as a failure on another.
@@ -78,8 +78,8 @@ cnx::ServerCnx::Sender checkedSender(int* answers) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::string connect = connectFrame();
     static const std::string subscribe = subscribeFrame();
-    cnx::sim::SimScheduler executor;
-    cnx::Broker broker(cnx::newestProfile(), executor);
+    cnx::sim::SimScheduler scheduler;
+    cnx::Broker broker(cnx::newestProfile(), scheduler);
     int answers = 0;
     {
         cnx::ServerCnx peer(broker, checkedSender(&answers));
@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             while (auto frame = stream.next()) {
                 if (peer.closed()) break;
                 peer.receive(*frame);
-                executor.runUntilIdle();
+                scheduler.runUntilIdle();
             }
             if (stream.failed()) peer.close();  // a malformed frame closes the connection
         }
@@ -102,6 +102,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Another client is unaffected by what the first one sent.
     cnx::ServerCnx witness(broker, checkedSender(&answers));
     if (witness.receive(connect) || witness.receive(subscribe)) std::abort();
-    executor.runUntilIdle();
+    scheduler.runUntilIdle();
     return 0;
 }

@@ -40,7 +40,7 @@ struct Admin {
     AdminResponse wait(Call call) {
         std::optional<AdminResponse> r;
         call([&r](AdminResponse a) { r = std::move(a); });
-        f.executor.runUntilIdle();
+        f.scheduler.runUntilIdle();
         REQUIRE(r);
         return *r;
     }

@@ -331,7 +331,7 @@ TEST_CASE("ServerCnx handles every command type: served, refused as broker-only,
         auto frame = stream.next();
         REQUIRE(frame.has_value());
         auto refused = client.cnx().receive(*frame);
-        f.executor.runUntilIdle();
+        f.scheduler.runUntilIdle();
         switch (wire::senderOf(type)) {
             case wire::Sender::broker:
                 REQUIRE(refused.has_value());

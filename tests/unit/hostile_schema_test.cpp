@@ -171,11 +171,11 @@ TEST_CASE("issue 7.6: admin get-schema renders a deep KEY_VALUE component withou
     SchemaData kv = encodeKeyValue(bytesKey, SchemaData{SchemaType::BYTES, "", {}}, "INLINE");
     std::optional<AdminResponse> posted, got;
     admin.postSchema(topic, kv, [&](AdminResponse r) { posted = std::move(r); });
-    f.executor.runUntilIdle();
+    f.scheduler.runUntilIdle();
     REQUIRE(posted);
     REQUIRE(posted->ok());
     admin.getSchema(topic, std::nullopt, [&](AdminResponse r) { got = std::move(r); });
-    f.executor.runUntilIdle();
+    f.scheduler.runUntilIdle();
     REQUIRE(got);
     CHECK(got->ok());
     CHECK_NOTHROW(got->body.dump());

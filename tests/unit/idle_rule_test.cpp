@@ -297,8 +297,8 @@ TEST_CASE("§3.5 Topic::addSchemaIfIdleOrCheckCompatible called directly", "[idl
             called = true;
             out = std::move(e);
         });
-        CHECK_FALSE(called);  // posted, never inline (executor seam)
-        f.executor.runUntilIdle();
+        CHECK_FALSE(called);  // posted, never inline (scheduler seam)
+        f.scheduler.runUntilIdle();
         REQUIRE(called);
         return out;
     };

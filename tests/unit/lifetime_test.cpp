@@ -1,7 +1,7 @@
-// Lifetimes across the executor seam: a continuation must never reach an
+// Lifetimes across the scheduler seam: a continuation must never reach an
 // object that went away before it ran. Regression for the use after free in
-// `Topic::notIdle` (a SUBSCRIBE with a schema pending in the executor, then
-// `Broker::unload`, then the executor runs the continuation on the freed
+// `Topic::notIdle` (a SUBSCRIBE with a schema pending in the scheduler, then
+// `Broker::unload`, then the scheduler runs the continuation on the freed
 // topic). Run under AddressSanitizer, a raw pointer here is a test failure.
 
 #include <catch2/catch.hpp>
@@ -33,13 +33,13 @@ BaseCommand onlyError(const std::vector<BaseCommand>& frames) {
 }  // namespace
 
 TEST_CASE("a topic unloaded while a SUBSCRIBE continuation is pending stays alive, fenced",
-          "[lifetime][executor]") {
+          "[lifetime][scheduler]") {
     BrokerFixture f;
     TestClient c(f);
     REQUIRE(c.connect().type() == BaseCommand::CONNECTED);
     auto sent = c.deliverOnly(TestClient::subscribeCmd(kTopic, "sub", 1, c.takeRequestId(), avroUser()));
     REQUIRE(sent.empty());
-    REQUIRE(f.executor.pending() == 1);  // "schema lookup", holding the topic
+    REQUIRE(f.scheduler.pending() == 1);  // "schema lookup", holding the topic
 
     f.broker.unload(*cnx::TopicName::parse(kTopic));
     REQUIRE(f.broker.findTopic(*cnx::TopicName::parse(kTopic)) == nullptr);
@@ -56,13 +56,13 @@ TEST_CASE("a topic unloaded while a SUBSCRIBE continuation is pending stays aliv
 }
 
 TEST_CASE("a topic unloaded while a PRODUCER continuation is pending refuses the late attach",
-          "[lifetime][executor]") {
+          "[lifetime][scheduler]") {
     BrokerFixture f;
     TestClient c(f);
     REQUIRE(c.connect().type() == BaseCommand::CONNECTED);
     auto sent = c.deliverOnly(TestClient::producerCmd(kTopic, 1, c.takeRequestId(), "p1", avroUser()));
     REQUIRE(sent.empty());
-    REQUIRE(f.executor.pending() >= 1);
+    REQUIRE(f.scheduler.pending() >= 1);
 
     f.broker.unload(*cnx::TopicName::parse(kTopic));
     auto err = onlyError(c.runPending());
@@ -72,24 +72,24 @@ TEST_CASE("a topic unloaded while a PRODUCER continuation is pending refuses the
 }
 
 TEST_CASE("a producer without schema pending across a broker restart goes with its connection, never run on a freed topic",
-          "[lifetime][executor]") {
+          "[lifetime][scheduler]") {
     BrokerFixture f;
     TestClient c(f);
     REQUIRE(c.connect().type() == BaseCommand::CONNECTED);
     c.deliverOnly(TestClient::producerCmd(kTopic, 1, c.takeRequestId(), "p1"));
-    REQUIRE(f.executor.pending() == 1);
+    REQUIRE(f.scheduler.pending() == 1);
     REQUIRE(f.broker.connections().size() == 1);
     f.broker.restart(f.profile);  // the broker drops every connection
     CHECK(c.cnx().closed());
     CHECK(f.broker.connections().size() == 0);
     CHECK(c.runPending().empty());  // the continuation ran and did nothing: no answer on a dropped connection
-    CHECK(f.executor.pending() == 0);
+    CHECK(f.scheduler.pending() == 0);
 }
 
-TEST_CASE("continuations still pending when the broker goes away are dropped, never run", "[lifetime][executor]") {
+TEST_CASE("continuations still pending when the broker goes away are dropped, never run", "[lifetime][scheduler]") {
     cnx::BehaviourProfile profile = cnx::newestProfile();
-    cnx::sim::SimScheduler executor;
-    auto broker = std::make_unique<cnx::Broker>(profile, executor);
+    cnx::sim::SimScheduler scheduler;
+    auto broker = std::make_unique<cnx::Broker>(profile, scheduler);
     int frames = 0;
     {
         cnx::ServerCnx cnx(*broker, [&](std::string) { ++frames; });
@@ -101,9 +101,9 @@ TEST_CASE("continuations still pending when the broker goes away are dropped, ne
         REQUIRE_FALSE(cnx.receive(
             cnx::wire::encodeFrame(TestClient::subscribeCmd(kTopic, "sub", 1, 1, avroUser()))));
     }
-    REQUIRE(executor.pending() == 1);
+    REQUIRE(scheduler.pending() == 1);
     broker.reset();
-    CHECK(executor.pending() == 0);
-    CHECK(executor.runUntilIdle() == 0);
+    CHECK(scheduler.pending() == 0);
+    CHECK(scheduler.runUntilIdle() == 0);
     CHECK(frames == 1);  // CONNECTED only
 }

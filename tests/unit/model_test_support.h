@@ -28,11 +28,11 @@ inline SchemaData schemaOf(SchemaType type, std::string data = "", SchemaPropert
 inline const char* kUserV1Avro =
     R"({"type":"record","name":"User","namespace":"cnx.test","fields":[{"name":"id","type":"long"}]})";
 
-/// A broker with its own executor; `profile` is copied so tests may edit switches.
+/// A broker with its own scheduler; `profile` is copied so tests may edit switches.
 struct BrokerFixture {
-    explicit BrokerFixture(const BehaviourProfile& p = newestProfile()) : profile(p), broker(profile, executor) {}
+    explicit BrokerFixture(const BehaviourProfile& p = newestProfile()) : profile(p), broker(profile, scheduler) {}
     BehaviourProfile profile;
-    sim::SimScheduler executor;
+    sim::SimScheduler scheduler;
     Broker broker;
 };
 
@@ -48,7 +48,7 @@ inline pulsar::proto::Schema wireSchema(pulsar::proto::Schema::Type type, std::s
 
 /// One client connection, driven frame by frame. Every call encodes a
 /// BaseCommand with wire::encodeFrame, hands it to ServerCnx::receive, runs the
-/// executor until idle and returns the frames the broker sent meanwhile.
+/// scheduler until idle and returns the frames the broker sent meanwhile.
 class TestClient {
 public:
     explicit TestClient(BrokerFixture& f)
@@ -59,7 +59,7 @@ public:
     /// Sends raw bytes; returns ServerCnx::receive's refusal, if any.
     std::optional<std::string> raw(std::string_view bytes) {
         auto r = cnx_->receive(bytes);
-        fixture_.executor.runUntilIdle();
+        fixture_.scheduler.runUntilIdle();
         return r;
     }
 
@@ -175,7 +175,7 @@ public:
     std::uint64_t nextRequestId() const { return nextRequest_; }
     std::uint64_t takeRequestId() { return nextRequest_++; }
 
-    /// Hands `cmd` to ServerCnx without running the executor (to observe
+    /// Hands `cmd` to ServerCnx without running the scheduler (to observe
     /// pending states); returns the frames sent synchronously.
     std::vector<BaseCommand> deliverOnly(const BaseCommand& cmd, std::optional<std::string>* refusal = nullptr) {
         sent_.clear();
@@ -183,10 +183,10 @@ public:
         if (refusal) *refusal = r;
         return decodeAll();
     }
-    /// Runs the executor until idle; returns the frames sent meanwhile.
+    /// Runs the scheduler until idle; returns the frames sent meanwhile.
     std::vector<BaseCommand> runPending() {
         sent_.clear();
-        fixture_.executor.runUntilIdle();
+        fixture_.scheduler.runUntilIdle();
         return decodeAll();
     }
     /// The frames the broker sent since the last call that collected them

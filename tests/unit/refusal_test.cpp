@@ -45,17 +45,17 @@ const SchemaData kBadDefault{SchemaType::AVRO,
                              R"({"name":"age","type":"int","default":"unknown"}]})", {}};
 
 struct Registry {
-    explicit Registry(const cnx::BehaviourProfile& p = cnx::newestProfile()) : profile(p), registry(profile, executor) {}
+    explicit Registry(const cnx::BehaviourProfile& p = cnx::newestProfile()) : profile(p), registry(profile, scheduler) {}
     Result<SchemaVersion> put(const SchemaData& s, CompatibilityStrategy strategy, cnx::TracePtr trace = nullptr) {
         if (!trace) trace = std::make_shared<cnx::Trace>();
         std::optional<Result<SchemaVersion>> out;
         registry.putSchemaIfAbsent(kId, s, strategy, trace, [&](Result<SchemaVersion> r) { out.emplace(std::move(r)); });
-        executor.runUntilIdle();
+        scheduler.runUntilIdle();
         REQUIRE(out.has_value());
         return *out;
     }
     cnx::BehaviourProfile profile;
-    cnx::sim::SimScheduler executor;
+    cnx::sim::SimScheduler scheduler;
     cnx::SchemaRegistry registry;
 };
 

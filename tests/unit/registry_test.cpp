@@ -2,7 +2,7 @@
 // the live list, de-duplication, the compatibility primitives, the consumer
 // check routing, the auto-update-disabled lookup, definition validation and
 // the §4.11 concurrent-registration race. Every operation is asynchronous:
-// the tests post it and run the executor until idle.
+// the tests post it and run the scheduler until idle.
 
 #include <catch2/catch.hpp>
 
@@ -26,15 +26,15 @@ namespace exc = cnx::compat::exception_class;
 
 constexpr const char* kId = "public/default/orders";
 
-/// A registry on its own executor and its own (editable) copy of a profile.
+/// A registry on its own scheduler and its own (editable) copy of a profile.
 struct RegistryFixture {
-    explicit RegistryFixture(const cnx::BehaviourProfile& p = cnx::newestProfile()) : profile(p), registry(profile, executor) {}
+    explicit RegistryFixture(const cnx::BehaviourProfile& p = cnx::newestProfile()) : profile(p), registry(profile, scheduler) {}
 
     Result<SchemaVersion> put(const SchemaData& s, CompatibilityStrategy strategy = CompatibilityStrategy::FULL) {
         std::optional<Result<SchemaVersion>> out;
         registry.putSchemaIfAbsent(kId, s, strategy, std::make_shared<cnx::Trace>(),
                                    [&](Result<SchemaVersion> r) { out.emplace(std::move(r)); });
-        executor.runUntilIdle();
+        scheduler.runUntilIdle();
         REQUIRE(out.has_value());
         return *out;
     }
@@ -50,7 +50,7 @@ struct RegistryFixture {
         std::optional<Result<SchemaVersion>> out;
         registry.findExistingVersion(kId, s, std::make_shared<cnx::Trace>(),
                                      [&](Result<SchemaVersion> r) { out.emplace(std::move(r)); });
-        executor.runUntilIdle();
+        scheduler.runUntilIdle();
         REQUIRE(out.has_value());
         return *out;
     }
@@ -63,7 +63,7 @@ struct RegistryFixture {
                                                 called = true;
                                                 out = std::move(e);
                                             });
-        executor.runUntilIdle();
+        scheduler.runUntilIdle();
         REQUIRE(called);
         return out;
     }
@@ -84,7 +84,7 @@ struct RegistryFixture {
     }
 
     cnx::BehaviourProfile profile;
-    cnx::sim::SimScheduler executor;
+    cnx::sim::SimScheduler scheduler;
     cnx::SchemaRegistry registry;
 };
 
@@ -108,7 +108,7 @@ TEST_CASE("§4.1 versions start at 0 and every append takes previous+1", "[regis
     std::optional<Result<SchemaVersion>> other;
     f.registry.putSchemaIfAbsent("public/default/other", kString, CompatibilityStrategy::FULL,
                                  std::make_shared<cnx::Trace>(), [&](Result<SchemaVersion> r) { other.emplace(r); });
-    f.executor.runUntilIdle();
+    f.scheduler.runUntilIdle();
     REQUIRE(other.has_value());
     REQUIRE(other->ok());
     CHECK(other->value() == 0);
@@ -150,7 +150,7 @@ TEST_CASE("§4.2/§4.9 a soft-delete marker consumes a version and empties the l
         std::optional<Result<SchemaVersion>> r;
         f.registry.putSchemaIfAbsent("public/default/fresh", kString, CompatibilityStrategy::FULL,
                                      std::make_shared<cnx::Trace>(), [&](Result<SchemaVersion> v) { r.emplace(v); });
-        f.executor.runUntilIdle();
+        f.scheduler.runUntilIdle();
         REQUIRE(r.has_value());
         REQUIRE(r->ok());
         CHECK(r->value() == 1);
@@ -499,11 +499,11 @@ TEST_CASE("§4.11 concurrent identical registrations (2.10.3/2.11/3.0+): the dec
     RegistryFixture f;
     std::vector<Result<SchemaVersion>> results;
     auto collect = [&](Result<SchemaVersion> r) { results.push_back(std::move(r)); };
-    // Both are posted before the executor runs: both reads see an empty list.
+    // Both are posted before the scheduler runs: both reads see an empty list.
     f.registry.putSchemaIfAbsent(kId, kString, CompatibilityStrategy::FULL, std::make_shared<cnx::Trace>(), collect);
     f.registry.putSchemaIfAbsent(kId, kString, CompatibilityStrategy::FULL, std::make_shared<cnx::Trace>(), collect);
-    CHECK(f.executor.pending() == 2);
-    f.executor.runUntilIdle();
+    CHECK(f.scheduler.pending() == 2);
+    f.scheduler.runUntilIdle();
     REQUIRE(results.size() == 2);
     for (const auto& r : results) {
         REQUIRE(r.ok());
@@ -524,7 +524,7 @@ TEST_CASE("§4.11 without the whole-decision retry (before #18701/#18760) two id
     };
     f.registry.putSchemaIfAbsent(kId, kString, CompatibilityStrategy::FULL, std::make_shared<cnx::Trace>(), collect);
     f.registry.putSchemaIfAbsent(kId, kString, CompatibilityStrategy::FULL, std::make_shared<cnx::Trace>(), collect);
-    f.executor.runUntilIdle();
+    f.scheduler.runUntilIdle();
     REQUIRE(versions.size() == 2);
     CHECK(versions[0] != versions[1]);
     CHECK(std::set<SchemaVersion>(versions.begin(), versions.end()) == std::set<SchemaVersion>{0, 1});

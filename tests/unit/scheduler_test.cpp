@@ -181,17 +181,17 @@ RaceRun race(cnx::sim::Chooser* chooser) {
     REQUIRE(b.connect().type() == BaseCommand::CONNECTED);
     REQUIRE(p.connect().type() == BaseCommand::CONNECTED);
     const std::string topic = "persistent://public/default/race";
-    f.executor.setChooser(chooser);
-    f.executor.recordStages(true);
+    f.scheduler.setChooser(chooser);
+    f.scheduler.recordStages(true);
     a.deliverOnly(TestClient::subscribeCmd(topic, "sa", 1, a.takeRequestId(), wireSchema(Schema::String)));
     b.deliverOnly(TestClient::subscribeCmd(topic, "sb", 1, b.takeRequestId(), wireSchema(Schema::Int32)));
     p.deliverOnly(TestClient::producerCmd(topic, 1, p.takeRequestId(), "p", wireSchema(Schema::Avro, kUserV1Avro)));
-    f.executor.runUntilIdle();
+    f.scheduler.runUntilIdle();
     RaceRun r;
-    r.stages = f.executor.ranStages();
-    r.choices = f.executor.choices();
+    r.stages = f.scheduler.ranStages();
+    r.choices = f.scheduler.choices();
     r.outcomes = {outcomeOf(a.received()), outcomeOf(b.received()), outcomeOf(p.received())};
-    f.executor.setChooser(nullptr);
+    f.scheduler.setChooser(nullptr);
     return r;
 }
 

@@ -601,8 +601,8 @@ TEST_CASE("§8.1 fuzz: 5,000 seeded random and mutated frames never crash or han
                 if (row.connectFirst) REQUIRE_FALSE(conn.receive(connectFrame).has_value());
                 const std::size_t framesBefore = frames;
                 auto refused = conn.receive(input);
-                // Bounded: the executor drains (a runaway continuation loop would show here).
-                auto ran = f.executor.runUntilIdle();
+                // Bounded: the scheduler drains (a runaway continuation loop would show here).
+                auto ran = f.scheduler.runUntilIdle();
                 INFO("row '" << row.what << "' seed " << row.seed << " iteration " << i << " ran " << ran);
                 CHECK(ran < 1000);
                 if (refused) {
@@ -621,7 +621,7 @@ TEST_CASE("§8.1 fuzz: 5,000 seeded random and mutated frames never crash or han
             // Garbage must be refused, and some mutated requests must reach a handler and be answered.
             CHECK(refusedCount > 0);
             if (row.mutateValid) CHECK(responded > 0);
-            CHECK(f.executor.pending() == 0);
+            CHECK(f.scheduler.pending() == 0);
         }
     }
 }
