@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/stubs/logging.h>
 
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame_stream.h"
@@ -23,6 +22,7 @@
 namespace {
 
 using cnx::testing::BaseCommand;
+using cnx::testing::QuietProtobuf;
 using cnx::testing::BrokerFixture;
 using cnx::testing::TestClient;
 namespace wire = cnx::wire;
@@ -38,15 +38,6 @@ std::string frameOf(const std::string& command, const std::string& rest = "") {
     return u32(static_cast<std::uint32_t>(4 + command.size() + rest.size())) +
            u32(static_cast<std::uint32_t>(command.size())) + command + rest;
 }
-
-class QuietProtobuf {
-public:
-    QuietProtobuf() : old_(google::protobuf::SetLogHandler(nullptr)) {}
-    ~QuietProtobuf() { google::protobuf::SetLogHandler(old_); }
-
-private:
-    google::protobuf::LogHandler* old_;
-};
 
 const gen::Stream& theStream() {
     static const gen::Stream s = gen::mixedStream(0x15509, 1000);

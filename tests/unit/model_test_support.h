@@ -1,4 +1,5 @@
 #pragma once
+#include <google/protobuf/stubs/logging.h>
 // Helpers shared by the model unit tests (registry, idle rule, policies,
 // wire): a broker on the simulated scheduler, and a test client that speaks to
 // ServerCnx only through encoded frames and decodes every frame it gets back.
@@ -17,6 +18,18 @@
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx::testing {
+
+/// Silences libprotobuf's "Can't parse message" log lines while alive (the
+/// decoder reports the same problem as a value).
+class QuietProtobuf {
+public:
+    QuietProtobuf() : old_(google::protobuf::SetLogHandler(nullptr)) {}
+    ~QuietProtobuf() { google::protobuf::SetLogHandler(old_); }
+
+private:
+    google::protobuf::LogHandler* old_;
+};
+
 
 using pulsar::proto::BaseCommand;
 

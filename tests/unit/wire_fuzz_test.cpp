@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/stubs/logging.h>
 
 #include "wire_test_support.h"
 

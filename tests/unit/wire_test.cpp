@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/stubs/logging.h>
 
 #include "wire_test_support.h"
 

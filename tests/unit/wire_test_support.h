@@ -12,6 +12,7 @@ namespace cnx::testing::wire_tests {
 
 using cnx::SchemaType;
 using cnx::testing::BaseCommand;
+using cnx::testing::QuietProtobuf;
 using cnx::testing::BrokerFixture;
 using cnx::testing::TestClient;
 using cnx::testing::wireSchema;
@@ -59,17 +60,6 @@ inline pulsar::proto::MessageMetadata meta() {
     m.set_publish_time(1);
     return m;
 }
-
-/// Silences libprotobuf's "Can't parse message" log lines while alive (the
-/// decoder reports the same problem as a value).
-class QuietProtobuf {
-public:
-    QuietProtobuf() : old_(google::protobuf::SetLogHandler(nullptr)) {}
-    ~QuietProtobuf() { google::protobuf::SetLogHandler(old_); }
-
-private:
-    google::protobuf::LogHandler* old_;
-};
 
 inline std::string decodeError(std::string_view bytes) {
     std::string error;
