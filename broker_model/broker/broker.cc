@@ -111,7 +111,11 @@ void Broker::deleteTopicState(const TopicName& name) {
     drop(name);
 }
 
-ManagedLedgerState& Broker::ledger(const TopicName& name) { return ledgers_[name.toString()]; }
+ManagedLedgerState& Broker::ledger(const TopicName& name) {
+    auto [it, created] = ledgers_.try_emplace(name.toString());
+    if (created) it->second.log.ledgerId = nextLedgerId();
+    return it->second;
+}
 
 const ManagedLedgerState* Broker::findLedger(const TopicName& name) const {
     auto it = ledgers_.find(name.toString());

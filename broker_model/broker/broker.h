@@ -10,6 +10,7 @@
 #include <string>
 
 #include "broker_model/broker/connection_registry.h"
+#include "broker_model/broker/message_log.h"
 #include "broker_model/runtime/scheduler.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
@@ -22,6 +23,8 @@ namespace cnx {
 struct ManagedLedgerState {
     std::uint64_t retainedBytes = 0;                   // §3.5 "retained ledger size"
     std::map<std::string, std::string> durableCursors;  // subscription -> subType
+    MessageLog log;                                     // the entries, as sent
+    std::map<std::string, Cursor> cursorState;          // durable subscription -> acknowledged state
 };
 
 class Broker {
@@ -82,6 +85,8 @@ public:
     const ManagedLedgerState* findLedger(const TopicName& name) const;
 
     std::uint64_t nextConnectionId() { return ++lastConnectionId_; }
+    /// A new ledger id (a topic's log; ids are never reused).
+    std::uint64_t nextLedgerId() { return ++lastLedgerId_; }
 
 private:
     void applyConfig();
@@ -98,6 +103,7 @@ private:
     std::map<std::string, int> partitioned_;                  // base full name -> partitions
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
     std::uint64_t lastConnectionId_ = 0;
+    std::uint64_t lastLedgerId_ = 0;
     ConnectionRegistry connections_;
 };
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "broker_model/broker/message_log.h"
 #include "broker_model/core/topic_name.h"
 
 namespace cnx {
@@ -26,6 +27,8 @@ public:
     virtual void closeAll() = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
+    /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.
+    virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) = 0;
 };
 
 class ConnectionRegistry {
@@ -33,6 +36,11 @@ public:
     void add(BrokerConnection& connection) { connections_[connection.id()] = &connection; }
     void remove(std::uint64_t id) { connections_.erase(id); }
     std::size_t size() const { return connections_.size(); }
+    /// The connection `id`, or nullptr when it has closed.
+    BrokerConnection* find(std::uint64_t id) const {
+        auto it = connections_.find(id);
+        return it == connections_.end() ? nullptr : it->second;
+    }
 
     /// The registered connections, oldest first, as a snapshot: a connection
     /// may deregister itself while the caller walks the list.

@@ -21,8 +21,15 @@ Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(b
     // Durable cursors survive unloads and restarts: their subscriptions come
     // back without consumers.
     if (const auto* ledger = broker_.findLedger(name_)) {
-        for (const auto& [sub, type] : ledger->durableCursors) subscriptions_[sub] = {sub, type, true, {}};
+        for (const auto& [sub, type] : ledger->durableCursors) {
+            auto& s = subscriptions_[sub];
+            s = {sub, type, true, {}, {}, 0};
+            // The acknowledged state survives; what was dispatched and not acknowledged is read again.
+            if (auto it = ledger->cursorState.find(sub); it != ledger->cursorState.end()) s.cursor = it->second;
+            s.cursor.readPosition = s.cursor.markDelete;
+        }
     }
+    if (!persistent()) liveLog_.ledgerId = broker_.nextLedgerId();
 }
 
 bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
@@ -213,7 +220,7 @@ void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId)
 }
 
 std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
-                                            const AttachedConsumer& consumer) {
+                                            const AttachedConsumer& consumer, bool earliest) {
     if (fenced_) return fencedError();
     auto it = subscriptions_.find(subscription);
     if (it != subscriptions_.end()) {
@@ -230,17 +237,27 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
         sub.consumers.push_back(consumer);
         return std::nullopt;
     }
-    subscriptions_[subscription] = {subscription, subType, durable, {consumer}};
-    if (durable && persistent()) broker_.ledger(name_).durableCursors[subscription] = subType;
+    auto& created = subscriptions_[subscription];
+    created = {subscription, subType, durable, {consumer}, {}, 0};
+    auto start = earliest ? 0 : log().size();
+    created.cursor.markDelete = start;
+    created.cursor.readPosition = start;
+    if (durable && persistent()) {
+        broker_.ledger(name_).durableCursors[subscription] = subType;
+        persistCursor(created);
+    }
     return std::nullopt;
 }
 
 void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
     for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
         auto& consumers = it->second.consumers;
+        for (auto& c : consumers)
+            if (c.connectionId == connectionId && c.consumerId == consumerId) releasePending(it->second, c, false);
         std::erase_if(consumers, [&](const AttachedConsumer& c) {
             return c.connectionId == connectionId && c.consumerId == consumerId;
         });
+        if (!consumers.empty()) dispatch(it->second);
         // A non-durable subscription (reader) goes with its last consumer.
         bool drop = consumers.empty() && !it->second.durable;
         it = drop ? subscriptions_.erase(it) : std::next(it);
@@ -250,14 +267,20 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
 void Topic::removeConnection(std::uint64_t connectionId) {
     detachProducersIf([&](const AttachedProducer& p) { return p.connectionId == connectionId; });
     for (auto& [_, sub] : subscriptions_) {
+        for (auto& c : sub.consumers)
+            if (c.connectionId == connectionId) releasePending(sub, c, false);
         std::erase_if(sub.consumers, [&](const AttachedConsumer& c) { return c.connectionId == connectionId; });
+        if (!sub.consumers.empty()) dispatch(sub);
     }
     std::erase_if(subscriptions_, [](const auto& kv) { return kv.second.consumers.empty() && !kv.second.durable; });
 }
 
-void Topic::publish(std::size_t bytes) {
+Position Topic::publish(std::size_t bytes, pulsar::proto::MessageMetadata metadata, std::string payload) {
     ++entriesAdded_;
     if (persistent()) broker_.ledger(name_).retainedBytes += bytes;
+    auto position = log().append(std::move(metadata), std::move(payload));
+    for (auto& [_, sub] : subscriptions_) dispatch(sub);
+    return position;
 }
 
 }  // namespace cnx

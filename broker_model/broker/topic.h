@@ -10,9 +10,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <set>
 #include <unordered_set>
 #include <vector>
 
+#include "broker_model/broker/message_log.h"
 #include "broker_model/core/broker_error.h"
 #include "broker_model/policy/compatibility_strategy.h"
 #include "broker_model/core/schema_data.h"
@@ -38,6 +40,8 @@ struct AttachedConsumer {
     std::uint64_t connectionId = 0;
     std::uint64_t consumerId = 0;
     SchemaType schemaType = SchemaType::NONE;  // 3.0+: the type it subscribed with (NONE: no schema)
+    std::uint32_t permits = 0;                 // FLOW permits not used yet
+    std::set<std::uint64_t> pending;           // entries dispatched to it and not acknowledged
 };
 
 struct Subscription {
@@ -45,6 +49,8 @@ struct Subscription {
     std::string subType;  // Exclusive, Shared, Failover, Key_Shared
     bool durable = true;
     std::vector<AttachedConsumer> consumers;
+    Cursor cursor;
+    std::size_t nextConsumer = 0;  // Shared / Key_Shared round robin
 };
 
 /// Owned by the broker through `std::shared_ptr`: every continuation a topic
@@ -79,14 +85,31 @@ public:
     /// Attaches a producer (access modes, name conflicts); the error on refusal.
     std::optional<BrokerError> addProducer(const AttachedProducer& producer);
     void removeProducer(std::uint64_t connectionId, std::uint64_t producerId);
-    /// Attaches a consumer to `subscription`, creating it if needed.
+    /// Attaches a consumer to `subscription`, creating it if needed; a new
+    /// subscription starts at the next entry, or at the first when `earliest`.
     std::optional<BrokerError> subscribe(const std::string& subscription, const std::string& subType, bool durable,
-                                         const AttachedConsumer& consumer);
+                                         const AttachedConsumer& consumer, bool earliest = false);
     void removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     /// Drops every attachment of a connection (the connection closed).
     void removeConnection(std::uint64_t connectionId);
-    /// Records a published entry of `bytes` bytes (§3.5 data test).
-    void publish(std::size_t bytes);
+    /// Stores a published entry (§3.5 data test: `bytes` bytes) and
+    /// dispatches it to the subscriptions' consumers that have permits.
+    Position publish(std::size_t bytes, pulsar::proto::MessageMetadata metadata = {}, std::string payload = {});
+
+    // Delivery (topic_dispatch.cc). A consumer is (connection id, consumer id).
+    /// FLOW: adds permits and dispatches.
+    void flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint32_t permits);
+    /// ACK: individual or cumulative; false when the consumer is not attached.
+    bool acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,
+                     const std::vector<Position>& positions);
+    /// REDELIVER_UNACKNOWLEDGED_MESSAGES: the consumer's pending entries (all when
+    /// `positions` is empty) are dispatched again with their redelivery count + 1.
+    void redeliver(std::uint64_t connectionId, std::uint64_t consumerId, const std::vector<Position>& positions);
+    /// UNSUBSCRIBE: the subscription goes when this consumer is its only one
+    /// (or `force`); the refusal otherwise.
+    std::optional<BrokerError> unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force);
+    /// The last entry's position; entry id -1 (as unsigned) when the log is empty.
+    Position lastPosition() const;
 
     const std::vector<AttachedProducer>& producers() const { return producers_; }
     const std::map<std::string, Subscription>& subscriptions() const { return subscriptions_; }
@@ -105,6 +128,15 @@ private:
     void detachProducersIf(Pred detach);
     void checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                              CheckCallback done);
+    MessageLog& log();
+    const MessageLog& log() const;
+    /// Sends what `sub` can deliver to its consumers with permits.
+    void dispatch(Subscription& sub);
+    /// The consumer's entries go back to the replay set (it closed, or asked).
+    void releasePending(Subscription& sub, AttachedConsumer& consumer, bool countRedelivery);
+    /// Keeps a durable subscription's acknowledged state in the managed ledger.
+    void persistCursor(const Subscription& sub);
+    std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     // The continuations' bodies: each posted lambda holds a strong reference
     // to the topic (shared_from_this) and calls one of these on it.
     void idleOrCheck(const SchemaData& schema, const TracePtr& trace, const CheckCallback& done);
@@ -120,6 +152,7 @@ private:
     std::size_t nonSharedProducers_ = 0;
     std::map<std::string, Subscription> subscriptions_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
+    MessageLog liveLog_;              // non-persistent: the entries while loaded
     bool fenced_ = false;
 };
 

@@ -17,8 +17,7 @@ ServerCnx::ServerCnx(Broker& broker, Sender send)
     : broker_(broker),
       send_(std::move(send)),
       id_(broker.nextConnectionId()),
-      schemaValidationEnforced_(broker.policies().broker.isSchemaValidationEnforced),
-      ledgerId_(id_ * 1000) {
+      schemaValidationEnforced_(broker.policies().broker.isSchemaValidationEnforced) {
     broker_.connections().add(*this);
 }
 
@@ -133,18 +132,20 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
             handleGetOrCreateSchema(c.getorcreateschema());
             return std::nullopt;
         case BaseCommand::PING: send(wire::pong()); return std::nullopt;
+        case BaseCommand::FLOW: handleFlow(c.flow()); return std::nullopt;
+        case BaseCommand::ACK: handleAck(c.ack()); return std::nullopt;
+        case BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES:
+            handleRedeliver(c.redeliverunacknowledgedmessages());
+            return std::nullopt;
+        case BaseCommand::UNSUBSCRIBE: handleUnsubscribe(c.unsubscribe()); return std::nullopt;
+        case BaseCommand::GET_LAST_MESSAGE_ID: handleGetLastMessageId(c.getlastmessageid()); return std::nullopt;
         case BaseCommand::PONG: return std::nullopt;
         // What a client may send and this model does not serve yet: the
         // connection closes with that reason, never a parse error (issue 9).
         case BaseCommand::PARTITIONED_METADATA:
         case BaseCommand::LOOKUP:
-        case BaseCommand::FLOW:
-        case BaseCommand::ACK:
-        case BaseCommand::UNSUBSCRIBE:
         case BaseCommand::SEEK:
-        case BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES:
         case BaseCommand::CONSUMER_STATS:
-        case BaseCommand::GET_LAST_MESSAGE_ID:
         case BaseCommand::GET_TOPICS_OF_NAMESPACE:
         case BaseCommand::AUTH_RESPONSE:
         case BaseCommand::WATCH_TOPIC_LIST:
@@ -442,7 +443,8 @@ void ServerCnx::subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& 
     c.consumerId = cmd.consumer_id();
     c.schemaType = type;
     auto subType = pulsar::proto::CommandSubscribe::SubType_Name(cmd.subtype());
-    if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c)) {
+    bool earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c, earliest)) {
         failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
         return;
     }
@@ -473,10 +475,17 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
         send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), serverErrorOf(RefusalKind::producerNotFound), "Producer not found"));
         return;
     }
+    // `Producer.publishMessage`: a checksum block that does not match drops the message.
+    if (frame.checksumPresent && !frame.checksumValid) {
+        send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), pulsar::proto::ChecksumError,
+                             "Checksum failed on the broker"));
+        return;
+    }
     // §8.3: the broker stores metadata and payload as sent; schema_version is not validated (#20022).
     std::size_t bytes = frame.payload.size() + (frame.metadata ? frame.metadata->ByteSizeLong() : 0);
-    topic->publish(bytes == 0 ? 1 : bytes);
-    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), ledgerId_, nextEntryId_++));
+    auto position = topic->publish(bytes == 0 ? 1 : bytes, frame.metadata.value_or(pulsar::proto::MessageMetadata{}),
+                                   frame.payload);
+    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position.ledgerId, position.entryId));
 }
 
 void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd) {

@@ -55,6 +55,7 @@ public:
     void closeTopic(const TopicName& topic) override;
     void closeAll() override;
     void disconnect() override { close(); }
+    void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
 
 private:
     enum class State { pending, ready, failed };
@@ -79,6 +80,14 @@ private:
     void handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd);
     void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
+    // Delivery (consumer_commands.cc).
+    void handleFlow(const pulsar::proto::CommandFlow& cmd);
+    void handleAck(const pulsar::proto::CommandAck& cmd);
+    void handleRedeliver(const pulsar::proto::CommandRedeliverUnacknowledgedMessages& cmd);
+    void handleUnsubscribe(const pulsar::proto::CommandUnsubscribe& cmd);
+    void handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd);
+    /// The loaded topic a ready consumer of this connection is attached to, or nullptr.
+    Topic* consumerTopic(std::uint64_t consumerId);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
     /// The "registry read" stage of GET_SCHEMA.
     void answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,
@@ -118,8 +127,6 @@ private:
     bool closed_ = false;
     int protocolVersion_ = 0;
     std::uint64_t generatedNames_ = 0;
-    std::uint64_t ledgerId_;
-    std::uint64_t nextEntryId_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
     std::map<std::uint64_t, TracePtr> traces_;

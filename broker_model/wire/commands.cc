@@ -328,4 +328,42 @@ BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::prot
     return out;
 }
 
+BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
+                    std::uint32_t redeliveryCount) {
+    BaseCommand out;
+    out.set_type(T::MESSAGE);
+    auto* m = out.mutable_message();
+    m->set_consumer_id(consumerId);
+    m->mutable_message_id()->set_ledgerid(ledgerId);
+    m->mutable_message_id()->set_entryid(entryId);
+    m->set_redelivery_count(redeliveryCount);
+    return out;
+}
+
+BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId) {
+    BaseCommand out;
+    out.set_type(T::ACK_RESPONSE);
+    out.mutable_ackresponse()->set_consumer_id(consumerId);
+    out.mutable_ackresponse()->set_request_id(requestId);
+    return out;
+}
+
+BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
+                             const std::string& message) {
+    BaseCommand out = ackResponse(consumerId, requestId);
+    out.mutable_ackresponse()->set_error(code);
+    out.mutable_ackresponse()->set_message(message);
+    return out;
+}
+
+BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId) {
+    BaseCommand out;
+    out.set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
+    auto* r = out.mutable_getlastmessageidresponse();
+    r->set_request_id(requestId);
+    r->mutable_last_message_id()->set_ledgerid(ledgerId);
+    r->mutable_last_message_id()->set_entryid(entryId);
+    return out;
+}
+
 }  // namespace cnx::wire

@@ -64,4 +64,14 @@ BaseCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string
 BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
                                            const std::string& message);
 
+// --- delivery to consumers (cnxsim serve) ----------------------------------------
+
+/// MESSAGE for consumer `consumerId`: sent as a payload frame with the entry's metadata and payload.
+BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
+                    std::uint32_t redeliveryCount);
+BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
+BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
+                             const std::string& message);
+BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId);
+
 }  // namespace cnx::wire

@@ -205,6 +205,17 @@ public:
     /// The frames the broker sent since the last call that collected them
     /// (e.g. while another client's call ran the scheduler).
     std::vector<BaseCommand> received() { return decodeAll(); }
+    /// The whole frames (metadata and payload of MESSAGE frames included)
+    /// the broker sent since the last call that collected them.
+    std::vector<wire::Frame> receivedFrames() {
+        std::vector<wire::Frame> out;
+        for (const auto& f : sent_) {
+            std::string error;
+            if (auto decoded = wire::decodeFrame(f, &error)) out.push_back(std::move(*decoded));
+        }
+        sent_.clear();
+        return out;
+    }
     /// Raw frames sent since the last call that collected them.
     std::size_t rawSentCount() const { return sent_.size(); }
 

@@ -1,0 +1,81 @@
+// ServerCnx: the commands of a consumer after SUBSCRIBE (FLOW, ACK,
+// REDELIVER_UNACKNOWLEDGED_MESSAGES, UNSUBSCRIBE, GET_LAST_MESSAGE_ID) and
+// the MESSAGE frames the topic dispatches to this connection's consumers.
+// Commands for a consumer id that is not ready are ignored, as the broker
+// ignores them (answered with an error where the command has a request id).
+
+#include "broker_model/protocol/server_cnx.h"
+#include "broker_model/wire/commands.h"
+
+namespace cnx {
+namespace {
+
+std::vector<Position> positionsOf(const google::protobuf::RepeatedPtrField<pulsar::proto::MessageIdData>& ids) {
+    std::vector<Position> out;
+    out.reserve(static_cast<std::size_t>(ids.size()));
+    for (const auto& id : ids) out.push_back({id.ledgerid(), id.entryid()});
+    return out;
+}
+
+}  // namespace
+
+Topic* ServerCnx::consumerTopic(std::uint64_t consumerId) {
+    auto it = consumers_.find(consumerId);
+    if (it == consumers_.end() || it->second.state != State::ready) return nullptr;
+    auto name = TopicName::parse(it->second.topic);
+    return name ? broker_.findTopic(*name) : nullptr;
+}
+
+void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) {
+    if (closed_) return;
+    send_(wire::encodePayloadFrame(wire::message(consumerId, entry.position.ledgerId, entry.position.entryId,
+                                                 redeliveryCount),
+                                   entry.metadata, entry.payload));
+}
+
+void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {
+    if (auto* topic = consumerTopic(cmd.consumer_id())) topic->flow(id_, cmd.consumer_id(), cmd.messagepermits());
+}
+
+void ServerCnx::handleAck(const pulsar::proto::CommandAck& cmd) {
+    auto* topic = consumerTopic(cmd.consumer_id());
+    bool cumulative = cmd.ack_type() == pulsar::proto::CommandAck::Cumulative;
+    bool acked = topic && topic->acknowledge(id_, cmd.consumer_id(), cumulative, positionsOf(cmd.message_id()));
+    if (!cmd.has_request_id()) return;  // ACK_RESPONSE only for a client that asked for a receipt
+    if (acked) {
+        send(wire::ackResponse(cmd.consumer_id(), cmd.request_id()));
+    } else {
+        send(wire::ackResponseError(cmd.consumer_id(), cmd.request_id(), pulsar::proto::ConsumerNotFound,
+                                    "Consumer not found"));
+    }
+}
+
+void ServerCnx::handleRedeliver(const pulsar::proto::CommandRedeliverUnacknowledgedMessages& cmd) {
+    if (auto* topic = consumerTopic(cmd.consumer_id())) topic->redeliver(id_, cmd.consumer_id(), positionsOf(cmd.message_ids()));
+}
+
+void ServerCnx::handleUnsubscribe(const pulsar::proto::CommandUnsubscribe& cmd) {
+    auto* topic = consumerTopic(cmd.consumer_id());
+    if (!topic) {
+        send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
+        return;
+    }
+    if (auto err = topic->unsubscribe(id_, cmd.consumer_id(), cmd.force())) {
+        send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, err->message));
+        return;
+    }
+    consumers_.erase(cmd.consumer_id());
+    send(wire::success(cmd.request_id()));
+}
+
+void ServerCnx::handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd) {
+    auto* topic = consumerTopic(cmd.consumer_id());
+    if (!topic) {
+        send(wire::error(cmd.request_id(), pulsar::proto::ConsumerNotFound, "Consumer not found"));
+        return;
+    }
+    auto last = topic->lastPosition();
+    send(wire::getLastMessageIdResponse(cmd.request_id(), last.ledgerId, last.entryId));
+}
+
+}  // namespace cnx
