@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/runtime/scheduler.h"
@@ -83,6 +84,15 @@ public:
 
     std::uint64_t nextConnectionId() { return ++lastConnectionId_; }
 
+    /// The `pulsar://host:port` URL clients reach this broker at: the answer of
+    /// a LOOKUP (a server sets it once it listens; empty in the simulator).
+    const std::string& serviceUrl() const { return serviceUrl_; }
+    void setServiceUrl(std::string url) { serviceUrl_ = std::move(url); }
+    /// Full names of the topics of `tenant/namespace` (loaded, declared, or with
+    /// stored state; a partitioned topic as its partitions), sorted, of the
+    /// persistent and/or non-persistent domain.
+    std::vector<std::string> topicsOfNamespace(const std::string& ns, bool persistent, bool nonPersistent) const;
+
 private:
     void applyConfig();
     /// Fences and drops the loaded topic `full`, if any.
@@ -98,6 +108,7 @@ private:
     std::map<std::string, int> partitioned_;                  // base full name -> partitions
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
     std::uint64_t lastConnectionId_ = 0;
+    std::string serviceUrl_;
     ConnectionRegistry connections_;
 };
 

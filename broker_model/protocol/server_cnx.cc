@@ -133,11 +133,12 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
             handleGetOrCreateSchema(c.getorcreateschema());
             return std::nullopt;
         case BaseCommand::PING: send(wire::pong()); return std::nullopt;
+        case BaseCommand::LOOKUP: handleLookup(c.lookuptopic()); return std::nullopt;
+        case BaseCommand::PARTITIONED_METADATA: handlePartitionedMetadata(c.partitionmetadata()); return std::nullopt;
+        case BaseCommand::GET_TOPICS_OF_NAMESPACE: handleGetTopicsOfNamespace(c.gettopicsofnamespace()); return std::nullopt;
         case BaseCommand::PONG: return std::nullopt;
         // What a client may send and this model does not serve yet: the
         // connection closes with that reason, never a parse error (issue 9).
-        case BaseCommand::PARTITIONED_METADATA:
-        case BaseCommand::LOOKUP:
         case BaseCommand::FLOW:
         case BaseCommand::ACK:
         case BaseCommand::UNSUBSCRIBE:
@@ -145,7 +146,6 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
         case BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES:
         case BaseCommand::CONSUMER_STATS:
         case BaseCommand::GET_LAST_MESSAGE_ID:
-        case BaseCommand::GET_TOPICS_OF_NAMESPACE:
         case BaseCommand::AUTH_RESPONSE:
         case BaseCommand::WATCH_TOPIC_LIST:
         case BaseCommand::WATCH_TOPIC_LIST_CLOSE:

@@ -79,6 +79,10 @@ private:
     void handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd);
     void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);
     void handleGetSchema(const pulsar::proto::CommandGetSchema& cmd);
+    // lookup.cc: where a topic is served and what a namespace holds.
+    void handleLookup(const pulsar::proto::CommandLookupTopic& cmd);
+    void handlePartitionedMetadata(const pulsar::proto::CommandPartitionedTopicMetadata& cmd);
+    void handleGetTopicsOfNamespace(const pulsar::proto::CommandGetTopicsOfNamespace& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
     /// The "registry read" stage of GET_SCHEMA.
     void answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,
