@@ -23,7 +23,7 @@ namespace {
 
 constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--set key=value ...] [--bind ADDRESS]\n"
-    "                    [--port N] [--keepalive-seconds S] [-v]\n"
+    "                    [--port N] [--keepalive-seconds S] [--max-queued-bytes N] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
@@ -39,6 +39,8 @@ constexpr std::string_view kServeUsage =
     "                        ready line, for parallel test jobs)\n"
     "  --keepalive-seconds S PING a peer silent for S seconds, close it after 2*S\n"
     "                        (default 30)\n"
+    "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
+    "                        sent to it (default 16777216, at least 1024)\n"
     "  -v                    log connections and why each closed, on stderr\n"
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
@@ -60,7 +62,7 @@ struct ServeArgs {
 
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
     static const std::vector<std::string> known{"--broker-version", "--set",  "--bind",
-                                                "--port",           "--help", "--keepalive-seconds"};
+                                                "--port",           "--help", "--keepalive-seconds", "--max-queued-bytes"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
         if (a == "-h" || a == "--help") {
@@ -100,6 +102,12 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             if (ec != std::errc() || p != value.data() + value.size() || port > 65535)
                 return "--port takes a number from 0 to 65535 (got '" + value + "')";
             out.port = static_cast<std::uint16_t>(port);
+        } else if (name == "--max-queued-bytes") {
+            unsigned long long bytes = 0;
+            auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+            if (ec != std::errc() || p != value.data() + value.size() || bytes < 1024 || bytes > (1ull << 40))
+                return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + value + "')";
+            out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
         } else {  // --keepalive-seconds
             double seconds = 0;
             auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);

@@ -135,6 +135,12 @@ public:
         boost::system::error_code ec;
         boost::asio::write(socket_, boost::asio::buffer(bytes), ec);
     }
+    /// Writes `bytes`; false once the connection is closed or reset.
+    bool rawChecked(const std::string& bytes) {
+        boost::system::error_code ec;
+        boost::asio::write(socket_, boost::asio::buffer(bytes), ec);
+        return !ec;
+    }
     void send(const BaseCommand& cmd) {
         std::string body = cmd.SerializeAsString();
         raw(be32(static_cast<std::uint32_t>(4 + body.size())) + be32(static_cast<std::uint32_t>(body.size())) + body);

@@ -240,3 +240,23 @@ TEST_CASE("keep-alive PINGs a silent peer and closes it after two intervals", "[
     CHECK(silent.closedByServer(2s));
     CHECK(server.stop() == 0);
 }
+
+TEST_CASE("a peer that never reads is closed once its write queue is over the bound", "[serve]") {
+    ServeProcess server({"--max-queued-bytes", "65536", "-v"});  // -v: the close reason in the test log
+    REQUIRE(server.port() != 0);
+    Client bystander(server.port()), flooder(server.port());
+    REQUIRE(bystander.handshake().type() == BaseCommand::CONNECTED);
+    REQUIRE(flooder.handshake().type() == BaseCommand::CONNECTED);
+    // PINGs without ever reading the PONGs: once the socket buffers are full the
+    // PONGs queue in the server, over the bound, and the server closes the connection.
+    std::string pingFrame = be32(6) + be32(2) + ping().SerializeAsString();
+    REQUIRE(pingFrame.size() == 10);
+    std::string chunk;
+    for (int i = 0; i < 6553; ++i) chunk += pingFrame;
+    std::size_t written = 0;
+    while (written < 256u * 1024 * 1024 && flooder.rawChecked(chunk)) written += chunk.size();
+    CHECK(written < 256u * 1024 * 1024);  // the server stopped taking them
+    CHECK(flooder.closedByServer(10s));
+    CHECK(served(bystander));
+    CHECK(server.stop() == 0);
+}
