@@ -111,6 +111,19 @@ void Broker::deleteTopicState(const TopicName& name) {
     drop(name);
 }
 
+std::vector<std::string> Broker::topicsOfNamespace(const std::string& ns, bool persistent, bool nonPersistent) const {
+    std::set<std::string> found;
+    auto consider = [&](const std::string& full) {
+        auto name = TopicName::parse(full);
+        if (!name || name->namespaceName() != ns) return;
+        if (name->persistent() ? persistent : nonPersistent) found.insert(full);
+    };
+    for (const auto& [full, _] : topics_) consider(full);
+    for (const auto& full : declared_) consider(full);
+    for (const auto& [full, _] : ledgers_) consider(full);
+    return {found.begin(), found.end()};
+}
+
 ManagedLedgerState& Broker::ledger(const TopicName& name) {
     auto [it, created] = ledgers_.try_emplace(name.toString());
     if (created) it->second.log.ledgerId = nextLedgerId();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/broker/message_log.h"
@@ -88,6 +89,15 @@ public:
     /// A new ledger id (a topic's log; ids are never reused).
     std::uint64_t nextLedgerId() { return ++lastLedgerId_; }
 
+    /// The `pulsar://host:port` URL clients reach this broker at: the answer of
+    /// a LOOKUP (a server sets it once it listens; empty in the simulator).
+    const std::string& serviceUrl() const { return serviceUrl_; }
+    void setServiceUrl(std::string url) { serviceUrl_ = std::move(url); }
+    /// Full names of the topics of `tenant/namespace` (loaded, declared, or with
+    /// stored state; a partitioned topic as its partitions), sorted, of the
+    /// persistent and/or non-persistent domain.
+    std::vector<std::string> topicsOfNamespace(const std::string& ns, bool persistent, bool nonPersistent) const;
+
 private:
     void applyConfig();
     /// Fences and drops the loaded topic `full`, if any.
@@ -104,6 +114,7 @@ private:
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
     std::uint64_t lastConnectionId_ = 0;
     std::uint64_t lastLedgerId_ = 0;
+    std::string serviceUrl_;
     ConnectionRegistry connections_;
 };
 

@@ -139,14 +139,14 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
             return std::nullopt;
         case BaseCommand::UNSUBSCRIBE: handleUnsubscribe(c.unsubscribe()); return std::nullopt;
         case BaseCommand::GET_LAST_MESSAGE_ID: handleGetLastMessageId(c.getlastmessageid()); return std::nullopt;
+        case BaseCommand::LOOKUP: handleLookup(c.lookuptopic()); return std::nullopt;
+        case BaseCommand::PARTITIONED_METADATA: handlePartitionedMetadata(c.partitionmetadata()); return std::nullopt;
+        case BaseCommand::GET_TOPICS_OF_NAMESPACE: handleGetTopicsOfNamespace(c.gettopicsofnamespace()); return std::nullopt;
         case BaseCommand::PONG: return std::nullopt;
         // What a client may send and this model does not serve yet: the
         // connection closes with that reason, never a parse error (issue 9).
-        case BaseCommand::PARTITIONED_METADATA:
-        case BaseCommand::LOOKUP:
         case BaseCommand::SEEK:
         case BaseCommand::CONSUMER_STATS:
-        case BaseCommand::GET_TOPICS_OF_NAMESPACE:
         case BaseCommand::AUTH_RESPONSE:
         case BaseCommand::WATCH_TOPIC_LIST:
         case BaseCommand::WATCH_TOPIC_LIST_CLOSE:

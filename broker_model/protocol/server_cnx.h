@@ -88,6 +88,10 @@ private:
     void handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd);
     /// The loaded topic a ready consumer of this connection is attached to, or nullptr.
     Topic* consumerTopic(std::uint64_t consumerId);
+    // lookup.cc: where a topic is served and what a namespace holds.
+    void handleLookup(const pulsar::proto::CommandLookupTopic& cmd);
+    void handlePartitionedMetadata(const pulsar::proto::CommandPartitionedTopicMetadata& cmd);
+    void handleGetTopicsOfNamespace(const pulsar::proto::CommandGetTopicsOfNamespace& cmd);
     void handleGetOrCreateSchema(const pulsar::proto::CommandGetOrCreateSchema& cmd);
     /// The "registry read" stage of GET_SCHEMA.
     void answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,

@@ -366,4 +366,59 @@ BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledg
     return out;
 }
 
+BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl) {
+    BaseCommand out;
+    out.set_type(T::LOOKUP_RESPONSE);
+    auto* r = out.mutable_lookuptopicresponse();
+    r->set_request_id(requestId);
+    r->set_response(pulsar::proto::CommandLookupTopicResponse::Connect);
+    r->set_authoritative(true);
+    r->set_brokerserviceurl(brokerServiceUrl);
+    return out;
+}
+
+BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::LOOKUP_RESPONSE);
+    auto* r = out.mutable_lookuptopicresponse();
+    r->set_request_id(requestId);
+    r->set_response(pulsar::proto::CommandLookupTopicResponse::Failed);
+    r->set_error(code);
+    r->set_message(message);
+    return out;
+}
+
+BaseCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions) {
+    BaseCommand out;
+    out.set_type(T::PARTITIONED_METADATA_RESPONSE);
+    auto* r = out.mutable_partitionmetadataresponse();
+    r->set_request_id(requestId);
+    r->set_partitions(partitions);
+    r->set_response(pulsar::proto::CommandPartitionedTopicMetadataResponse::Success);
+    return out;
+}
+
+BaseCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                      const std::string& message) {
+    BaseCommand out;
+    out.set_type(T::PARTITIONED_METADATA_RESPONSE);
+    auto* r = out.mutable_partitionmetadataresponse();
+    r->set_request_id(requestId);
+    r->set_response(pulsar::proto::CommandPartitionedTopicMetadataResponse::Failed);
+    r->set_error(code);
+    r->set_message(message);
+    return out;
+}
+
+BaseCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics) {
+    BaseCommand out;
+    out.set_type(T::GET_TOPICS_OF_NAMESPACE_RESPONSE);
+    auto* r = out.mutable_gettopicsofnamespaceresponse();
+    r->set_request_id(requestId);
+    for (const auto& t : topics) r->add_topics(t);
+    r->set_filtered(false);
+    r->set_changed(true);
+    return out;
+}
+
 }  // namespace cnx::wire

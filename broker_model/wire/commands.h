@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "proto/PulsarApi.pb.h"
 
@@ -73,5 +74,14 @@ BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
 BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);
 BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId);
+/// LOOKUP_RESPONSE: this broker serves the topic itself (response Connect, authoritative).
+BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl);
+BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
+/// PARTITIONED_METADATA_RESPONSE Success with the partition count (0: not partitioned).
+BaseCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions);
+BaseCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
+                                      const std::string& message);
+/// GET_TOPICS_OF_NAMESPACE_RESPONSE with every topic given, not filtered by pattern.
+BaseCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics);
 
 }  // namespace cnx::wire

@@ -20,6 +20,7 @@
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
 #include "sim/runtime/sim_scheduler.h"
+#include "sim/serve/serve_command.h"
 
 namespace cnx::sim {
 namespace {
@@ -33,6 +34,7 @@ constexpr std::string_view kUsage =
     "  lint PATH...       check scenario files without running them\n"
     "  profiles           list the broker behaviour profiles\n"
     "  compat             check a schema against a schema history, as the broker would\n"
+    "  serve              serve the model to real Pulsar clients on a TCP port\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -480,6 +482,7 @@ std::string_view usageOf(const std::string& command) {
     if (command == "lint") return kLintUsage;
     if (command == "profiles") return kProfilesUsage;
     if (command == "compat") return compatUsage();
+    if (command == "serve") return serve::serveUsage();
     return kUsage;
 }
 
@@ -500,8 +503,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
+    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;

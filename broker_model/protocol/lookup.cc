@@ -1,0 +1,43 @@
+// ServerCnx: where a topic is served and what a namespace holds (LOOKUP,
+// PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE). One broker serves every
+// topic, so a lookup always answers itself: response Connect, authoritative,
+// at the broker's own service URL.
+#include "broker_model/protocol/server_cnx.h"
+
+#include "broker_model/wire/commands.h"
+
+namespace cnx {
+
+void ServerCnx::handleLookup(const pulsar::proto::CommandLookupTopic& cmd) {
+    std::string error;
+    if (!TopicName::parse(cmd.topic(), &error)) {
+        send(wire::lookupFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
+        return;
+    }
+    send(wire::lookupConnect(cmd.request_id(), broker_.serviceUrl()));
+}
+
+void ServerCnx::handlePartitionedMetadata(const pulsar::proto::CommandPartitionedTopicMetadata& cmd) {
+    std::string error;
+    auto name = TopicName::parse(cmd.topic(), &error);
+    if (!name) {
+        send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
+        return;
+    }
+    send(wire::partitionedMetadata(cmd.request_id(), static_cast<std::uint32_t>(broker_.partitionsOf(*name))));
+}
+
+void ServerCnx::handleGetTopicsOfNamespace(const pulsar::proto::CommandGetTopicsOfNamespace& cmd) {
+    const std::string& ns = cmd.namespace_();
+    auto slash = ns.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == ns.size() || ns.find('/', slash + 1) != std::string::npos) {
+        sendError(cmd.request_id(), pulsar::proto::MetadataError, "Invalid namespace name: '" + ns + "'");
+        return;
+    }
+    using Mode = pulsar::proto::CommandGetTopicsOfNamespace;
+    bool persistent = cmd.mode() != Mode::NON_PERSISTENT;
+    bool nonPersistent = cmd.mode() != Mode::PERSISTENT;
+    send(wire::topicsOfNamespace(cmd.request_id(), broker_.topicsOfNamespace(ns, persistent, nonPersistent)));
+}
+
+}  // namespace cnx

@@ -1,0 +1,17 @@
+#pragma once
+// `cnxsim serve`: arguments, then the server (server.h) until SIGINT/SIGTERM.
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cnx::serve {
+
+/// Runs `cnxsim serve` with `args` (after the command name). The ready line
+/// goes to `out`, diagnostics to `err`. 0 after a clean stop, 2 for bad arguments
+/// or an address that cannot be bound.
+int runServe(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+std::string_view serveUsage();
+
+}  // namespace cnx::serve

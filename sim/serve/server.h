@@ -1,0 +1,64 @@
+#pragma once
+// `cnxsim serve`: the model behind a real TCP listener, so real Pulsar
+// clients connect to it. An adapter only: each accepted connection is one
+// ServerCnx of the same Broker that `cnxsim run` drives; bytes are cut into
+// frames by wire::FrameStream and the ServerCnx's answers go out through a
+// per-connection write queue. Everything runs on one io_context thread, the
+// one the broker's AsioScheduler posts to.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "broker_model/broker/broker.h"
+
+namespace cnx::serve {
+
+struct ServerOptions {
+    /// PING after this much silence from a peer; a peer silent for two intervals is closed.
+    std::chrono::milliseconds keepAlive{std::chrono::seconds(30)};
+    /// Bytes queued for a peer that does not read them before the connection is closed.
+    std::size_t maxQueuedBytes = 16 * 1024 * 1024;
+};
+
+class Connection;
+
+class Server {
+public:
+    /// `io` and `broker` must outlive the server; `broker` runs on `io` (AsioScheduler).
+    Server(boost::asio::io_context& io, Broker& broker, ServerOptions options);
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    /// Listens on `address:port` (port 0: a free one) and starts accepting.
+    /// The error text when the address is not valid or cannot be bound.
+    std::optional<std::string> listen(const std::string& address, std::uint16_t port);
+    /// The port listened on (after listen).
+    std::uint16_t port() const;
+    /// Stops accepting and closes every connection; io.run() then returns
+    /// once the last handler has run.
+    void stop();
+
+    std::size_t connectionCount() const { return connections_.size(); }
+
+private:
+    friend class Connection;
+    void accept();
+    void forget(std::uint64_t id) { connections_.erase(id); }
+
+    boost::asio::io_context& io_;
+    Broker& broker_;
+    ServerOptions options_;
+    boost::asio::ip::tcp::acceptor acceptor_;
+    std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;  // by ServerCnx id
+    bool stopped_ = false;
+};
+
+}  // namespace cnx::serve

@@ -1,0 +1,247 @@
+#pragma once
+// The test side of `cnxsim serve`: the real binary as a child process, and a
+// client of its own over Boost.Asio. Nothing here shares the server's code:
+// the framing (sizes, checksum) is written and read by hand, only the
+// generated protobuf classes are common.
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <optional>
+#include <poll.h>
+#include <stdexcept>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#include "proto/PulsarApi.pb.h"
+
+namespace serve_test {
+
+using pulsar::proto::BaseCommand;
+using namespace std::chrono_literals;
+
+/// `cnxsim serve --port 0 ...` as a child; the port from its ready line.
+class ServeProcess {
+public:
+    explicit ServeProcess(std::vector<std::string> extra = {}) {
+        std::vector<std::string> args{CNXSIM_BINARY, "serve", "--port", "0"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        int fds[2];
+        if (pipe(fds) != 0) throw std::runtime_error("pipe");
+        pid_ = fork();
+        if (pid_ < 0) throw std::runtime_error("fork");
+        if (pid_ == 0) {
+            dup2(fds[1], STDOUT_FILENO);
+            close(fds[0]);
+            close(fds[1]);
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        close(fds[1]);
+        out_ = fds[0];
+        readyLine_ = readLine(10s);
+        const std::string prefix = "ready: pulsar://127.0.0.1:";
+        if (readyLine_.rfind(prefix, 0) == 0) port_ = static_cast<std::uint16_t>(std::stoi(readyLine_.substr(prefix.size())));
+    }
+    ~ServeProcess() {
+        if (pid_ > 0) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+        if (out_ >= 0) close(out_);
+    }
+    ServeProcess(const ServeProcess&) = delete;
+    ServeProcess& operator=(const ServeProcess&) = delete;
+
+    std::uint16_t port() const { return port_; }
+    const std::string& readyLine() const { return readyLine_; }
+
+    /// Sends `signal` and waits (up to 10 s) for the exit: the exit status, or
+    /// -1 when it died of a signal or did not exit.
+    int stop(int signal = SIGTERM) {
+        if (pid_ <= 0) return -1;
+        kill(pid_, signal);
+        for (int i = 0; i < 1000; ++i) {
+            int status = 0;
+            if (waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            usleep(10'000);
+        }
+        return -1;
+    }
+
+private:
+    std::string readLine(std::chrono::milliseconds timeout) {
+        std::string line;
+        auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline) {
+            pollfd p{out_, POLLIN, 0};
+            if (poll(&p, 1, 100) <= 0) continue;
+            char c;
+            if (read(out_, &c, 1) != 1) break;
+            if (c == '\n') return line;
+            line += c;
+        }
+        return line;
+    }
+
+    pid_t pid_ = -1;
+    int out_ = -1;
+    std::uint16_t port_ = 0;
+    std::string readyLine_;
+};
+
+inline std::string be32(std::uint32_t v) {
+    return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+}
+inline std::uint32_t readBe32(const std::string& s, std::size_t at = 0) {
+    auto b = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + i])); };
+    return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+}
+/// CRC32C (Castagnoli, reflected polynomial 0x82F63B78), bit by bit.
+inline std::uint32_t crc32c(const std::string& bytes) {
+    std::uint32_t crc = 0xFFFFFFFFu;
+    for (unsigned char c : bytes) {
+        crc ^= c;
+        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+/// One client connection, synchronous, every wait bounded.
+class Client {
+public:
+    explicit Client(std::uint16_t port) {
+        boost::asio::ip::tcp::endpoint ep(boost::asio::ip::make_address("127.0.0.1"), port);
+        boost::system::error_code ec;
+        socket_.connect(ep, ec);
+        connected_ = !ec;
+    }
+    bool connected() const { return connected_; }
+
+    void raw(const std::string& bytes) {
+        boost::system::error_code ec;
+        boost::asio::write(socket_, boost::asio::buffer(bytes), ec);
+    }
+    /// Writes `bytes`; false once the connection is closed or reset.
+    bool rawChecked(const std::string& bytes) {
+        boost::system::error_code ec;
+        boost::asio::write(socket_, boost::asio::buffer(bytes), ec);
+        return !ec;
+    }
+    void send(const BaseCommand& cmd) {
+        std::string body = cmd.SerializeAsString();
+        raw(be32(static_cast<std::uint32_t>(4 + body.size())) + be32(static_cast<std::uint32_t>(body.size())) + body);
+    }
+    /// A payload command: the checksum block over `[metadataSize][metadata][payload]`.
+    void sendPayload(const BaseCommand& cmd, const pulsar::proto::MessageMetadata& meta, const std::string& payload) {
+        std::string body = cmd.SerializeAsString();
+        std::string m = meta.SerializeAsString();
+        std::string checked = be32(static_cast<std::uint32_t>(m.size())) + m + payload;
+        std::string tail = std::string("\x0e\x01", 2) + be32(crc32c(checked)) + checked;
+        raw(be32(static_cast<std::uint32_t>(4 + body.size() + tail.size())) + be32(static_cast<std::uint32_t>(body.size())) +
+            body + tail);
+    }
+    void shutdown() {
+        boost::system::error_code ec;
+        socket_.close(ec);
+    }
+
+    /// The next frame's command; nullopt on timeout, a closed connection or bytes that do not parse.
+    std::optional<BaseCommand> read(std::chrono::milliseconds timeout = 5s) {
+        std::string sizes;
+        if (!readExact(8, sizes, timeout)) return std::nullopt;
+        std::uint32_t total = readBe32(sizes), cmdSize = readBe32(sizes, 4);
+        if (total < 4 || cmdSize > total - 4 || total > 6 * 1024 * 1024) return std::nullopt;
+        std::string rest;
+        if (!readExact(total - 4, rest, timeout)) return std::nullopt;
+        BaseCommand cmd;
+        if (!cmd.ParseFromString(rest.substr(0, cmdSize))) return std::nullopt;
+        return cmd;
+    }
+    /// The server closed the connection (EOF or reset) within `timeout`; frames before that are skipped.
+    bool closedByServer(std::chrono::milliseconds timeout = 5s) {
+        auto deadline = std::chrono::steady_clock::now() + timeout;
+        std::string byte;
+        while (std::chrono::steady_clock::now() < deadline) {
+            auto r = readSome(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+            if (r == ReadResult::closed) return true;
+            if (r == ReadResult::timeout) return false;
+        }
+        return false;
+    }
+    BaseCommand call(const BaseCommand& cmd) {
+        send(cmd);
+        auto r = read();
+        if (!r) {
+            BaseCommand none;
+            none.set_type(BaseCommand::CONNECT);  // never an answer
+            return none;
+        }
+        return *r;
+    }
+    BaseCommand handshake(int protocolVersion = 21) {
+        BaseCommand c;
+        c.set_type(BaseCommand::CONNECT);
+        c.mutable_connect()->set_client_version("serve-test-client");
+        c.mutable_connect()->set_protocol_version(protocolVersion);
+        return call(c);
+    }
+
+private:
+    enum class ReadResult { data, closed, timeout };
+    ReadResult readSome(std::chrono::milliseconds timeout) {
+        char buf[4096];
+        bool done = false;
+        boost::system::error_code ec;
+        socket_.async_read_some(boost::asio::buffer(buf), [&](boost::system::error_code e, std::size_t) {
+            ec = e;
+            done = true;
+        });
+        io_.restart();
+        io_.run_for(timeout);
+        if (!done) {
+            socket_.cancel();
+            io_.restart();
+            io_.run();
+            return ReadResult::timeout;
+        }
+        return ec ? ReadResult::closed : ReadResult::data;
+    }
+    bool readExact(std::size_t n, std::string& out, std::chrono::milliseconds timeout) {
+        out.assign(n, '\0');
+        bool done = false;
+        boost::system::error_code ec;
+        boost::asio::async_read(socket_, boost::asio::buffer(out), [&](boost::system::error_code e, std::size_t) {
+            ec = e;
+            done = true;
+        });
+        io_.restart();
+        io_.run_for(timeout);
+        if (!done) {
+            socket_.cancel();
+            io_.restart();
+            io_.run();
+            return false;
+        }
+        return !ec;
+    }
+
+    boost::asio::io_context io_;
+    boost::asio::ip::tcp::socket socket_{io_};
+    bool connected_ = false;
+};
+
+}  // namespace serve_test
