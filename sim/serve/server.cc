@@ -9,7 +9,7 @@ namespace cnx::serve {
 namespace asio = boost::asio;
 
 Server::Server(asio::io_context& io, Broker& broker, ServerOptions options)
-    : io_(io), broker_(broker), options_(options), acceptor_(io) {}
+    : io_(io), broker_(broker), options_(options), acceptor_(io), retry_(io) {}
 
 Server::~Server() { stop(); }
 
@@ -43,10 +43,15 @@ void Server::accept() {
             auto connection = std::make_shared<Connection>(*this, std::move(socket));
             auto id = connection->start();
             connections_.emplace(id, std::move(connection));
-        } else {
-            spdlog::info("accept: {}", ec.message());
+            accept();
+            return;
         }
-        accept();
+        // Out of file descriptors, say: try again shortly rather than spin.
+        spdlog::warn("accept: {}; retrying in 100 ms", ec.message());
+        retry_.expires_after(std::chrono::milliseconds(100));
+        retry_.async_wait([this](boost::system::error_code e) {
+            if (!e && !stopped_) accept();
+        });
     });
 }
 
@@ -55,6 +60,7 @@ void Server::stop() {
     stopped_ = true;
     boost::system::error_code ec;
     acceptor_.close(ec);
+    retry_.cancel();
     // close() makes each connection leave connections_.
     while (!connections_.empty()) connections_.begin()->second->close("the server stops");
 }

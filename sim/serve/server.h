@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -57,6 +58,7 @@ private:
     Broker& broker_;
     ServerOptions options_;
     boost::asio::ip::tcp::acceptor acceptor_;
+    boost::asio::steady_timer retry_;  // accept again after an accept error
     std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;  // by ServerCnx id
     bool stopped_ = false;
 };
