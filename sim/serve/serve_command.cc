@@ -44,9 +44,10 @@ constexpr std::string_view kServeUsage =
     "  -v                    log connections and why each closed, on stderr\n"
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
-    "PRODUCER, SEND, SUBSCRIBE, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
-    "GET_OR_CREATE_SCHEMA. Not yet: message delivery (FLOW, MESSAGE, ACK, ...); a\n"
-    "command not served closes its connection with the reason (logged at -v).\n"
+    "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
+    "UNSUBSCRIBE, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
+    "GET_OR_CREATE_SCHEMA. Not yet: SEEK; a command not served closes its\n"
+    "connection with the reason (logged at -v).\n"
     "\n"
     "exit status: 0 stopped by a signal, 2 invalid arguments or the address cannot be bound\n";
 
