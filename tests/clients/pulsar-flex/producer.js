@@ -4,7 +4,7 @@
 // error; 3 if nothing happened within the time limit.
 //
 // usage: node producer.js HOST:PORT TOPIC [COUNT]
-const { Producer, logLevel } = require('pulsar-flex');
+const { produceNumbered } = require('./numbered');
 
 const [, , hostPort, topic, countArg] = process.argv;
 if (!hostPort || !topic) {
@@ -18,16 +18,7 @@ const timer = setTimeout(() => {
 }, 20000);
 
 (async () => {
-  const producer = new Producer({
-    topic,
-    discoveryServers: [hostPort],
-    producerAccessMode: Producer.ACCESS_MODES.SHARED,
-    logLevel: logLevel.ERROR,
-  });
-  await producer.create();
-  for (let i = 0; i < count; i++) {
-    await producer.sendMessage({ payload: `message-${i}`, properties: { index: String(i) } });
-  }
+  const producer = await produceNumbered(hostPort, topic, count);
   await producer.close();
   console.log(`sent ${count}`);
   clearTimeout(timer);

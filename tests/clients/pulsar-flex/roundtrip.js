@@ -6,7 +6,8 @@
 // client error or a wrong message; 3 if not done within the time limit.
 //
 // usage: node roundtrip.js HOST:PORT TOPIC [COUNT]
-const { Producer, Consumer, logLevel } = require('pulsar-flex');
+const { Consumer, logLevel } = require('pulsar-flex');
+const { produceNumbered } = require('./numbered');
 
 const [, , hostPort, topic, countArg] = process.argv;
 if (!hostPort || !topic) {
@@ -47,16 +48,7 @@ const timer = setTimeout(() => fail(3, 'timeout: the round trip did not finish w
       },
     });
   });
-  const producer = new Producer({
-    topic,
-    discoveryServers: [hostPort],
-    producerAccessMode: Producer.ACCESS_MODES.SHARED,
-    logLevel: logLevel.ERROR,
-  });
-  await producer.create();
-  for (let i = 0; i < count; i++) {
-    await producer.sendMessage({ payload: `message-${i}`, properties: { index: String(i) } });
-  }
+  const producer = await produceNumbered(hostPort, topic, count);
   await done;
   await producer.close();
   await consumer.unsubscribe();
