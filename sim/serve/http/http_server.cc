@@ -1,0 +1,183 @@
+#include "sim/serve/http/http_server.h"
+
+#include <boost/beast/core.hpp>
+#include <spdlog/spdlog.h>
+
+namespace cnx::serve::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+
+Response makeResponse(unsigned version, bool keepAlive, int status, std::string body, std::string contentType,
+                      std::string reason) {
+    Response res{static_cast<beast_http::status>(status), version};
+    res.set(beast_http::field::server, "cnxsim");
+    if (!body.empty() || contentType != "application/json") res.set(beast_http::field::content_type, contentType);
+    if (!reason.empty()) res.reason(reason);
+    res.keep_alive(keepAlive);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+}
+
+namespace {
+
+std::string reasonJson(const std::string& reason) {
+    std::string out = "{\"reason\":\"";
+    for (char c : reason) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"}";
+}
+
+}  // namespace
+
+class HttpServer::Session : public std::enable_shared_from_this<Session> {
+public:
+    Session(HttpServer& owner, tcp::socket socket) : owner_(owner), stream_(std::move(socket)) {}
+
+    void start() { read(); }
+    void close() {
+        closed_ = true;
+        beast::error_code ec;
+        stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+        stream_.close();
+    }
+    /// Answers once and closes (too many sessions).
+    void refuse(int status, const std::string& reason) {
+        auto res = std::make_shared<Response>(makeResponse(11, false, status, reasonJson(reason)));
+        write(res);
+    }
+
+private:
+    void read() {
+        parser_.emplace();
+        parser_->body_limit(kMaxBody);
+        parser_->header_limit(static_cast<std::uint32_t>(kMaxHeader));
+        stream_.expires_after(kIdle);
+        beast_http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            self->onRead(ec);
+        });
+    }
+
+    void onRead(beast::error_code ec) {
+        if (closed_ || owner_.stopped_) return;
+        if (ec == beast_http::error::end_of_stream || ec == asio::error::eof || ec == beast::error::timeout ||
+            ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
+            end();
+            return;
+        }
+        if (ec == beast_http::error::body_limit) {
+            refuse(413, "Request body is over " + std::to_string(kMaxBody) + " bytes");
+            return;
+        }
+        if (ec == beast_http::error::header_limit) {
+            refuse(431, "Request headers are over " + std::to_string(kMaxHeader) + " bytes");
+            return;
+        }
+        if (ec) {
+            refuse(400, "Bad request: " + ec.message());
+            return;
+        }
+        auto request = std::make_shared<Request>(parser_->release());
+        stream_.expires_never();  // the handler may answer later (the registry is asynchronous)
+        auto self = shared_from_this();
+        owner_.handler_(*request, [self, request](Response res) {
+            if (self->closed_ || self->owner_.stopped_) return;
+            res.version(request->version());
+            res.keep_alive(request->keep_alive() && res.keep_alive());
+            self->write(std::make_shared<Response>(std::move(res)));
+        });
+    }
+
+    void write(std::shared_ptr<Response> res) {
+        stream_.expires_after(kIdle);
+        beast_http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+            if (self->closed_ || self->owner_.stopped_) return;
+            if (ec || !res->keep_alive()) {
+                self->end();
+                return;
+            }
+            self->read();
+        });
+    }
+
+    void end() {
+        close();
+        owner_.sessions_.erase(shared_from_this());
+    }
+
+    HttpServer& owner_;
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_{kMaxHeader};
+    std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+    bool closed_ = false;
+};
+
+HttpServer::HttpServer(asio::io_context& io, Handler handler)
+    : io_(io), handler_(std::move(handler)), acceptor_(io), retry_(io) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+std::optional<std::string> HttpServer::listen(const std::string& address, std::uint16_t port) {
+    boost::system::error_code ec;
+    auto ip = asio::ip::make_address(address, ec);
+    if (ec) return "'" + address + "' is not an IP address";
+    tcp::endpoint endpoint(ip, port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        acceptor_.close();
+        return "cannot listen on " + address + ":" + std::to_string(port) + " (admin): " + ec.message();
+    }
+    accept();
+    return std::nullopt;
+}
+
+std::uint16_t HttpServer::port() const {
+    boost::system::error_code ec;
+    auto ep = acceptor_.local_endpoint(ec);
+    return ec ? 0 : ep.port();
+}
+
+void HttpServer::accept() {
+    acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+        if (stopped_) return;
+        if (ec) {
+            if (ec == asio::error::operation_aborted) return;
+            spdlog::warn("admin accept: {}; retrying in 100 ms", ec.message());
+            retry_.expires_after(std::chrono::milliseconds(100));
+            retry_.async_wait([this](boost::system::error_code e) {
+                if (!e && !stopped_) accept();
+            });
+            return;
+        }
+        auto session = std::make_shared<Session>(*this, std::move(socket));
+        sessions_.insert(session);
+        if (sessions_.size() > kMaxSessions) session->refuse(503, "Too many admin connections");
+        else session->start();
+        accept();
+    });
+}
+
+void HttpServer::stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+    retry_.cancel();
+    for (const auto& s : sessions_) s->close();
+    sessions_.clear();
+}
+
+}  // namespace cnx::serve::http

@@ -1,0 +1,68 @@
+#pragma once
+// The HTTP side of `cnxsim serve` (`--admin-port`): Boost.Beast HTTP/1.1 on
+// the same io_context as the binary protocol, so admin calls and client
+// commands meet the broker model on one thread. It only carries requests to a
+// handler (admin_routes.h) and answers back; it knows no Pulsar path.
+//
+// Bad peers are answered and closed, never served forever: a body over
+// kMaxBody gets 413, headers over kMaxHeader 431, unparsable bytes 400, a
+// peer silent for kIdle is closed, and at most kMaxSessions are open at once.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace cnx::serve::http {
+
+namespace beast_http = boost::beast::http;
+using Request = beast_http::request<beast_http::string_body>;
+using Response = beast_http::response<beast_http::string_body>;
+
+/// Answers one request; calls `reply` exactly once, now or later (on the io_context).
+using Handler = std::function<void(const Request& request, std::function<void(Response)> reply)>;
+
+class HttpServer {
+public:
+    static constexpr std::size_t kMaxBody = 8u << 20;
+    static constexpr std::size_t kMaxHeader = 16u << 10;
+    static constexpr std::size_t kMaxSessions = 256;
+    static constexpr std::chrono::seconds kIdle{60};
+
+    HttpServer(boost::asio::io_context& io, Handler handler);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    /// Listens on `address:port` (0: a free port); the error text otherwise.
+    std::optional<std::string> listen(const std::string& address, std::uint16_t port);
+    std::uint16_t port() const;
+    /// Stops accepting and closes every session.
+    void stop();
+
+    std::size_t sessionCount() const { return sessions_.size(); }
+
+private:
+    class Session;
+    void accept();
+
+    boost::asio::io_context& io_;
+    Handler handler_;
+    boost::asio::ip::tcp::acceptor acceptor_;
+    boost::asio::steady_timer retry_;
+    std::set<std::shared_ptr<Session>> sessions_;
+    bool stopped_ = false;
+};
+
+/// A response with `status`, a JSON or text body and the usual headers.
+Response makeResponse(unsigned version, bool keepAlive, int status, std::string body,
+                      std::string contentType = "application/json", std::string reason = {});
+
+}  // namespace cnx::serve::http
