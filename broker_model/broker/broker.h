@@ -50,6 +50,8 @@ public:
     std::optional<std::string> setConfig(std::string_view key, std::string_view value);
     /// Removes a setting: the key goes back to the release's default.
     void resetConfig(std::string_view key);
+    /// The settings given (broker.conf, --set, dynamic updates), by key.
+    const std::map<std::string, std::string>& configOverrides() const { return configOverrides_; }
 
     /// Restarts on `profile` (a broker upgrade or restart): every connection
     /// is told to close its producers and consumers and is then dropped (a

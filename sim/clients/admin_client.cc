@@ -1,6 +1,6 @@
 #include "sim/clients/admin_client.h"
 
-#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/admin/schema_payload.h"
 #include "broker_model/policy/compatibility_strategy.h"
 #include "broker_model/core/schema_type.h"
 
@@ -8,8 +8,6 @@ namespace cnx::sim {
 namespace {
 
 using Json = nlohmann::json;
-// Component JSON keeps its key order when re-serialised, as Gson's JsonObject does.
-using OrderedJson = nlohmann::ordered_json;
 
 Observed badResponse(int status, const std::string& why) {
     auto o = Observed::failure("BadResponse", "HTTP " + std::to_string(status) + ": " + why);
@@ -22,13 +20,6 @@ std::optional<std::int64_t> integerField(const Json& body, const char* name) {
     auto it = body.find(name);
     if (it == body.end() || !it->is_number_integer()) return std::nullopt;
     return it->get<std::int64_t>();
-}
-
-// One KEY_VALUE component of the rendered data, back to its bytes.
-std::optional<std::string> componentBytes(const OrderedJson& c) {
-    if (c.is_string()) return c.get<std::string>();  // "" = primitive; other text = a non-JSON component
-    if (c.is_object() || c.is_array()) return c.dump();
-    return std::nullopt;
 }
 
 }  // namespace
@@ -62,15 +53,10 @@ std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(c
         schema.data = data;
         return std::pair{*version, std::move(schema)};
     }
-    auto kv = OrderedJson::parse(data, nullptr, false);
-    if (kv.is_discarded() || !kv.is_object() || !kv.contains("key") || !kv.contains("value"))
-        return fail("KEY_VALUE 'data' is not a {\"key\": …, \"value\": …} object");
-    auto key = componentBytes(kv["key"]);
-    auto value = componentBytes(kv["value"]);
-    if (!key || !value) return fail("KEY_VALUE 'data' has a component that is neither a schema nor \"\"");
-    schema.data = compat::encodeKeyValue(SchemaData{SchemaType::BYTES, *key, {}}, SchemaData{SchemaType::BYTES, *value, {}},
-                                         "INLINE")
-                      .data;
+    std::string why;
+    auto kv = keyValueDataFromRendering(data, &why);
+    if (!kv) return fail("KEY_VALUE 'data': " + why);
+    schema.data = std::move(*kv);
     return std::pair{*version, std::move(schema)};
 }
 

@@ -1,0 +1,74 @@
+#include "broker_model/admin/schema_payload.h"
+
+#include "broker_model/compat/key_value/key_value_check.h"
+#include "broker_model/core/schema_type.h"
+
+namespace cnx {
+namespace {
+
+// A component keeps its key order when written back, as Gson's JsonObject does.
+using OrderedJson = nlohmann::ordered_json;
+
+// One KEY_VALUE component of the rendering, back to its bytes: "" is a
+// primitive (no bytes), other text is taken as written, a JSON schema compactly.
+std::optional<std::string> componentBytes(const OrderedJson& c) {
+    if (c.is_string()) return c.get<std::string>();
+    if (c.is_object() || c.is_array()) return c.dump();
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> keyValueDataFromRendering(std::string_view text, std::string* error) {
+    auto kv = OrderedJson::parse(text, nullptr, false);
+    if (kv.is_discarded() || !kv.is_object() || !kv.contains("key") || !kv.contains("value")) {
+        if (error) *error = "KEY_VALUE data is not a {\"key\": …, \"value\": …} object";
+        return std::nullopt;
+    }
+    auto key = componentBytes(kv["key"]);
+    auto value = componentBytes(kv["value"]);
+    if (!key || !value) {
+        if (error) *error = "KEY_VALUE data has a component that is neither a schema nor \"\"";
+        return std::nullopt;
+    }
+    return compat::encodeKeyValue(SchemaData{SchemaType::BYTES, *key, {}}, SchemaData{SchemaType::BYTES, *value, {}},
+                                  "INLINE")
+        .data;
+}
+
+std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view body) {
+    auto json = nlohmann::json::parse(body, nullptr, false);
+    // Jackson's refusal of a body that is not the payload: 400 (JsonMappingException).
+    if (json.is_discarded()) return PayloadError{400, "Unable to parse the request body as JSON"};
+    if (!json.is_object()) return PayloadError{400, "The request body is not a PostSchemaPayload object"};
+    SchemaData schema;
+    std::string typeName = "NONE";
+    if (auto t = json.find("type"); t != json.end() && !t->is_null()) {
+        if (!t->is_string()) return PayloadError{400, "PostSchemaPayload 'type' is not a text"};
+        typeName = t->get<std::string>();
+    }
+    // §7.2: the Java enum's name lookup; an unknown name is an argument error, 500.
+    auto type = schemaTypeFromName(typeName);
+    if (!type) return PayloadError{500, "No enum constant org.apache.pulsar.common.schema.SchemaType." + typeName};
+    schema.type = *type;
+    if (auto s = json.find("schema"); s != json.end() && !s->is_null()) {
+        if (!s->is_string()) return PayloadError{400, "PostSchemaPayload 'schema' is not a text"};
+        schema.data = s->get<std::string>();
+    }
+    if (auto p = json.find("properties"); p != json.end() && !p->is_null()) {
+        if (!p->is_object()) return PayloadError{400, "PostSchemaPayload 'properties' is not an object"};
+        for (const auto& [k, v] : p->items()) {
+            if (!v.is_string()) return PayloadError{400, "PostSchemaPayload property '" + k + "' is not a text"};
+            schema.properties[k] = v.get<std::string>();
+        }
+    }
+    if (schema.type == SchemaType::KEY_VALUE) {
+        std::string error;
+        auto data = keyValueDataFromRendering(schema.data, &error);
+        if (!data) return PayloadError{500, error};
+        schema.data = std::move(*data);
+    }
+    return schema;
+}
+
+}  // namespace cnx

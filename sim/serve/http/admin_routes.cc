@@ -1,0 +1,270 @@
+#include "sim/serve/http/admin_routes.h"
+
+#include <charconv>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "broker_model/admin/schema_payload.h"
+#include "broker_model/policy/policies.h"
+#include "sim/serve/lifecycle.h"
+#include "sim/serve/server.h"
+
+namespace cnx::serve::http {
+namespace {
+
+using Reply = std::function<void(Response)>;
+using Json = nlohmann::json;
+
+struct Target {
+    std::vector<std::string> segments;          // decoded path segments, empty ones dropped
+    std::map<std::string, std::string> query;   // decoded
+};
+
+std::optional<Target> parseTarget(std::string_view target) {
+    Target out;
+    auto q = target.find('?');
+    std::string_view path = target.substr(0, q);
+    std::size_t at = 0;
+    while (at <= path.size()) {
+        auto slash = path.find('/', at);
+        auto seg = path.substr(at, slash == std::string_view::npos ? std::string_view::npos : slash - at);
+        if (!seg.empty()) {
+            auto decoded = percentDecode(seg);
+            if (!decoded) return std::nullopt;
+            out.segments.push_back(std::move(*decoded));
+        }
+        if (slash == std::string_view::npos) break;
+        at = slash + 1;
+    }
+    if (q != std::string_view::npos) {
+        std::string_view query = target.substr(q + 1);
+        while (!query.empty()) {
+            auto amp = query.find('&');
+            auto pair = query.substr(0, amp);
+            auto eq = pair.find('=');
+            auto key = percentDecode(pair.substr(0, eq));
+            auto value = percentDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+            if (!key || !value) return std::nullopt;
+            if (!key->empty()) out.query[*key] = *value;
+            if (amp == std::string_view::npos) break;
+            query = query.substr(amp + 1);
+        }
+    }
+    return out;
+}
+
+std::string reasonBody(const std::string& reason) { return Json{{"reason", reason}}.dump(); }
+
+/// A reason phrase may not hold CR or LF: the first line, as Jetty sends it.
+std::string phraseOf(const std::string& reason) {
+    auto nl = reason.find_first_of("\r\n");
+    std::string line = reason.substr(0, nl);
+    if (line.empty() && nl != std::string::npos) {  // a 500's text starts with a newline
+        auto rest = reason.find_first_not_of("\r\n -");
+        if (rest != std::string::npos) line = reason.substr(rest, reason.find_first_of("\r\n", rest) - rest);
+    }
+    return line;
+}
+
+Response fromAdmin(const Request& req, const AdminResponse& r) {
+    std::string body = r.body.is_null() ? std::string() : r.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return makeResponse(req.version(), req.keep_alive(), r.status, std::move(body), "application/json",
+                        r.reason.empty() ? std::string() : phraseOf(r.reason));
+}
+
+Response error(const Request& req, int status, const std::string& reason) {
+    return makeResponse(req.version(), req.keep_alive(), status, reasonBody(reason), "application/json", phraseOf(reason));
+}
+
+Response methodNotAllowed(const Request& req, const std::string& allow) {
+    auto res = error(req, 405, "HTTP 405 Method Not Allowed");
+    res.set(beast_http::field::allow, allow);
+    return res;
+}
+
+bool isTrue(const Target& t, const char* key) {
+    auto it = t.query.find(key);
+    return it != t.query.end() && (it->second == "true" || it->second == "TRUE" || it->second == "True");
+}
+
+std::string metricsText(const Broker& broker, const Server* server) {
+    std::size_t producers = 0, consumers = 0;
+    for (const auto& [_, topic] : broker.loadedTopics()) {
+        producers += topic->producers().size();
+        consumers += static_cast<std::size_t>(topic->consumerCount());
+    }
+    std::ostringstream o;
+    o << "# TYPE pulsar_topics_count gauge\n"
+      << "pulsar_topics_count{cluster=\"standalone\"} " << broker.loadedTopics().size() << "\n"
+      << "# TYPE pulsar_producers_count gauge\n"
+      << "pulsar_producers_count{cluster=\"standalone\"} " << producers << "\n"
+      << "# TYPE pulsar_consumers_count gauge\n"
+      << "pulsar_consumers_count{cluster=\"standalone\"} " << consumers << "\n"
+      << "# TYPE pulsar_active_connections gauge\n"
+      << "pulsar_active_connections{cluster=\"standalone\"} " << (server ? server->connectionCount() : 0) << "\n";
+    return o.str();
+}
+
+}  // namespace
+
+std::optional<std::string> percentDecode(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '+') {  // a form-encoded space in a query
+            out += ' ';
+            continue;
+        }
+        if (c != '%') {
+            out += c;
+            continue;
+        }
+        if (i + 2 >= text.size()) return std::nullopt;
+        unsigned v = 0;
+        auto [p, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, v, 16);
+        if (ec != std::errc() || p != text.data() + i + 3) return std::nullopt;
+        out += static_cast<char>(v);
+        i += 2;
+    }
+    return out;
+}
+
+void AdminRoutes::handle(const Request& req, Reply reply) {
+    auto target = parseTarget(std::string_view(req.target().data(), req.target().size()));
+    if (!target) {
+        reply(error(req, 400, "Bad request: invalid percent-encoding in '" + std::string(req.target()) + "'"));
+        return;
+    }
+    const auto& s = target->segments;
+    const auto method = req.method();
+    using V = beast_http::verb;
+    auto notFound = [&] { reply(error(req, 404, "HTTP 404 Not Found")); };
+    auto answer = [&req, reply](AdminResponse r) { reply(fromAdmin(req, r)); };
+
+    // --- /metrics, /admin/v2/clusters, /admin/v2/brokers/... ---------------------------
+    if (s.size() == 1 && s[0] == "metrics") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return reply(makeResponse(req.version(), req.keep_alive(), 200, metricsText(broker_, server_),
+                                  "text/plain; version=0.0.4"));
+    }
+    if (s.size() >= 2 && s[0] == "cnxsim") {
+        if (!lifecycle_) return notFound();
+        if (s.size() == 2 && s[1] == "status") {
+            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+            return reply(makeResponse(req.version(), req.keep_alive(), 200,
+                                      Json{{"release", broker_.profile().release.toString()},
+                                           {"profile", broker_.profile().name},
+                                           {"serviceUrl", broker_.serviceUrl()},
+                                           {"connections", server_ ? server_->connectionCount() : 0},
+                                           {"loadedTopics", broker_.loadedTopics().size()}}
+                                          .dump()));
+        }
+        if (s.size() == 2 && (s[1] == "upgrade" || s[1] == "restart")) {
+            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+            std::string line = s[1] == "restart" ? "restart-broker" : "upgrade-broker";
+            if (s[1] == "upgrade") {
+                auto v = target->query.find("version");
+                if (v == target->query.end() || v->second.empty())
+                    return reply(error(req, 400, "upgrade needs ?version=RELEASE"));
+                line += " " + v->second;
+            }
+            auto text = lifecycle_->run(line);
+            bool ok = text.rfind("ok: ", 0) == 0;
+            return reply(makeResponse(req.version(), req.keep_alive(), ok ? 200 : 400,
+                                      ok ? Json{{"result", text.substr(4)}}.dump() : reasonBody(text.substr(7))));
+        }
+        return notFound();
+    }
+    if (s.size() < 2 || s[0] != "admin" || s[1] != "v2") return notFound();
+    if (s.size() == 3 && s[2] == "clusters") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return reply(makeResponse(req.version(), req.keep_alive(), 200, R"(["standalone"])"));
+    }
+    if (s.size() >= 3 && s[2] == "brokers") {
+        if (s.size() == 4 && s[3] == "health") {
+            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+            return reply(makeResponse(req.version(), req.keep_alive(), 200, "ok", "text/plain"));
+        }
+        if (s.size() >= 4 && s[3] == "configuration") {
+            if (s.size() == 4) {
+                if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+                Json names = Json::array();
+                for (auto key : BrokerConfig::keys())
+                    if (BrokerConfig::isDynamic(key)) names.push_back(std::string(key));
+                return reply(makeResponse(req.version(), req.keep_alive(), 200, names.dump()));
+            }
+            if (s.size() == 5 && s[4] == "values" && method == V::get) {
+                Json values = Json::object();
+                for (const auto& [key, value] : broker_.configOverrides())
+                    if (BrokerConfig::isDynamic(key)) values[key] = value;
+                return reply(makeResponse(req.version(), req.keep_alive(), 200, values.dump()));
+            }
+            if (s.size() == 6 && method == V::post) return answer(admin_.updateDynamicConfig(s[4], s[5]));
+            if (s.size() == 5 && method == V::delete_) return answer(admin_.updateDynamicConfig(s[4], std::nullopt));
+            if (s.size() == 5 || s.size() == 6) return reply(methodNotAllowed(req, s.size() == 6 ? "POST" : "DELETE"));
+        }
+        return notFound();
+    }
+
+    // --- schemas -------------------------------------------------------------------------
+    if (s.size() >= 6 && s[2] == "schemas") {
+        std::string error;
+        auto topic = TopicName::parse("persistent://" + s[3] + "/" + s[4] + "/" + s[5], &error);
+        if (!topic) return reply(http::error(req, 412, "Invalid topic name: " + error));
+        auto withPayload = [&](auto&& call) {
+            auto parsed = schemaFromPostPayload(req.body());
+            if (auto* e = std::get_if<PayloadError>(&parsed)) return reply(http::error(req, e->status, e->reason));
+            call(std::get<SchemaData>(std::move(parsed)));
+        };
+        if (s.size() == 7 && s[6] == "schema") {
+            if (method == V::get) return admin_.getSchema(*topic, std::nullopt, answer);
+            if (method == V::post)
+                return withPayload([&](SchemaData schema) { admin_.postSchema(*topic, schema, answer); });
+            if (method == V::delete_) return admin_.deleteSchema(*topic, isTrue(*target, "force"), answer);
+            return reply(methodNotAllowed(req, "GET, POST, DELETE"));
+        }
+        if (s.size() == 8 && s[6] == "schema") {
+            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+            std::int64_t version = 0;
+            auto [p, ec] = std::from_chars(s[7].data(), s[7].data() + s[7].size(), version);
+            // §7.4: a version that is not a decimal long fails in the broker: 500.
+            if (ec != std::errc() || p != s[7].data() + s[7].size())
+                return reply(http::error(req, 500, "For input string: \"" + s[7] + "\""));
+            return admin_.getSchema(*topic, version, answer);
+        }
+        if (s.size() == 7 && s[6] == "schemas") {
+            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+            return admin_.getAllSchemas(*topic, answer);
+        }
+        if (s.size() == 7 && s[6] == "compatibility") {
+            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+            return withPayload([&](SchemaData schema) { admin_.testCompatibility(*topic, schema, answer); });
+        }
+        if (s.size() == 7 && s[6] == "version") {
+            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+            return withPayload([&](SchemaData schema) { admin_.getVersionBySchema(*topic, schema, answer); });
+        }
+        return notFound();
+    }
+
+    // --- topics ----------------------------------------------------------------------------
+    if (s.size() >= 6 && (s[2] == "persistent" || s[2] == "non-persistent")) {
+        std::string error;
+        auto topic = TopicName::parse(s[2] + "://" + s[3] + "/" + s[4] + "/" + s[5], &error);
+        if (!topic) return reply(http::error(req, 412, "Invalid topic name: " + error));
+        if (s.size() == 7 && s[6] == "unload") {
+            if (method != V::put) return reply(methodNotAllowed(req, "PUT"));
+            return answer(admin_.unloadTopic(*topic));
+        }
+        if (s.size() == 6) {
+            if (method != V::delete_) return reply(methodNotAllowed(req, "DELETE"));
+            return answer(admin_.deleteTopic(*topic, isTrue(*target, "force"), isTrue(*target, "deleteSchema")));
+        }
+        return notFound();
+    }
+    notFound();
+}
+
+}  // namespace cnx::serve::http

@@ -1,0 +1,53 @@
+#pragma once
+// Pulsar's admin REST paths on `cnxsim serve --admin-port` (reference §7),
+// answered through the same AdminApi that scenario steps call, so an HTTP
+// call and an admin step of a scenario get the same status, reason and body
+// on the same release. Paths Pulsar does not have are 404, known paths with
+// another method 405 (with Allow), each with a `{"reason": …}` body.
+//
+// Served:
+//   GET|POST|DELETE /admin/v2/schemas/{tenant}/{ns}/{topic}/schema   (?force=true on DELETE)
+//   GET  /admin/v2/schemas/{tenant}/{ns}/{topic}/schema/{version}
+//   GET  /admin/v2/schemas/{tenant}/{ns}/{topic}/schemas
+//   POST /admin/v2/schemas/{tenant}/{ns}/{topic}/compatibility
+//   POST /admin/v2/schemas/{tenant}/{ns}/{topic}/version
+//   PUT  /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}/unload
+//   DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}  (?force, ?deleteSchema)
+//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /metrics
+//   GET  /admin/v2/brokers/configuration, GET /admin/v2/brokers/configuration/values
+//   POST /admin/v2/brokers/configuration/{key}/{value}, DELETE /admin/v2/brokers/configuration/{key}
+//   cnxsim's own, under /cnxsim/: GET status, POST upgrade?version=V, POST restart
+
+#include <functional>
+#include <string>
+
+#include "broker_model/admin/admin_api.h"
+#include "broker_model/broker/broker.h"
+#include "sim/serve/http/http_server.h"
+
+namespace cnx::serve {
+class Lifecycle;
+class Server;
+}  // namespace cnx::serve
+
+namespace cnx::serve::http {
+
+class AdminRoutes {
+public:
+    /// Every reference outlives this. `lifecycle` may be nullptr (no /cnxsim/ control).
+    AdminRoutes(Broker& broker, AdminApi& admin, Lifecycle* lifecycle, const Server* server)
+        : broker_(broker), admin_(admin), lifecycle_(lifecycle), server_(server) {}
+
+    void handle(const Request& request, std::function<void(Response)> reply);
+
+private:
+    Broker& broker_;
+    AdminApi& admin_;
+    Lifecycle* lifecycle_;
+    const Server* server_;
+};
+
+/// `%XX` decoded; nullopt for a bad escape.
+std::optional<std::string> percentDecode(std::string_view text);
+
+}  // namespace cnx::serve::http
