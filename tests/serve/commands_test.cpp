@@ -133,7 +133,7 @@ TEST_CASE("PING/PONG, PARTITIONED_METADATA, LOOKUP, GET_TOPICS_OF_NAMESPACE", "[
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("PRODUCER_SUCCESS: name, 8-byte schema version, last sequence id; incompatible schema refused",
+TEST_CASE("PRODUCER_SUCCESS: name, 8-byte schema version, last sequence id, and an incompatible schema refused",
           "[serve][commands]") {
     ServeProcess server;
     REQUIRE(server.port() != 0);
@@ -172,7 +172,7 @@ TEST_CASE("PRODUCER_SUCCESS: name, 8-byte schema version, last sequence id; inco
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("SEND_RECEIPT in order with increasing ids; a batch is one entry; a bad CRC32C is a ChecksumError",
+TEST_CASE("SEND_RECEIPT in order with increasing ids, a batch as one entry, a bad CRC32C as ChecksumError",
           "[serve][commands]") {
     ServeProcess server;
     REQUIRE(server.port() != 0);
@@ -518,7 +518,7 @@ TEST_CASE("GET_SCHEMA by version and latest, GET_OR_CREATE_SCHEMA", "[serve][com
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("Exclusive refuses a second consumer with ConsumerBusy; Shared spreads over its consumers",
+TEST_CASE("Exclusive refuses a second consumer with ConsumerBusy, Shared spreads over its consumers",
           "[serve][commands]") {
     ServeProcess server;
     REQUIRE(server.port() != 0);
