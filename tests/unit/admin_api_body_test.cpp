@@ -127,7 +127,7 @@ TEST_CASE("admin bodies: GET schema renders KEY_VALUE data as {key, value}, comp
     CHECK(back->second.properties == kv.properties);
 }
 
-TEST_CASE("admin bodies: GET schemas lists the live versions oldest first; empty is 200, not 404", "[admin][bodies]") {
+TEST_CASE("admin bodies: GET schemas lists the live versions oldest first, empty is 200, not 404", "[admin][bodies]") {
     Admin a;
     auto empty = a.getAll();
     CHECK(empty.status == 200);
@@ -145,7 +145,7 @@ TEST_CASE("admin bodies: GET schemas lists the live versions oldest first; empty
     CHECK(old.getAll().status == 404);
 }
 
-TEST_CASE("admin bodies: POST version answers {\"version\": n} or -1; 200 from 2.11, 202 before", "[admin][bodies]") {
+TEST_CASE("admin bodies: POST version answers {\"version\": n} or -1, 200 from 2.11, 202 before", "[admin][bodies]") {
     Admin a;
     REQUIRE(a.post(schemaOf(SchemaType::AVRO, kUserV1Avro)).ok());
     auto hit = a.version(schemaOf(SchemaType::AVRO, kUserV1Avro));

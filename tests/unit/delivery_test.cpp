@@ -126,7 +126,7 @@ TEST_CASE("a Latest subscription starts after what is stored, an Earliest one at
     CHECK(messagesIn(got).size() == 2);  // the new entry, once per subscription
 }
 
-TEST_CASE("acknowledged entries are not redelivered; the others come back with their redelivery count", "[delivery]") {
+TEST_CASE("acknowledged entries are not redelivered, the others come back with their redelivery count", "[delivery]") {
     Session s;
     s.publish(3);
     s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Shared, true));
@@ -152,7 +152,7 @@ TEST_CASE("acknowledged entries are not redelivered; the others come back with t
     CHECK(messagesIn(s.consumer.receivedFrames()).empty());
 }
 
-TEST_CASE("Shared consumers take turns; a closed consumer's unacknowledged entries go to the other", "[delivery]") {
+TEST_CASE("Shared consumers take turns, a closed consumer's unacknowledged entries go to the other", "[delivery]") {
     Session s;
     TestClient other(s.f);
     REQUIRE(other.connect().type() == BaseCommand::CONNECTED);

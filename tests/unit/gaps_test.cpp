@@ -72,7 +72,7 @@ TEST_CASE("a gap affects exactly the releases of its row", "[gaps]") {
     CHECK(std::find(p.gaps.begin(), p.gaps.end(), Gap::replicatorValidationEnforced) != p.gaps.end());
 }
 
-TEST_CASE("a decision through a gap says not modelled in its trace; the same decision elsewhere does not",
+TEST_CASE("a decision through a gap says not modelled in its trace, the same decision elsewhere does not",
           "[gaps][ref-1.3]") {
     auto run = [](const char* release) {
         BrokerFixture f(*cnx::profileFor(release));

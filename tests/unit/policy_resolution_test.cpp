@@ -138,7 +138,7 @@ TEST_CASE("§7.3 admin strategy: same hierarchy, no system-topic special case", 
     CHECK(admin(s) == CompatibilityStrategy::FORWARD);
 }
 
-TEST_CASE("§5.4 effective auto-update: namespace value, else broker; system topics always true",
+TEST_CASE("§5.4 effective auto-update: namespace value, else broker, system topics always true",
           "[policies][ref-5.4][ref-3.3]") {
     PolicyStore s;
     CHECK(autoUpdate(s));  // broker default true

@@ -94,7 +94,7 @@ TEST_CASE("§9.1 release placements settled from the release notes (issue 8 item
     CHECK(at("3.0.2").checkOptions.avro == cnx::compat::AvroVersion::v1_11_3);
 }
 
-TEST_CASE("§3.5 §2.3 PIP-236 starts at 3.0.0; the idle rule change at 2.7.2", "[profiles]") {
+TEST_CASE("§3.5 §2.3 PIP-236 starts at 3.0.0, the idle rule change at 2.7.2", "[profiles]") {
     CHECK_FALSE(at("2.11").autoConsumeSkipsSchema);
     CHECK(at("2.11").maxProtocolVersion == 19);
     CHECK(at("3.0.0").autoConsumeSkipsSchema);
