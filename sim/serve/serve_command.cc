@@ -21,6 +21,8 @@
 #include "sim/scenario/did_you_mean.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/serve/control_socket.h"
+#include "sim/serve/http/admin_routes.h"
+#include "sim/serve/http/http_server.h"
 #include "sim/serve/lifecycle.h"
 #include "sim/serve/server.h"
 #include "sim/serve/setup.h"
@@ -32,12 +34,13 @@ namespace {
 constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
-    "                    [--port N] [--trace FILE|-] [--control PATH] [--keepalive-seconds S]\n"
+    "                    [--port N] [--admin-port N] [--trace FILE|-] [--control PATH]\n"
+    "                    [--keepalive-seconds S]\n"
     "                    [--max-queued-bytes N] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
-    "  ready: pulsar://127.0.0.1:6650 (Pulsar 4.2.2 behaviour)\n"
+    "  ready: pulsar://127.0.0.1:6650 (Pulsar 4.2.2 behaviour), admin http://127.0.0.1:8080\n"
     "and serves until SIGINT or SIGTERM (exit 0).\n"
     "\n"
     "  --broker-version V    the release whose behaviour is served (default: the setup\n"
@@ -63,6 +66,8 @@ constexpr std::string_view kServeUsage =
     "                        is not opened to the network unless asked)\n"
     "  --port N              the port (default 6650; 0 picks a free one, printed in the\n"
     "                        ready line, for parallel test jobs)\n"
+    "  --admin-port N        the admin REST API's port (default 8080, or a free one\n"
+    "                        when --port is 0; printed in the ready line)\n"
     "  --trace FILE|-        write one line per command (connection, request id,\n"
     "                        outcome) and the decision trace `cnxsim explain` prints,\n"
     "                        to FILE or, with -, to standard output after the ready line\n"
@@ -95,6 +100,7 @@ struct ServeArgs {
     std::vector<std::string> faults;
     std::string bind = "127.0.0.1";
     std::uint16_t port = 6650;
+    std::optional<std::uint16_t> adminPort;
     ServerOptions options;
     int verbosity = 0;
     bool help = false;
@@ -102,7 +108,7 @@ struct ServeArgs {
 
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
     static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
-                                                "--fault",          "--bind",    "--port",    "--trace",
+                                                "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
                                                 "--control",        "--help",    "--keepalive-seconds",
                                                 "--max-queued-bytes"};
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -156,12 +162,13 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
         } else if (name == "--bind") {
             out.bind = value;
-        } else if (name == "--port") {
+        } else if (name == "--port" || name == "--admin-port") {
             unsigned port = 0;
             auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), port);
             if (ec != std::errc() || p != value.data() + value.size() || port > 65535)
-                return "--port takes a number from 0 to 65535 (got '" + value + "')";
-            out.port = static_cast<std::uint16_t>(port);
+                return name + " takes a number from 0 to 65535 (got '" + value + "')";
+            if (name == "--port") out.port = static_cast<std::uint16_t>(port);
+            else out.adminPort = static_cast<std::uint16_t>(port);
         } else if (name == "--max-queued-bytes") {
             unsigned long long bytes = 0;
             auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
@@ -299,6 +306,16 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     broker.setServiceUrl(url);
 
     Lifecycle lifecycle(broker, admin, server, trace.get());
+    http::AdminRoutes routes(broker, admin, &lifecycle, &server);
+    http::HttpServer adminServer(io, [&routes](const http::Request& request, std::function<void(http::Response)> reply) {
+        routes.handle(request, std::move(reply));
+    });
+    std::uint16_t adminPort = args.adminPort.value_or(args.port == 0 ? 0 : 8080);
+    if (auto e = adminServer.listen(args.bind, adminPort)) {
+        err << "cnxsim serve: --admin-port: " << *e << "\n";
+        return sim::kExitInvalid;
+    }
+    std::string adminUrl = "http://" + host + ":" + std::to_string(adminServer.port());
     ControlSocket control(io, lifecycle);
     if (!args.controlPath.empty()) {
         if (auto e = control.listen(args.controlPath)) {
@@ -312,9 +329,11 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         if (ec) return;
         spdlog::info("signal {}: stopping", signal);
         control.stop();
+        adminServer.stop();
         server.stop();
     });
-    out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour)" << std::endl;
+    out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour), admin " << adminUrl
+        << std::endl;
     io.run();
     return sim::kExitPassed;
 }
