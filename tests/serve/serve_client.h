@@ -53,6 +53,9 @@ public:
         readyLine_ = readLine(10s);
         const std::string prefix = "ready: pulsar://127.0.0.1:";
         if (readyLine_.rfind(prefix, 0) == 0) port_ = static_cast<std::uint16_t>(std::stoi(readyLine_.substr(prefix.size())));
+        const std::string admin = ", admin http://127.0.0.1:";
+        if (auto at = readyLine_.find(admin); at != std::string::npos)
+            adminPort_ = static_cast<std::uint16_t>(std::stoi(readyLine_.substr(at + admin.size())));
     }
     ~ServeProcess() {
         if (pid_ > 0) {
@@ -66,6 +69,8 @@ public:
 
     std::uint16_t port() const { return port_; }
     const std::string& readyLine() const { return readyLine_; }
+    /// The admin REST port from the ready line (0 when it names none).
+    std::uint16_t adminPort() const { return adminPort_; }
     pid_t pid() const { return pid_; }
     /// The child's resident set (VmRSS of /proc/PID/status) in KiB; -1 if unreadable.
     long residentKb() const {
@@ -111,6 +116,7 @@ private:
     int out_ = -1;
     std::uint16_t port_ = 0;
     std::string readyLine_;
+    std::uint16_t adminPort_ = 0;
 };
 
 inline std::string be32(std::uint32_t v) {

@@ -43,7 +43,7 @@ bool served(Client& c) {
 
 TEST_CASE("ready line, CONNECT/CONNECTED, PING/PONG, SIGTERM exits 0", "[serve]") {
     ServeProcess server({"--broker-version", "3.0"});
-    CHECK_THAT(server.readyLine(), Catch::Matches(R"(ready: pulsar://127\.0\.0\.1:[0-9]+ \(Pulsar 3\.0\.[0-9]+ behaviour\))"));
+    CHECK_THAT(server.readyLine(), Catch::Matches(R"(ready: pulsar://127\.0\.0\.1:[0-9]+ \(Pulsar 3\.0\.[0-9]+ behaviour\), admin http://127\.0\.0\.1:[0-9]+)"));
     REQUIRE(server.port() != 0);
     Client c(server.port());
     REQUIRE(c.connected());

@@ -3,6 +3,8 @@
 #include <boost/beast/core.hpp>
 #include <spdlog/spdlog.h>
 
+#include <array>
+
 namespace cnx::serve::http {
 
 namespace asio = boost::asio;
@@ -51,10 +53,24 @@ public:
         stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
         stream_.close();
     }
-    /// Answers once and closes (too many sessions).
+    /// Answers once and closes. What the peer is still sending (the rest of an
+    /// oversized body) is read and dropped for a while first, so that closing
+    /// with unread bytes does not reset the connection before the peer has
+    /// read the answer (a lingering close, as HTTP servers do).
     void refuse(int status, const std::string& reason) {
         auto res = std::make_shared<Response>(makeResponse(11, false, status, reasonJson(reason)));
-        write(res);
+        stream_.expires_after(kIdle);
+        beast_http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+            if (self->closed_ || self->owner_.stopped_) return;
+            if (ec) {
+                self->end();
+                return;
+            }
+            beast::error_code ignored;
+            self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+            self->stream_.expires_after(std::chrono::seconds(2));
+            self->drain();
+        });
     }
 
 private:
@@ -110,6 +126,18 @@ private:
         });
     }
 
+    void drain() {
+        stream_.async_read_some(asio::buffer(drainBuffer_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+            if (self->closed_ || self->owner_.stopped_) return;
+            self->drained_ += n;
+            if (ec || self->drained_ > 2 * kMaxBody) {
+                self->end();
+                return;
+            }
+            self->drain();
+        });
+    }
+
     void end() {
         close();
         owner_.sessions_.erase(shared_from_this());
@@ -119,6 +147,8 @@ private:
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_{kMaxHeader};
     std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+    std::array<char, 16 * 1024> drainBuffer_{};
+    std::size_t drained_ = 0;
     bool closed_ = false;
 };
 
