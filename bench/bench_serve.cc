@@ -51,8 +51,7 @@ constexpr double kStartTargetMs = 50.0;  // median start to ready line, issue 10
 
 std::map<std::string, std::vector<double>> gSamples;  // seconds, per figure
 std::map<std::string, double> gRates;                 // frames per second, per figure
-std::size_t gProducerFrameBytes = 0;
-std::size_t gSendFrameBytes = 0;
+std::map<std::string, std::size_t> gFrameBytes;      // the frame size, per figure
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -105,84 +104,81 @@ bool handshake(LoopbackClient& client) {
     return r && r->type() == BaseCommand::CONNECTED;
 }
 
-void latencyCounters(benchmark::State& state, const std::vector<double>& s) {
-    state.counters["p50_us"] = percentile(s, 50) * 1e6;
-    state.counters["p99_us"] = percentile(s, 99) * 1e6;
+void latencyCounters(benchmark::State& state, const std::string& key) {
+    state.counters["p50_us"] = percentile(gSamples[key], 50) * 1e6;
+    state.counters["p99_us"] = percentile(gSamples[key], 99) * 1e6;
+    state.counters["echo_p50_us"] = percentile(gSamples[key + "/echo"], 50) * 1e6;
 }
+
+/// The echo baseline, connected: a server thread and one client.
+struct Echo {
+    cnx::bench::EchoServer server;
+    LoopbackClient client{server.port()};
+};
 
 // --- 1. producer creation ------------------------------------------------------------
+//
+// Each iteration first does one echo round trip with a frame the size of this
+// iteration's PRODUCER frame (timed into key/echo), then PRODUCER ->
+// PRODUCER_SUCCESS (timed into key), then CLOSE_PRODUCER -> SUCCESS (timed
+// into key/close). Interleaving the baseline with the figure means both see
+// the same load on a shared machine.
 
-void BM_Baseline_EchoRoundTrip(benchmark::State& state) {
-    cnx::bench::EchoServer echo;
-    LoopbackClient client(echo.port());
-    if (!client.connected()) return state.SkipWithError("no connection to the echo server");
-    // A PRODUCER frame of the benchmark below, as bytes of the same size.
-    const std::string frame = cnx::bench::simpleFrame(
-        producerCommand("persistent://public/default/bench-producers", gSettings.warmUp + gSettings.roundTrips / 2));
-    gProducerFrameBytes = frame.size();
-    std::string back;
-    for (std::size_t i = 0; i < gSettings.warmUp; ++i)
-        if (!client.writeAll(frame) || !client.readExact(frame.size(), back)) return state.SkipWithError("echo failed");
-    auto& samples = gSamples["echo"];
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        bool ok = client.writeAll(frame) && client.readExact(frame.size(), back);
-        double s = since(t0);
-        if (!ok) return state.SkipWithError("echo failed");
-        state.SetIterationTime(s);
-        samples.push_back(s);
-    }
-    latencyCounters(state, samples);
-}
-
-/// PRODUCER -> PRODUCER_SUCCESS timed into `createKey`, CLOSE_PRODUCER -> SUCCESS into `closeKey`.
 /// `newTopicEach`: every producer on a topic of its own (a schema registered each time).
-void producerRoundTrips(benchmark::State& state, bool newTopicEach, const std::string& createKey,
-                        const std::string& closeKey) {
+void producerRoundTrips(benchmark::State& state, bool newTopicEach, const std::string& key) {
     serve_test::ServeProcess server;
     if (server.port() == 0) return state.SkipWithError(("cnxsim serve did not start: " + server.readyLine()).c_str());
     LoopbackClient client(server.port());
     if (!client.connected() || !handshake(client)) return state.SkipWithError("no CONNECTED from cnxsim serve");
+    Echo echo;
+    if (!echo.client.connected()) return state.SkipWithError("no connection to the echo server");
     std::uint64_t n = 0;
     auto topicOf = [&](std::uint64_t k) {
         return "persistent://public/default/bench-producers" + (newTopicEach ? "-" + std::to_string(k) : "");
     };
-    // One create and close; the create alone is timed when `timed`.
+    std::string back;
+    // One echo, create and close; recorded when `timed`.
     auto once = [&](bool timed) -> bool {
         ++n;
         const std::string create = cnx::bench::simpleFrame(producerCommand(topicOf(n), n));
         const std::string close = cnx::bench::simpleFrame(closeProducerCommand(n));
+        gFrameBytes[key] = create.size();
         auto t0 = Clock::now();
+        if (!echo.client.writeAll(create) || !echo.client.readExact(create.size(), back) || back != create) return false;
+        double e = since(t0);
+        t0 = Clock::now();
         if (!client.writeAll(create)) return false;
         auto r = client.readCommand();
         double s = since(t0);
         if (!r || r->type() != BaseCommand::PRODUCER_SUCCESS) return false;
-        if (timed) {
-            state.SetIterationTime(s);
-            gSamples[createKey].push_back(s);
-        }
         t0 = Clock::now();
         if (!client.writeAll(close)) return false;
         auto closed = client.readCommand();
-        s = since(t0);
+        double c = since(t0);
         if (!closed || closed->type() != BaseCommand::SUCCESS) return false;
-        if (timed) gSamples[closeKey].push_back(s);
+        if (timed) {
+            state.SetIterationTime(s);
+            gSamples[key].push_back(s);
+            gSamples[key + "/echo"].push_back(e);
+            gSamples[key + "/close"].push_back(c);
+        }
         return true;
     };
     for (std::size_t i = 0; i < gSettings.warmUp; ++i)
         if (!once(false)) return state.SkipWithError("a warm-up producer was not created and closed");
     for (auto _ : state)
         if (!once(true)) return state.SkipWithError("a producer was not created and closed");
-    latencyCounters(state, gSamples[createKey]);
-    state.counters["close_p50_us"] = percentile(gSamples[closeKey], 50) * 1e6;
+    latencyCounters(state, key);
 }
 
-void BM_Serve_ProducerCreate(benchmark::State& state) { producerRoundTrips(state, false, "create", "close"); }
-void BM_Serve_ProducerCreateNewTopic(benchmark::State& state) {
-    producerRoundTrips(state, true, "create-new-topic", "close-new-topic");
-}
+void BM_Serve_ProducerCreate(benchmark::State& state) { producerRoundTrips(state, false, "create"); }
+void BM_Serve_ProducerCreateNewTopic(benchmark::State& state) { producerRoundTrips(state, true, "create-new-topic"); }
 
 // --- 2. SEND throughput ----------------------------------------------------------------
+//
+// Each iteration streams gSettings.messages frames through the echo server
+// (timed into "echo"), then the same frames as SENDs of one producer (timed
+// into "send"), each with at most gSettings.window unanswered.
 
 /// SEND frames of one producer, 1 KB payloads, sequence ids continuing from `firstSequence`.
 cnx::bench::FrameSource sendFrames(std::uint64_t producerId, std::string producerName, std::uint64_t firstSequence) {
@@ -199,48 +195,32 @@ cnx::bench::FrameSource sendFrames(std::uint64_t producerId, std::string produce
     };
 }
 
-/// Runs the throughput iterations: `pumpOnce(first sequence id)` sends gSettings.messages frames.
-template <typename Pump>
-void throughput(benchmark::State& state, const std::string& key, Pump pumpOnce) {
-    std::uint64_t sequence = 0;
-    if (!pumpOnce(sequence, gSettings.window)) return state.SkipWithError("warm-up failed");  // untimed
-    sequence += gSettings.messages;
-    double seconds = 0;
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        bool ok = pumpOnce(sequence, gSettings.window);
-        double s = since(t0);
-        if (!ok) return state.SkipWithError("the stream stalled or got an unexpected answer");
-        sequence += gSettings.messages;
-        state.SetIterationTime(s);
-        seconds += s;
+/// Counts echoed frames: the same bytes that went out.
+std::optional<std::size_t> countEchoed(std::string& in) {
+    std::size_t at = 0, n = 0;
+    while (auto size = cnx::bench::wholeFrameSize(std::string_view(in).substr(at))) {
+        at += size;
+        ++n;
     }
-    const double messages = static_cast<double>(gSettings.messages * state.iterations());
-    gRates[key] = messages / seconds;
-    state.counters["msg/s"] = gRates[key];
-    state.counters["MB/s"] = gRates[key] * static_cast<double>(gSettings.payloadBytes) / 1e6;
+    in.erase(0, at);
+    return n;
 }
 
-void BM_Baseline_EchoThroughput(benchmark::State& state) {
-    cnx::bench::EchoServer echo;
-    LoopbackClient client(echo.port());
-    if (!client.connected()) return state.SkipWithError("no connection to the echo server");
-    std::string sample;
-    sendFrames(1, "bench-sender", 0)(0, sample);
-    gSendFrameBytes = sample.size();
-    // Counts echoed frames: the same bytes that went out.
-    auto counter = [](std::string& in) -> std::optional<std::size_t> {
-        std::size_t at = 0, n = 0;
-        while (auto size = cnx::bench::wholeFrameSize(std::string_view(in).substr(at))) {
-            at += size;
-            ++n;
-        }
-        in.erase(0, at);
-        return n;
-    };
-    throughput(state, "echo", [&](std::uint64_t first, std::size_t window) {
-        return client.pump(gSettings.messages, window, sendFrames(1, "bench-sender", first), counter);
-    });
+/// Counts SEND_RECEIPTs; anything else (SEND_ERROR, say) stops the run.
+std::optional<std::size_t> countReceipts(std::string& in) {
+    std::size_t at = 0, n = 0;
+    BaseCommand cmd;
+    while (auto size = cnx::bench::wholeFrameSize(std::string_view(in).substr(at))) {
+        if (size < 8) return std::nullopt;
+        auto byte = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(in[at + i])); };
+        auto cmdSize = static_cast<int>(byte(4) << 24 | byte(5) << 16 | byte(6) << 8 | byte(7));
+        if (!cmd.ParseFromArray(in.data() + at + 8, cmdSize) || cmd.type() != BaseCommand::SEND_RECEIPT)
+            return std::nullopt;
+        at += size;
+        ++n;
+    }
+    in.erase(0, at);
+    return n;
 }
 
 void BM_Serve_SendThroughput(benchmark::State& state) {
@@ -255,49 +235,71 @@ void BM_Serve_SendThroughput(benchmark::State& state) {
     p.mutable_producer()->set_producer_name("bench-sender");
     auto created = client.call(p);
     if (!created || created->type() != BaseCommand::PRODUCER_SUCCESS) return state.SkipWithError("no producer");
-    // Counts SEND_RECEIPTs; anything else (SEND_ERROR, say) stops the run.
-    auto counter = [](std::string& in) -> std::optional<std::size_t> {
-        std::size_t at = 0, n = 0;
-        BaseCommand cmd;
-        while (auto size = cnx::bench::wholeFrameSize(std::string_view(in).substr(at))) {
-            if (size < 8) return std::nullopt;
-            auto cmdSize = static_cast<int>(static_cast<unsigned char>(in[at + 4]) << 24 |
-                                            static_cast<unsigned char>(in[at + 5]) << 16 |
-                                            static_cast<unsigned char>(in[at + 6]) << 8 |
-                                            static_cast<unsigned char>(in[at + 7]));
-            if (!cmd.ParseFromArray(in.data() + at + 8, cmdSize) || cmd.type() != BaseCommand::SEND_RECEIPT)
-                return std::nullopt;
-            at += size;
-            ++n;
+    Echo echo;
+    if (!echo.client.connected()) return state.SkipWithError("no connection to the echo server");
+    std::string sample;
+    sendFrames(1, "bench-sender", 0)(0, sample);
+    gFrameBytes["send"] = sample.size();
+
+    std::uint64_t sequence = 0;
+    double echoSeconds = 0, sendSeconds = 0;
+    auto both = [&](bool timed) -> bool {
+        auto t0 = Clock::now();
+        if (!echo.client.pump(gSettings.messages, gSettings.window, sendFrames(1, "bench-sender", sequence), countEchoed))
+            return false;
+        double e = since(t0);
+        t0 = Clock::now();
+        if (!client.pump(gSettings.messages, gSettings.window, sendFrames(1, "bench-sender", sequence), countReceipts))
+            return false;
+        double s = since(t0);
+        sequence += gSettings.messages;
+        if (timed) {
+            state.SetIterationTime(s);
+            echoSeconds += e;
+            sendSeconds += s;
         }
-        in.erase(0, at);
-        return n;
+        return true;
     };
-    throughput(state, "send", [&](std::uint64_t first, std::size_t window) {
-        return client.pump(gSettings.messages, window, sendFrames(1, "bench-sender", first), counter);
-    });
+    if (!both(false)) return state.SkipWithError("the warm-up stream stalled or got an unexpected answer");
+    for (auto _ : state)
+        if (!both(true)) return state.SkipWithError("a stream stalled or got an unexpected answer");
+    const double messages = static_cast<double>(gSettings.messages * state.iterations());
+    gRates["echo"] = messages / echoSeconds;
+    gRates["send"] = messages / sendSeconds;
+    state.counters["msg/s"] = gRates["send"];
+    state.counters["MB/s"] = gRates["send"] * static_cast<double>(gSettings.payloadBytes) / 1e6;
+    state.counters["echo_msg/s"] = gRates["echo"];
 }
 
 // --- 3. process start ------------------------------------------------------------------
+//
+// Each iteration: fork/exec of `cnxsim serve --port 0 --help` until its first
+// line (timed into "start-help": the same binary and loader, no broker, and
+// as the usage text is not flushed early, up to its exit), then of `cnxsim
+// serve --port 0` until its `ready:` line (timed into "start").
 
-/// fork/exec of `cnxsim serve --port 0 <extra>` until its first line on stdout.
-void starts(benchmark::State& state, const std::vector<std::string>& extra, std::string_view linePrefix,
-            const std::string& key) {
+/// The time until the child's first line; nullopt when it does not start with `prefix`.
+std::optional<double> startOnce(const std::vector<std::string>& extra, std::string_view prefix) {
+    auto t0 = Clock::now();
+    serve_test::ServeProcess process(extra);
+    double s = since(t0);
+    if (process.readyLine().rfind(prefix, 0) != 0) return std::nullopt;
+    return s;
+}  // the child is killed and reaped outside the timed part
+
+void BM_Serve_StartToReady(benchmark::State& state) {
     for (auto _ : state) {
-        auto t0 = Clock::now();
-        serve_test::ServeProcess process(extra);
-        double s = since(t0);
-        if (process.readyLine().rfind(linePrefix, 0) != 0)
-            return state.SkipWithError(("unexpected first line: " + process.readyLine()).c_str());
-        state.SetIterationTime(s);
-        gSamples[key].push_back(s);
-    }  // the child is killed and reaped outside the timed part
-    state.counters["median_ms"] = percentile(gSamples[key], 50) * 1e3;
-    state.counters["max_ms"] = percentile(gSamples[key], 100) * 1e3;
+        auto help = startOnce({"--help"}, "usage: cnxsim serve");
+        auto ready = startOnce({}, "ready: pulsar://");
+        if (!help || !ready) return state.SkipWithError("a child's first line was not the expected one");
+        state.SetIterationTime(*ready);
+        gSamples["start-help"].push_back(*help);
+        gSamples["start"].push_back(*ready);
+    }
+    state.counters["median_ms"] = percentile(gSamples["start"], 50) * 1e3;
+    state.counters["max_ms"] = percentile(gSamples["start"], 100) * 1e3;
+    state.counters["help_median_ms"] = percentile(gSamples["start-help"], 50) * 1e3;
 }
-
-void BM_Baseline_StartHelp(benchmark::State& state) { starts(state, {"--help"}, "usage: cnxsim serve", "start-help"); }
-void BM_Serve_StartToReady(benchmark::State& state) { starts(state, {}, "ready: pulsar://", "start"); }
 
 // --- summary ---------------------------------------------------------------------------
 
@@ -306,54 +308,52 @@ const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 void printSummary() {
     auto has = [](const std::string& k) { return gSamples.count(k) && !gSamples[k].empty(); };
     auto us = [](const std::string& k, double p) { return percentile(gSamples[k], p) * 1e6; };
-    std::printf("\n== cnxsim serve benchmark: loopback TCP, cnxsim serve as a child process, the echo baseline on a thread\n");
-    std::printf("%-60s %14s %10s  %s\n", "figure", "absolute", "x baseline", "target");
-    if (has("echo")) {
-        const double e50 = us("echo", 50), e99 = us("echo", 99);
-        std::printf("%-60s %11.1f us %10.2f\n",
-                    ("baseline: echo round trip, " + std::to_string(gProducerFrameBytes) + "-byte frame, p50").c_str(), e50,
-                    1.0);
-        std::printf("%-60s %11.1f us %10.2f\n", "baseline: echo round trip, p99", e99, 1.0);
-        if (has("create")) {
-            const double r = us("create", 50) / e50;
-            std::printf("%-60s %11.1f us %10.2f  p50 <= %.1fx echo: %s\n", "PRODUCER -> PRODUCER_SUCCESS (AVRO), p50",
-                        us("create", 50), r, kProducerTarget, verdict(r <= kProducerTarget));
-            std::printf("%-60s %11.1f us %10.2f  (x echo p99)\n", "PRODUCER -> PRODUCER_SUCCESS (AVRO), p99",
-                        us("create", 99), us("create", 99) / e99);
-            std::printf("%-60s %11.1f us %10.2f\n", "CLOSE_PRODUCER -> SUCCESS, p50 (not in the above)", us("close", 50),
-                        us("close", 50) / e50);
-        }
-        if (has("create-new-topic")) {
-            std::printf("%-60s %11.1f us %10.2f\n", "PRODUCER on a new topic each time (schema added), p50",
-                        us("create-new-topic", 50), us("create-new-topic", 50) / e50);
-            std::printf("%-60s %11.1f us %10.2f  (x echo p99)\n", "PRODUCER on a new topic each time, p99",
-                        us("create-new-topic", 99), us("create-new-topic", 99) / e99);
-        }
+    auto row = [](const std::string& what, double value, const char* unit, double ratio, const std::string& target = "") {
+        std::printf("%-62s %9.1f %-4s %10.2f  %s\n", what.c_str(), value, unit, ratio, target.c_str());
+    };
+    std::printf("\n== cnxsim serve benchmark: loopback TCP; cnxsim serve a child process, the echo server a thread of this one;\n"
+                "   each baseline interleaved with its figure, iteration by iteration\n");
+    std::printf("%-62s %14s %10s  %s\n", "figure", "absolute", "x baseline", "target");
+    // The producer figures, each against the echo round trips interleaved with it.
+    struct Latency {
+        std::string key, what;
+        bool target;
+    };
+    for (const Latency& l : {Latency{"create", "PRODUCER -> PRODUCER_SUCCESS (AVRO), same topic", true},
+                             Latency{"create-new-topic", "PRODUCER -> PRODUCER_SUCCESS (AVRO), a new topic each", false}}) {
+        if (!has(l.key)) continue;
+        const std::string echo = l.key + "/echo";
+        const double e50 = us(echo, 50), e99 = us(echo, 99), r50 = us(l.key, 50) / e50;
+        row("baseline: echo round trip, " + std::to_string(gFrameBytes[l.key]) + "-byte frame, p50", e50, "us", 1.0);
+        row("baseline: echo round trip, p99", e99, "us", 1.0);
+        char target[64];
+        std::snprintf(target, sizeof target, "p50 <= %.1fx echo: %s", kProducerTarget, verdict(r50 <= kProducerTarget));
+        row(l.what + ", p50", us(l.key, 50), "us", r50, l.target ? target : "");
+        row(l.what + ", p99", us(l.key, 99), "us", us(l.key, 99) / e99, "(x echo p99)");
+        row("  then CLOSE_PRODUCER -> SUCCESS (not in the above), p50", us(l.key + "/close", 50), "us",
+            us(l.key + "/close", 50) / e50);
     }
-    if (gRates.count("echo")) {
-        const double echo = gRates["echo"], mb = static_cast<double>(gSettings.payloadBytes) / 1e6;
-        std::string shape = std::to_string(gSendFrameBytes) + "-byte frames, window " + std::to_string(gSettings.window);
-        std::printf("%-60s %10.0f /s %10.2f\n", ("baseline: echo throughput, " + shape).c_str(), echo, 1.0);
-        std::printf("%-60s %9.1f MB/s %10.2f\n", "baseline: echo throughput, payload bytes", echo * mb, 1.0);
-        if (gRates.count("send")) {
-            const double send = gRates["send"];
-            std::printf("%-60s %10.0f /s %10.2f  no target\n", "SEND -> SEND_RECEIPT throughput, 1 KB payloads", send,
-                        send / echo);
-            std::printf("%-60s %9.1f MB/s %10.2f\n", "SEND throughput, payload bytes", send * mb, send / echo);
-        }
+    if (gRates.count("echo") && gRates.count("send")) {
+        const double echo = gRates["echo"], send = gRates["send"], mb = static_cast<double>(gSettings.payloadBytes) / 1e6;
+        row("baseline: echo, " + std::to_string(gFrameBytes["send"]) + "-byte frames, window " +
+                std::to_string(gSettings.window) + ", frames/s",
+            echo / 1e3, "k/s", 1.0);
+        row("baseline: echo, payload MB/s", echo * mb, "MB/s", 1.0);
+        row("SEND -> SEND_RECEIPT, 1 KB payloads, messages/s", send / 1e3, "k/s", send / echo, "no target");
+        row("SEND -> SEND_RECEIPT, payload MB/s", send * mb, "MB/s", send / echo);
     }
-    if (has("start-help")) {
+    if (has("start-help") && has("start")) {
         const double h50 = percentile(gSamples["start-help"], 50) * 1e3;
-        std::printf("%-60s %11.1f ms %10.2f\n", "baseline: fork/exec to first line of `serve --help`, median", h50, 1.0);
-        if (has("start")) {
-            const double s50 = percentile(gSamples["start"], 50) * 1e3, smax = percentile(gSamples["start"], 100) * 1e3;
-            std::printf("%-60s %11.1f ms %10.2f  median < %.0f ms: %s\n",
-                        ("fork/exec to `ready:` line, median of " + std::to_string(gSamples["start"].size())).c_str(), s50,
-                        s50 / h50, kStartTargetMs, verdict(s50 < kStartTargetMs));
-            std::printf("%-60s %11.1f ms %10.2f\n", "fork/exec to `ready:` line, max", smax, smax / h50);
-        }
+        const double s50 = percentile(gSamples["start"], 50) * 1e3, smax = percentile(gSamples["start"], 100) * 1e3;
+        char target[64];
+        std::snprintf(target, sizeof target, "median < %.0f ms: %s", kStartTargetMs, verdict(s50 < kStartTargetMs));
+        row("baseline: fork/exec to `serve --help`'s first line, median", h50, "ms", 1.0);
+        row("fork/exec to the `ready:` line, median of " + std::to_string(gSamples["start"].size()), s50, "ms", s50 / h50,
+            target);
+        row("fork/exec to the `ready:` line, max", smax, "ms", smax / h50);
     }
-    std::printf("(ratios are against the same-process baselines above; throughput ratios are fractions of the echo's)\n");
+    std::printf("(every ratio is against the baseline row above it, measured in the same run; for throughput it is\n"
+                " the fraction of the echo's rate)\n");
 }
 
 /// Takes this program's own `--name=N` flags out of argv before Google Benchmark parses it.
@@ -387,12 +387,9 @@ void registerBenchmarks() {
         std::size_t iterations;
     };
     const Entry entries[] = {
-        {"BM_Baseline_EchoRoundTrip", BM_Baseline_EchoRoundTrip, benchmark::kMicrosecond, gSettings.roundTrips},
         {"BM_Serve_ProducerCreate", BM_Serve_ProducerCreate, benchmark::kMicrosecond, gSettings.roundTrips},
         {"BM_Serve_ProducerCreateNewTopic", BM_Serve_ProducerCreateNewTopic, benchmark::kMicrosecond, gSettings.roundTrips},
-        {"BM_Baseline_EchoThroughput", BM_Baseline_EchoThroughput, benchmark::kMillisecond, gSettings.throughputIterations},
         {"BM_Serve_SendThroughput", BM_Serve_SendThroughput, benchmark::kMillisecond, gSettings.throughputIterations},
-        {"BM_Baseline_StartHelp", BM_Baseline_StartHelp, benchmark::kMillisecond, gSettings.starts},
         {"BM_Serve_StartToReady", BM_Serve_StartToReady, benchmark::kMillisecond, gSettings.starts},
     };
     for (const auto& e : entries)
