@@ -25,6 +25,8 @@ public:
     virtual void closeTopic(const TopicName& base) = 0;
     /// Closes every producer and consumer of the connection the same way.
     virtual void closeAll() = 0;
+    /// Closes one consumer the same way (a SEEK on its subscription).
+    virtual void closeConsumer(std::uint64_t consumerId) = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
     /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.

@@ -105,6 +105,22 @@ public:
     /// REDELIVER_UNACKNOWLEDGED_MESSAGES: the consumer's pending entries (all when
     /// `positions` is empty) are dispatched again with their redelivery count + 1.
     void redeliver(std::uint64_t connectionId, std::uint64_t consumerId, const std::vector<Position>& positions);
+    /// Where SEEK resets a cursor: a message id, or the first entry published
+    /// at or after a time (ms since the epoch).
+    struct SeekTarget {
+        std::optional<Position> messageId;
+        std::optional<std::uint64_t> publishTime;
+    };
+    /// SEEK (PersistentSubscription.resetCursor): the consumers attached to the
+    /// seeking consumer's subscription, as (connection id, consumer id), for the
+    /// caller to close (CLOSE_CONSUMER) before the cursor is reset with
+    /// resetCursor(); nullopt (the error) when the consumer is not attached.
+    std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> seekConsumers(std::uint64_t connectionId,
+                                                                                        std::uint64_t consumerId,
+                                                                                        std::string* subscription);
+    /// Resets `subscription`'s cursor to `target`: everything before it counts as
+    /// acknowledged, nothing after it does, the next read is at it.
+    void resetCursor(const std::string& subscription, const SeekTarget& target);
     /// UNSUBSCRIBE: the subscription goes when this consumer is its only one
     /// (or `force`); the refusal otherwise.
     std::optional<BrokerError> unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force);

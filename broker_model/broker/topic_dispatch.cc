@@ -134,6 +134,44 @@ void Topic::redeliver(std::uint64_t connectionId, std::uint64_t consumerId, cons
     dispatch(*sub);
 }
 
+std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> Topic::seekConsumers(std::uint64_t connectionId,
+                                                                                           std::uint64_t consumerId,
+                                                                                           std::string* subscription) {
+    auto [sub, consumer] = findConsumer(connectionId, consumerId);
+    if (!consumer) return std::nullopt;
+    *subscription = sub->name;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    for (const auto& c : sub->consumers) out.emplace_back(c.connectionId, c.consumerId);
+    return out;
+}
+
+void Topic::resetCursor(const std::string& subscription, const SeekTarget& target) {
+    auto it = subscriptions_.find(subscription);
+    if (it == subscriptions_.end()) return;  // a reader's subscription went with its consumer
+    const auto& l = log();
+    std::uint64_t entry = l.size();
+    if (target.messageId) {
+        // Ids of an older ledger (MessageId.earliest is -1:-1) mean the start,
+        // of a newer one (MessageId.latest) the end.
+        auto ledger = static_cast<std::int64_t>(target.messageId->ledgerId);
+        if (ledger < static_cast<std::int64_t>(l.ledgerId)) entry = 0;
+        else if (target.messageId->ledgerId == l.ledgerId) entry = std::min(target.messageId->entryId, l.size());
+    } else if (target.publishTime) {
+        auto found = std::find_if(l.entries.begin(), l.entries.end(),
+                                  [&](const Entry& e) { return e.metadata.publish_time() >= *target.publishTime; });
+        entry = static_cast<std::uint64_t>(found - l.entries.begin());
+    }
+    auto& sub = it->second;
+    sub.cursor.markDelete = entry;
+    sub.cursor.readPosition = entry;
+    sub.cursor.acked.clear();
+    sub.cursor.replay.clear();
+    sub.cursor.redeliveryCount.clear();
+    for (auto& c : sub.consumers) c.pending.clear();
+    persistCursor(sub);
+    dispatch(sub);
+}
+
 std::optional<BrokerError> Topic::unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force) {
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return BrokerError{RefusalKind::subscriptionBusy, "Consumer is not attached"};

@@ -10,6 +10,13 @@
 
 namespace cnx::protocol {
 
+/// v1: PING / PONG keep-alive; the broker does not PING an older client.
+inline constexpr int kKeepAlive = 1;
+/// v5: CLOSE_PRODUCER / CLOSE_CONSUMER from the broker ("disconnect client w/o
+/// closing connection"); an older client's connection is dropped instead.
+inline constexpr int kCloseWithoutDisconnect = 5;
+/// v11: consumers verify the MESSAGE checksum; the broker strips it for older ones.
+inline constexpr int kConsumerChecksum = 11;
 /// v15 (PIP-43, #5165, 2.5.0): GET_OR_CREATE_SCHEMA, for multi-schema producers (§1.8).
 inline constexpr int kGetOrCreateSchema = 15;
 /// v21 (PIP-236, #17449, 3.0.0): `Schema.Type` value 21, AutoConsume (§2.3).
@@ -17,6 +24,8 @@ inline constexpr int kAutoConsumeSchemaType = 21;
 /// The newest version of the proto this cnxsim carries (the C++ client's ProtocolVersion_MAX).
 inline constexpr int kNewest = 21;
 
+/// Whether the broker sends a consumer of `version` the MESSAGE checksum block.
+constexpr bool consumerVerifiesChecksum(int version) { return version >= kConsumerChecksum; }
 /// Whether a connection negotiated at `version` may use GET_OR_CREATE_SCHEMA.
 constexpr bool supportsGetOrCreateSchema(int version) { return version >= kGetOrCreateSchema; }
 /// Whether a peer of protocol `version` knows the AutoConsume schema type:

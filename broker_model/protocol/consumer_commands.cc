@@ -5,6 +5,7 @@
 // ignores them (answered with an error where the command has a request id).
 
 #include "broker_model/protocol/server_cnx.h"
+#include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
 
 namespace cnx {
@@ -28,9 +29,11 @@ Topic* ServerCnx::consumerTopic(std::uint64_t consumerId) {
 
 void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) {
     if (closed_) return;
-    send_(wire::encodePayloadFrame(wire::message(consumerId, entry.position.ledgerId, entry.position.entryId,
-                                                 redeliveryCount),
-                                   entry.metadata, entry.payload));
+    auto command = wire::message(consumerId, entry.position.ledgerId, entry.position.entryId, redeliveryCount);
+    if (observer_) observer_(command);
+    // A consumer before v11 mishandles the checksum: the broker skips it (PulsarCommandSenderImpl).
+    auto checksum = protocol::consumerVerifiesChecksum(protocolVersion_) ? wire::Checksum::crc32c : wire::Checksum::none;
+    send_(wire::encodePayloadFrame(command, entry.metadata, entry.payload, checksum));
 }
 
 void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {
@@ -76,6 +79,38 @@ void ServerCnx::handleGetLastMessageId(const pulsar::proto::CommandGetLastMessag
     }
     auto last = topic->lastPosition();
     send(wire::getLastMessageIdResponse(cmd.request_id(), last.ledgerId, last.entryId));
+}
+
+// SEEK (ServerCnx.handleSeek, PersistentSubscription.resetCursor): the
+// subscription's consumers are closed (CLOSE_CONSUMER: the clients reconnect),
+// the cursor is reset, then SUCCESS.
+void ServerCnx::handleSeek(const pulsar::proto::CommandSeek& cmd) {
+    if (!cmd.has_message_id() && !cmd.has_message_publish_time()) {
+        send(wire::error(cmd.request_id(), pulsar::proto::MetadataError,
+                         "Message id and message publish time were not present"));
+        return;
+    }
+    auto* topic = consumerTopic(cmd.consumer_id());
+    std::string subscription;
+    auto attached = topic ? topic->seekConsumers(id_, cmd.consumer_id(), &subscription) : std::nullopt;
+    if (!attached) {
+        send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
+        return;
+    }
+    if (!topic->persistent()) {
+        send(wire::error(cmd.request_id(), pulsar::proto::UnknownError,
+                         "Error when resetting subscription: Seek command on non-persistent topic is not supported"));
+        return;
+    }
+    Topic::SeekTarget target;
+    if (cmd.has_message_id()) target.messageId = Position{cmd.message_id().ledgerid(), cmd.message_id().entryid()};
+    else target.publishTime = cmd.message_publish_time();
+    auto keep = topic->shared_from_this();
+    for (const auto& [connection, consumer] : *attached) {
+        if (auto* c = broker_.connections().find(connection)) c->closeConsumer(consumer);
+    }
+    keep->resetCursor(subscription, target);
+    send(wire::success(cmd.request_id()));
 }
 
 }  // namespace cnx

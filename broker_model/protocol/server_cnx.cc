@@ -31,6 +31,13 @@ void ServerCnx::close() {
     for (const auto& [name, topic] : broker_.loadedTopics()) topic->removeConnection(id_);
 }
 
+void ServerCnx::disconnect() {
+    if (closed_) return;
+    droppedByBroker_ = true;
+    close();
+    if (onDropped_) onDropped_();
+}
+
 void ServerCnx::closeTopic(const TopicName& topic) {
     auto wanted = topic.toString();
     closeSlots([&](const std::string& slotTopic) {
@@ -44,10 +51,33 @@ void ServerCnx::closeAll() {
     closeSlots([](const std::string&) { return true; });
 }
 
+void ServerCnx::closeConsumer(std::uint64_t consumerId) {
+    auto it = consumers_.find(consumerId);
+    if (it == consumers_.end() || it->second.state != State::ready) return;
+    if (protocolVersion_ < protocol::kCloseWithoutDisconnect) {
+        disconnect();
+        return;
+    }
+    if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeConsumer(id_, consumerId);
+    send(wire::closeConsumer(consumerId));
+    consumers_.erase(it);
+}
+
 void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& which) {
     // Detaches each attached producer or consumer selected and tells the client,
     // which may reconnect with the same id. One still pending is not attached
     // yet: its continuation finds the topic fenced and answers the request.
+    // A client before v5 knows no CLOSE_PRODUCER / CLOSE_CONSUMER: the broker
+    // drops its connection instead (ServerCnx.closeProducer).
+    if (protocolVersion_ < protocol::kCloseWithoutDisconnect) {
+        auto selected = [&](const auto& slots) {
+            for (const auto& [_, slot] : slots)
+                if (slot.state == State::ready && which(slot.topic)) return true;
+            return false;
+        };
+        if (selected(producers_) || selected(consumers_)) disconnect();
+        return;
+    }
     auto closeEach = [&](auto& slots, bool producers) {
         for (auto it = slots.begin(); it != slots.end();) {
             if (it->second.state != State::ready || !which(it->second.topic)) {
@@ -72,12 +102,18 @@ TracePtr ServerCnx::trace(std::uint64_t requestId) const {
 
 TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
     auto t = std::make_shared<Trace>();
-    traces_[requestId] = t;
+    if (traces_.insert_or_assign(requestId, t).second) traceOrder_.push_back(requestId);
+    while (traceOrder_.size() > kKeptTraces) {
+        traces_.erase(traceOrder_.front());
+        traceOrder_.pop_front();
+    }
     return t;
 }
 
 void ServerCnx::send(const BaseCommand& cmd) {
-    if (!closed_) send_(wire::encodeFrame(cmd));
+    if (closed_) return;
+    if (observer_) observer_(cmd);
+    send_(wire::encodeFrame(cmd));
 }
 
 void ServerCnx::sendError(std::uint64_t requestId, ServerError code, const std::string& message) {
@@ -145,12 +181,12 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
         case BaseCommand::PONG: return std::nullopt;
         // What a client may send and this model does not serve yet: the
         // connection closes with that reason, never a parse error (issue 9).
-        case BaseCommand::SEEK:
+        case BaseCommand::SEEK: handleSeek(c.seek()); return std::nullopt;
         case BaseCommand::CONSUMER_STATS:
         case BaseCommand::AUTH_RESPONSE:
         case BaseCommand::WATCH_TOPIC_LIST:
         case BaseCommand::WATCH_TOPIC_LIST_CLOSE:
-            return BaseCommand::Type_Name(c.type()) + " is not implemented by this cnxsim (cnxsim serve, next issue)";
+            return BaseCommand::Type_Name(c.type()) + " is not modelled by this cnxsim (not modelled: consumer stats, authentication and topic watchers)";
         case BaseCommand::NEW_TXN:
         case BaseCommand::ADD_PARTITION_TO_TXN:
         case BaseCommand::ADD_SUBSCRIPTION_TO_TXN:
@@ -166,7 +202,7 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
         case BaseCommand::WATCH_TC_ASSIGNMENTS:
         case BaseCommand::WATCH_TC_ASSIGNMENTS_CLOSE:
             return BaseCommand::Type_Name(c.type()) +
-                   " is not implemented by this cnxsim (transactions and scalable topics are not modelled)";
+                   " is not modelled by this cnxsim (not modelled: transactions and scalable topics)";
         // What only a broker sends.
         case BaseCommand::CONNECTED:
         case BaseCommand::SEND_RECEIPT:

@@ -3,7 +3,9 @@
 // §1, §2, §8): frames in, frames out. Every scenario connect goes through
 // here as a wire command; there is no other path into the model.
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -22,6 +24,11 @@ class ServerCnx final : public BrokerConnection {
 public:
     /// Called with every frame the broker sends to this client.
     using Sender = std::function<void(std::string frame)>;
+    /// Shown every command the broker sends, before it is encoded (`cnxsim serve --trace`).
+    using Observer = std::function<void(const pulsar::proto::BaseCommand& command)>;
+    /// How many requests' traces a connection keeps (the newest): trace() of an
+    /// older request is empty, so a long-lived connection's memory stays bounded.
+    static constexpr std::size_t kKeptTraces = 1024;
 
     /// `broker` must outlive the connection, which registers with it (the
     /// broker's connection registry) until it closes. The broker-wide
@@ -44,6 +51,12 @@ public:
     int protocolVersion() const { return protocolVersion_; }
     std::uint64_t id() const override { return id_; }
     bool closed() const { return closed_; }
+    /// The broker dropped the connection (a restart, or a CLOSE the client's
+    /// protocol predates): the transport should close once what was sent is out.
+    bool droppedByBroker() const { return droppedByBroker_; }
+    /// Called once when the broker drops the connection (never from close()).
+    void setOnDropped(std::function<void()> onDropped) { onDropped_ = std::move(onDropped); }
+    void setObserver(Observer observer) { observer_ = std::move(observer); }
     /// The connection drops: every producer and consumer it holds is detached
     /// and the connection leaves the broker's registry.
     void close();
@@ -54,7 +67,8 @@ public:
     /// Those on `topic`: a partitioned topic's base name covers its partitions.
     void closeTopic(const TopicName& topic) override;
     void closeAll() override;
-    void disconnect() override { close(); }
+    void closeConsumer(std::uint64_t consumerId) override;
+    void disconnect() override;
     void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
 
 private:
@@ -86,6 +100,7 @@ private:
     void handleRedeliver(const pulsar::proto::CommandRedeliverUnacknowledgedMessages& cmd);
     void handleUnsubscribe(const pulsar::proto::CommandUnsubscribe& cmd);
     void handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd);
+    void handleSeek(const pulsar::proto::CommandSeek& cmd);
     /// The loaded topic a ready consumer of this connection is attached to, or nullptr.
     Topic* consumerTopic(std::uint64_t consumerId);
     // lookup.cc: where a topic is served and what a namespace holds.
@@ -125,6 +140,9 @@ private:
 
     Broker& broker_;
     Sender send_;
+    Observer observer_;
+    std::function<void()> onDropped_;
+    bool droppedByBroker_ = false;
     std::uint64_t id_;
     bool schemaValidationEnforced_;  // broker flag, read at connection creation (§1.3)
     bool connected_ = false;
@@ -134,6 +152,7 @@ private:
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
     std::map<std::uint64_t, TracePtr> traces_;
+    std::deque<std::uint64_t> traceOrder_;  // request ids of traces_, oldest first
     /// Closes the slots whose topic `which` selects, telling the client.
     void closeSlots(const std::function<bool(const std::string& topic)>& which);
     /// The synchronous handling of request `requestId`: stages posted meanwhile are its.

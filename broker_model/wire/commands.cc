@@ -274,7 +274,7 @@ BaseCommand closeProducer(std::uint64_t producerId) {
     BaseCommand out;
     out.set_type(T::CLOSE_PRODUCER);
     out.mutable_close_producer()->set_producer_id(producerId);
-    out.mutable_close_producer()->set_request_id(0);
+    out.mutable_close_producer()->set_request_id(static_cast<std::uint64_t>(-1));
     return out;
 }
 
@@ -282,7 +282,7 @@ BaseCommand closeConsumer(std::uint64_t consumerId) {
     BaseCommand out;
     out.set_type(T::CLOSE_CONSUMER);
     out.mutable_close_consumer()->set_consumer_id(consumerId);
-    out.mutable_close_consumer()->set_request_id(0);
+    out.mutable_close_consumer()->set_request_id(static_cast<std::uint64_t>(-1));
     return out;
 }
 
@@ -419,6 +419,71 @@ BaseCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::st
     r->set_filtered(false);
     r->set_changed(true);
     return out;
+}
+
+std::optional<std::uint64_t> requestIdOfRequest(const BaseCommand& c) {
+    switch (c.type()) {
+        case T::PRODUCER: return c.producer().request_id();
+        case T::SUBSCRIBE: return c.subscribe().request_id();
+        case T::UNSUBSCRIBE: return c.unsubscribe().request_id();
+        case T::CLOSE_PRODUCER: return c.close_producer().request_id();
+        case T::CLOSE_CONSUMER: return c.close_consumer().request_id();
+        case T::SEEK: return c.seek().request_id();
+        case T::LOOKUP: return c.lookuptopic().request_id();
+        case T::PARTITIONED_METADATA: return c.partitionmetadata().request_id();
+        case T::CONSUMER_STATS: return c.consumerstats().request_id();
+        case T::GET_LAST_MESSAGE_ID: return c.getlastmessageid().request_id();
+        case T::GET_TOPICS_OF_NAMESPACE: return c.gettopicsofnamespace().request_id();
+        case T::GET_SCHEMA: return c.getschema().request_id();
+        case T::GET_OR_CREATE_SCHEMA: return c.getorcreateschema().request_id();
+        case T::ACK:
+            if (!c.ack().has_request_id()) return std::nullopt;
+            return c.ack().request_id();
+        default: return std::nullopt;
+    }
+}
+
+bool hasErrorAnswer(BaseCommand::Type type) {
+    switch (type) {
+        case T::CONNECT:
+        case T::PRODUCER:
+        case T::SUBSCRIBE:
+        case T::SEND:
+        case T::ACK:
+        case T::UNSUBSCRIBE:
+        case T::CLOSE_PRODUCER:
+        case T::CLOSE_CONSUMER:
+        case T::SEEK:
+        case T::LOOKUP:
+        case T::PARTITIONED_METADATA:
+        case T::CONSUMER_STATS:
+        case T::GET_LAST_MESSAGE_ID:
+        case T::GET_TOPICS_OF_NAMESPACE:
+        case T::GET_SCHEMA:
+        case T::GET_OR_CREATE_SCHEMA: return true;
+        default: return false;
+    }
+}
+
+std::optional<BaseCommand> errorAnswerTo(const BaseCommand& request, pulsar::proto::ServerError code,
+                                         const std::string& message) {
+    switch (request.type()) {
+        case T::CONNECT: return error(static_cast<std::uint64_t>(-1), code, message);
+        case T::SEND: return sendError(request.send().producer_id(), request.send().sequence_id(), code, message);
+        case T::LOOKUP: return lookupFailed(request.lookuptopic().request_id(), code, message);
+        case T::PARTITIONED_METADATA:
+            return partitionedMetadataFailed(request.partitionmetadata().request_id(), code, message);
+        case T::GET_SCHEMA: return getSchemaResponseError(request.getschema().request_id(), code, message);
+        case T::GET_OR_CREATE_SCHEMA:
+            return getOrCreateSchemaResponseError(request.getorcreateschema().request_id(), code, message);
+        case T::ACK:
+            if (!request.ack().has_request_id()) return std::nullopt;
+            return ackResponseError(request.ack().consumer_id(), request.ack().request_id(), code, message);
+        default:
+            if (!hasErrorAnswer(request.type())) return std::nullopt;
+            if (auto id = requestIdOfRequest(request)) return error(*id, code, message);
+            return std::nullopt;
+    }
 }
 
 }  // namespace cnx::wire

@@ -34,6 +34,21 @@ bool isPayloadCommand(BaseCommand::Type type);
 /// response to a request (or a response whose optional request_id is absent).
 std::optional<std::uint64_t> requestIdOf(const BaseCommand& command);
 
+/// The request id a client's request carries, or nullopt for one that carries
+/// none (CONNECT, SEND, FLOW, an ACK without receipt, PING, ...).
+std::optional<std::uint64_t> requestIdOfRequest(const BaseCommand& request);
+
+/// How the broker answers `request` with an error: the response type that
+/// carries an error for it (LOOKUP_RESPONSE Failed, SEND_ERROR, ERROR, ...).
+/// nullopt for a command that gets no answer (FLOW, REDELIVER, an ACK without
+/// request id, PING, PONG). CONNECT gets ERROR with request id -1, as the broker
+/// answers a failed handshake.
+std::optional<BaseCommand> errorAnswerTo(const BaseCommand& request, pulsar::proto::ServerError code,
+                                         const std::string& message);
+/// Whether commands of `type` can get an error answer at all (errorAnswerTo may
+/// still return nullopt for one that lacks the request id, such as an ACK).
+bool hasErrorAnswer(BaseCommand::Type type);
+
 // --- responses the broker sends ------------------------------------------------
 
 /// CONNECTED (§8.6).
@@ -52,7 +67,8 @@ BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std:
                         std::uint64_t entryId);
 BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
                       const std::string& message);
-/// The broker closes a producer / consumer (topic unloaded); request_id is 0, as upstream.
+/// The broker closes a producer / consumer (topic unloaded); request_id is -1, as
+/// upstream's ServerCnx.closeProducer sends it.
 BaseCommand closeProducer(std::uint64_t producerId);
 BaseCommand closeConsumer(std::uint64_t consumerId);
 /// GET_SCHEMA_RESPONSE with the schema and its 8-byte version (§1.9).

@@ -8,6 +8,7 @@
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
+#include "sim/run/broker_setup.h"
 
 namespace cnx::sim {
 namespace {
@@ -54,34 +55,7 @@ ScenarioRun::~ScenarioRun() {
     sessions_.clear();  // connections detach from topics before the broker goes
 }
 
-std::optional<std::string> ScenarioRun::setUp() {
-    for (const auto& s : scenario_.brokerConfig) {
-        if (!s.value) continue;  // null: the release's default
-        if (auto err = broker_->setConfig(s.key, *s.value)) return *err;
-    }
-    // Policies are set as an operator sets them: through the admin API.
-    auto applied = [](const AdminResponse& r) -> std::optional<std::string> {
-        if (r.ok()) return std::nullopt;
-        return r.reason;
-    };
-    auto valueOf = [](const Setting& s) -> std::optional<std::string_view> {
-        if (s.value) return std::string_view(*s.value);
-        return std::nullopt;
-    };
-    for (const auto& ns : scenario_.namespaces) {
-        for (const auto& s : ns.policies) {
-            if (auto err = applied(admin_->setNamespacePolicy(ns.name, s.key, valueOf(s)))) return *err;
-        }
-    }
-    for (const auto& t : scenario_.topics) {
-        auto name = topicOf(t.name);
-        broker_->declareTopic(name, t.partitions);
-        for (const auto& s : t.policies) {
-            if (auto err = applied(admin_->setTopicPolicy(name, s.key, valueOf(s)))) return *err;
-        }
-    }
-    return std::nullopt;
-}
+std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }
 
 ClientSession& ScenarioRun::session(const std::string& client) {
     auto it = sessions_.find(client);

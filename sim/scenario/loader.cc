@@ -88,8 +88,10 @@ std::string LoadError::format() const {
     return pos.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + message;
 }
 
-LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
-                            const std::filesystem::path& baseDir) {
+namespace {
+
+LoadResult loadText(std::string_view text, const std::string& displayName, const std::filesystem::path& baseDir,
+                    bool setupFile) {
     LoadResult result;
     if (text.size() > kScenarioFile.limitBytes) {  // as readFileBounded refuses a file
         result.errors.push_back(errorAt(displayName, 1, 1, overLimitReason(text.size(), kScenarioFile)));
@@ -97,12 +99,20 @@ LoadResult loadScenarioText(std::string_view text, const std::string& displayNam
     }
     auto docs = parseDocuments(text, displayName, result.errors);
     if (!docs) return result;
+    if (setupFile && docs->size() > 1) {
+        auto second = (*docs)[1].Mark();
+        result.errors.push_back(errorAt(displayName, second.line < 0 ? 1 : second.line + 1, 1,
+                                        "a setup file holds one document; this is a second ('---')"));
+        return result;
+    }
+    if (setupFile && docs->empty()) docs->emplace_back();  // nothing to set up
     if (docs->empty()) {
         result.errors.push_back(errorAt(displayName, 1, 1, "the file holds no scenario (it is empty or only comments)"));
         return result;
     }
     for (std::size_t i = 0; i < docs->size(); ++i) {
         load::Ctx ctx{displayName, baseDir, {}};
+        ctx.setupFile = setupFile;
         Scenario scenario;
         scenario.documentIndex = static_cast<int>(i);
         load::DocumentLoader(ctx, scenario).load({(*docs)[i], ctx.pos((*docs)[i]), "scenario"});
@@ -114,7 +124,7 @@ LoadResult loadScenarioText(std::string_view text, const std::string& displayNam
     return result;
 }
 
-LoadResult loadScenarioFile(const std::filesystem::path& file) {
+LoadResult loadFile(const std::filesystem::path& file, bool setupFile) {
     auto read = readFileBounded(file, kScenarioFile);
     if (auto* e = std::get_if<FileReadError>(&read)) {
         LoadResult result;
@@ -123,8 +133,19 @@ LoadResult loadScenarioFile(const std::filesystem::path& file) {
     }
     std::filesystem::path base = file.parent_path();
     if (base.empty()) base = ".";
-    return loadScenarioText(std::get<std::string>(read), file.string(), base);
+    return loadText(std::get<std::string>(read), file.string(), base, setupFile);
 }
+
+}  // namespace
+
+LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
+                            const std::filesystem::path& baseDir) {
+    return loadText(text, displayName, baseDir, false);
+}
+
+LoadResult loadScenarioFile(const std::filesystem::path& file) { return loadFile(file, false); }
+
+LoadResult loadSetupFile(const std::filesystem::path& file) { return loadFile(file, true); }
 
 namespace {
 

@@ -41,6 +41,11 @@ LoadResult loadScenarioFile(const std::filesystem::path& file);
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
                             const std::filesystem::path& baseDir);
 
+/// Loads a `cnxsim serve --setup` file: one document in the scenario format
+/// whose `name` and `steps` are optional and which may hold `faults`. On
+/// success `scenarios` holds exactly that document.
+LoadResult loadSetupFile(const std::filesystem::path& file);
+
 /// Expands command-line PATHs into scenario files: a file is taken as given,
 /// a folder is searched recursively for `*.yaml` / `*.yml` (sorted by path, so
 /// runs are deterministic). Paths are kept in argument order without

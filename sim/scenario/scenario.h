@@ -213,6 +213,13 @@ struct ClientDecl {
     SourcePos pos;
 };
 
+/// One `faults:` entry of a `cnxsim serve --setup` file, as written; sim/serve
+/// reads it (`PRODUCER:delay=200ms`).
+struct FaultText {
+    std::string text;
+    SourcePos pos;
+};
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -225,6 +232,7 @@ struct Scenario {
     std::map<std::string, ClientDecl> clients;
     std::map<std::string, SchemaRef> schemas;  // alias -> definition
     std::vector<Step> steps;
+    std::vector<FaultText> faults;  // `cnxsim serve --setup` files only
     SourcePos pos;       // of the document
     int documentIndex = 0;  // 0-based among the file's `---` documents
 };

@@ -4,23 +4,38 @@
 #include <boost/asio/write.hpp>
 #include <spdlog/spdlog.h>
 
+#include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
+#include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
 
 namespace asio = boost::asio;
+using pulsar::proto::BaseCommand;
 
 Connection::Connection(Server& server, asio::ip::tcp::socket socket)
-    : server_(server), socket_(std::move(socket)), keepAlive_(server.io_) {
+    : server_(server), socket_(std::move(socket)), keepAlive_(server.io_), heldTimer_(server.io_) {
     boost::system::error_code ec;
     auto ep = socket_.remote_endpoint(ec);
     peer_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
+    socket_.set_option(asio::ip::tcp::no_delay(true), ec);  // answers are small and awaited
 }
 
 std::uint64_t Connection::start() {
     cnx_ = std::make_unique<ServerCnx>(server_.broker_, [this](std::string frame) { queue(std::move(frame)); });
     id_ = cnx_->id();
+    // The broker may drop the connection from inside the model: close once it has returned.
+    cnx_->setOnDropped([this] {
+        asio::post(server_.io_, [self = shared_from_this()] { self->closeAfterFlush("dropped by the broker"); });
+    });
+    if (auto* trace = server_.trace_) {
+        cnx_->setObserver([this, trace](const BaseCommand& command) {
+            auto rid = wire::requestIdOf(command);
+            trace->sent(id_, command, rid ? cnx_->trace(*rid).get() : nullptr);
+        });
+        trace->opened(id_, peer_);
+    }
     spdlog::info("connection {} from {}", id_, peer_);
     read();
     armKeepAlive();
@@ -31,6 +46,7 @@ void Connection::close(const std::string& reason) {
     if (closed_) return;
     closed_ = true;
     spdlog::info("connection {} ({}) closed: {}", id_, peer_, reason);
+    if (server_.trace_) server_.trace_->closed(id_, reason);
     if (cnx_) {
         cnx_->close();
         cnx_.reset();
@@ -39,6 +55,8 @@ void Connection::close(const std::string& reason) {
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
     socket_.close(ec);
     keepAlive_.cancel();
+    heldTimer_.cancel();
+    held_.clear();
     writeQueue_.clear();
     queuedBytes_ = 0;
     // Handlers still queued hold their own reference; this may be the last one otherwise.
@@ -46,10 +64,19 @@ void Connection::close(const std::string& reason) {
     server_.forget(id_);
 }
 
+void Connection::closeAfterFlush(const std::string& reason) {
+    if (closed_ || draining_) return;
+    draining_ = true;
+    drainReason_ = reason;
+    held_.clear();
+    heldTimer_.cancel();
+    if (!writing_) close(reason);
+}
+
 void Connection::read() {
     socket_.async_read_some(asio::buffer(readBuffer_), [self = shared_from_this()](boost::system::error_code ec,
                                                                                     std::size_t bytes) {
-        if (self->closed_) return;
+        if (self->closed_ || self->draining_) return;
         if (ec) {
             self->close(ec == asio::error::eof ? "the peer closed the connection" : "read: " + ec.message());
             return;
@@ -63,21 +90,94 @@ void Connection::onRead(std::size_t bytes) {
     stream_.feed(std::string_view(readBuffer_.data(), bytes));
     // Frames decoded before a stream error are still handled, in order.
     while (auto frame = stream_.next()) {
-        if (auto refused = cnx_->receive(*frame)) {
-            close(*refused);
-            return;
-        }
-        if (closed_ || closing_) return;
-        if (cnx_->closed()) {  // the broker dropped the connection meanwhile
-            close("closed by the broker");
-            return;
-        }
+        if (!handle(std::move(*frame))) return;
     }
     if (stream_.failed()) {
         close(stream_.error());
         return;
     }
     read();
+}
+
+bool Connection::handle(wire::Frame frame) {
+    if (server_.trace_) server_.trace_->received(id_, frame.command);
+    if (auto fault = server_.faults_.take(frame.command.type())) {
+        if (fault->delay.count() > 0) {
+            hold(std::move(frame), std::move(*fault));
+            return !(closed_ || closing_ || draining_);
+        }
+        return apply(std::move(frame), *fault);
+    }
+    return toBroker(frame);
+}
+
+bool Connection::apply(wire::Frame frame, const Fault& fault) {
+    auto* trace = server_.trace_;
+    if (fault.drop) {
+        if (trace) trace->fault(id_, frame.command, "dropped (" + fault.text + ")");
+        return true;
+    }
+    if (!fault.error) return toBroker(frame);  // a delay only: the broker handles it now
+    auto answer = wire::errorAnswerTo(frame.command, *fault.error, fault.message);
+    if (!answer) {  // an ACK without request id: nothing to fail, so it is lost
+        if (trace) trace->fault(id_, frame.command, "dropped, it has no answer to fail (" + fault.text + ")");
+        return true;
+    }
+    if (trace) trace->sent(id_, *answer, nullptr);
+    queue(wire::encodeFrame(*answer));
+    if (frame.command.type() == BaseCommand::CONNECT) {  // a refused handshake ends the connection
+        closeAfterFlush("CONNECT refused by fault " + fault.text);
+        return false;
+    }
+    return !(closed_ || closing_ || draining_);
+}
+
+bool Connection::toBroker(const wire::Frame& frame) {
+    if (!cnx_) return false;
+    if (auto refused = cnx_->receive(frame)) {
+        close(*refused);
+        return false;
+    }
+    return !(closed_ || closing_ || draining_);
+}
+
+void Connection::hold(wire::Frame frame, Fault fault) {
+    if (server_.trace_)
+        server_.trace_->fault(id_, frame.command, "delayed " + std::to_string(fault.delay.count()) + " ms (" + fault.text + ")");
+    heldBytes_ += frame.payload.size() + static_cast<std::size_t>(frame.command.ByteSizeLong());
+    if (heldBytes_ + queuedBytes_ > server_.options_.maxQueuedBytes) {
+        closing_ = true;
+        asio::post(server_.io_, [self = shared_from_this()] {
+            self->close("over " + std::to_string(self->server_.options_.maxQueuedBytes) + " bytes of delayed commands held");
+        });
+        return;
+    }
+    auto due = Clock::now() + fault.delay;
+    bool first = held_.empty() || due < held_.begin()->first.first;
+    held_.emplace(std::pair(due, heldSeq_++), std::pair(std::move(frame), std::move(fault)));
+    if (first) armHeld();
+}
+
+void Connection::armHeld() {
+    if (held_.empty()) return;
+    heldTimer_.expires_at(held_.begin()->first.first);
+    heldTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+        if (ec || self->closed_ || self->draining_) return;
+        self->onHeld();
+    });
+}
+
+void Connection::onHeld() {
+    auto now = Clock::now();
+    while (!held_.empty() && held_.begin()->first.first <= now) {
+        auto node = held_.extract(held_.begin());
+        auto& [frame, fault] = node.mapped();
+        heldBytes_ -= std::min(heldBytes_, frame.payload.size() + static_cast<std::size_t>(frame.command.ByteSizeLong()));
+        Fault after = fault;
+        after.delay = std::chrono::milliseconds(0);
+        if (!apply(std::move(frame), after)) return;
+    }
+    armHeld();
 }
 
 void Connection::queue(std::string frame) {
@@ -109,6 +209,7 @@ void Connection::write() {
                           self->writeQueue_.pop_front();
                           self->writing_ = false;
                           if (!self->writeQueue_.empty()) self->write();
+                          else if (self->draining_) self->close(self->drainReason_);
                       });
 }
 
@@ -121,8 +222,8 @@ void Connection::armKeepAlive() {
 }
 
 void Connection::onKeepAlive() {
-    if (cnx_->closed()) {
-        close("closed by the broker");
+    if (draining_) {  // a peer that does not read what is left: give up on it
+        close(drainReason_ + " (unsent frames dropped)");
         return;
     }
     if (heard_) {
@@ -131,7 +232,9 @@ void Connection::onKeepAlive() {
     } else if (++silentIntervals_ >= 2) {
         close("silent for two keep-alive intervals");
         return;
-    } else {
+    } else if (cnx_ && cnx_->protocolVersion() >= protocol::kKeepAlive) {
+        // v1 added PING/PONG: an older (or not yet connected) peer is only timed out.
+        if (server_.trace_) server_.trace_->sent(id_, wire::ping(), nullptr);
         queue(wire::encodeFrame(wire::ping()));
     }
     armKeepAlive();

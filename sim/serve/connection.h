@@ -1,20 +1,26 @@
 #pragma once
 // One accepted TCP connection of `cnxsim serve` (server.h): reads feed a
-// wire::FrameStream, each decoded frame goes to the connection's ServerCnx,
-// and what the ServerCnx sends is queued and written in order. A stream
-// error, a refusal by the ServerCnx, a full write queue or two keep-alive
-// intervals of silence close this connection only.
+// wire::FrameStream, each decoded frame goes to the connection's ServerCnx
+// (after the server's faults, fault.h, have had their say), and what the
+// ServerCnx sends is queued and written in order. A stream error, a refusal
+// by the ServerCnx, a full write queue or two keep-alive intervals of silence
+// close this connection only; when the broker drops it (a restart) it closes
+// once what was queued has been written.
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame_stream.h"
+#include "sim/serve/fault.h"
 #include "sim/serve/server.h"
 
 namespace cnx::serve {
@@ -30,10 +36,24 @@ public:
     /// Closes now: the ServerCnx detaches, the socket closes, the server forgets it.
     /// Never called from inside the ServerCnx (see queue()).
     void close(const std::string& reason);
+    /// Stops reading and closes once every queued frame has been written.
+    void closeAfterFlush(const std::string& reason);
 
 private:
+    using Clock = std::chrono::steady_clock;
+
     void read();
     void onRead(std::size_t bytes);
+    /// A decoded frame from the client: faults first, then the ServerCnx.
+    /// False once the connection is closing.
+    bool handle(wire::Frame frame);
+    /// What a fault does once its delay (if any) is over.
+    bool apply(wire::Frame frame, const Fault& fault);
+    bool toBroker(const wire::Frame& frame);
+    /// Delayed frames, handled in due order (ties in arrival order).
+    void hold(wire::Frame frame, Fault fault);
+    void armHeld();
+    void onHeld();
     /// The ServerCnx's Sender: appends a frame to the write queue.
     void queue(std::string frame);
     void write();
@@ -43,6 +63,7 @@ private:
     Server& server_;
     boost::asio::ip::tcp::socket socket_;
     boost::asio::steady_timer keepAlive_;
+    boost::asio::steady_timer heldTimer_;
     std::string peer_;
     wire::FrameStream stream_;
     std::unique_ptr<ServerCnx> cnx_;
@@ -50,9 +71,14 @@ private:
     std::array<char, 64 * 1024> readBuffer_{};
     std::deque<std::string> writeQueue_;
     std::size_t queuedBytes_ = 0;
+    std::map<std::pair<Clock::time_point, std::uint64_t>, std::pair<wire::Frame, Fault>> held_;
+    std::uint64_t heldSeq_ = 0;
+    std::size_t heldBytes_ = 0;
     bool writing_ = false;
     bool closed_ = false;
     bool closing_ = false;     // a close is posted
+    bool draining_ = false;    // closeAfterFlush: no more reads, close when the queue is empty
+    std::string drainReason_;
     bool heard_ = false;       // bytes came in since the last keep-alive tick
     int silentIntervals_ = 0;  // keep-alive ticks without a byte in
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <csignal>
+#include <fstream>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <utility>
@@ -12,31 +14,61 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "broker_model/admin/admin_api.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/runtime/asio_scheduler.h"
 #include "sim/cli/cli.h"
 #include "sim/scenario/did_you_mean.h"
+#include "sim/serve/broker_conf.h"
+#include "sim/serve/control_socket.h"
+#include "sim/serve/lifecycle.h"
 #include "sim/serve/server.h"
+#include "sim/serve/setup.h"
+#include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
 namespace {
 
 constexpr std::string_view kServeUsage =
-    "usage: cnxsim serve [--broker-version V] [--set key=value ...] [--bind ADDRESS]\n"
-    "                    [--port N] [--keepalive-seconds S] [--max-queued-bytes N] [-v]\n"
+    "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
+    "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
+    "                    [--port N] [--trace FILE|-] [--control PATH] [--keepalive-seconds S]\n"
+    "                    [--max-queued-bytes N] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
     "  ready: pulsar://127.0.0.1:6650 (Pulsar 4.2.2 behaviour)\n"
     "and serves until SIGINT or SIGTERM (exit 0).\n"
     "\n"
-    "  --broker-version V    the release whose behaviour is served (default: the newest\n"
-    "                        modelled; `cnxsim profiles` lists them)\n"
-    "  --set key=value       a broker.conf setting (repeatable)\n"
+    "  --broker-version V    the release whose behaviour is served (default: the setup\n"
+    "                        file's broker.version, else the newest modelled;\n"
+    "                        `cnxsim profiles` lists them)\n"
+    "  --config FILE         a broker.conf: the settings the model reads are applied,\n"
+    "                        the others ignored (-v lists them; a near-miss of a known\n"
+    "                        key is warned about)\n"
+    "  --set key=value       a broker.conf setting (repeatable; applied after --config\n"
+    "                        and the setup file)\n"
+    "  --setup FILE.yaml     preload the broker: a file in the scenario format whose\n"
+    "                        broker, namespaces, topics and schemas sections, and\n"
+    "                        upload-schema / set-policy / set-broker-config steps, are\n"
+    "                        applied before the first client connects; its faults list\n"
+    "                        takes what --fault takes\n"
+    "  --fault COMMAND:ACTION inject a fault for client authors (repeatable), e.g.\n"
+    "                        PRODUCER:delay=200ms, SUBSCRIBE:error=ServiceNotReady,\n"
+    "                        LOOKUP:drop, SEND:error=PersistenceError,times=3; actions\n"
+    "                        delay=DURATION (ms or s), drop (never answered),\n"
+    "                        error=ServerError [message=TEXT, last], times=N (only the\n"
+    "                        first N such commands)\n"
     "  --bind ADDRESS        the address to listen on (default 127.0.0.1: a test double\n"
     "                        is not opened to the network unless asked)\n"
     "  --port N              the port (default 6650; 0 picks a free one, printed in the\n"
     "                        ready line, for parallel test jobs)\n"
+    "  --trace FILE|-        write one line per command (connection, request id,\n"
+    "                        outcome) and the decision trace `cnxsim explain` prints,\n"
+    "                        to FILE or, with -, to standard output after the ready line\n"
+    "  --control PATH        listen on a Unix socket for lifecycle commands while\n"
+    "                        serving: status, upgrade-broker VERSION, restart-broker,\n"
+    "                        unload TOPIC (send them with `cnxsim ctl --socket PATH`)\n"
     "  --keepalive-seconds S PING a peer silent for S seconds, close it after 2*S\n"
     "                        (default 30)\n"
     "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
@@ -45,15 +77,22 @@ constexpr std::string_view kServeUsage =
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
     "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
-    "UNSUBSCRIBE, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
-    "GET_OR_CREATE_SCHEMA. Not yet: SEEK; a command not served closes its\n"
-    "connection with the reason (logged at -v).\n"
+    "UNSUBSCRIBE, SEEK, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
+    "GET_OR_CREATE_SCHEMA. Not modelled: consumer stats, authentication, topic\n"
+    "watchers, transactions; such a command closes its connection with the reason\n"
+    "(logged at -v).\n"
     "\n"
-    "exit status: 0 stopped by a signal, 2 invalid arguments or the address cannot be bound\n";
+    "exit status: 0 stopped by a signal, 2 invalid arguments, a bad --config or\n"
+    "--setup file, or an address that cannot be bound\n";
 
 struct ServeArgs {
     std::string version;
+    std::string configFile;
+    std::string setupFile;
+    std::string traceFile;
+    std::string controlPath;
     std::vector<std::pair<std::string, std::string>> settings;
+    std::vector<std::string> faults;
     std::string bind = "127.0.0.1";
     std::uint16_t port = 6650;
     ServerOptions options;
@@ -62,8 +101,10 @@ struct ServeArgs {
 };
 
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
-    static const std::vector<std::string> known{"--broker-version", "--set",  "--bind",
-                                                "--port",           "--help", "--keepalive-seconds", "--max-queued-bytes"};
+    static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
+                                                "--fault",          "--bind",    "--port",    "--trace",
+                                                "--control",        "--help",    "--keepalive-seconds",
+                                                "--max-queued-bytes"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
         if (a == "-h" || a == "--help") {
@@ -89,8 +130,26 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
         } else {
             return "option " + name + " needs a value";
         }
+        auto once = [&](std::string& field) -> std::optional<std::string> {
+            if (!field.empty()) return "option " + name + " is given twice";
+            if (value.empty()) return "option " + name + " needs a value";
+            field = value;
+            return std::nullopt;
+        };
         if (name == "--broker-version") {
-            out.version = value;
+            if (auto e = once(out.version)) return e;
+        } else if (name == "--config") {
+            if (auto e = once(out.configFile)) return e;
+        } else if (name == "--setup") {
+            if (auto e = once(out.setupFile)) return e;
+        } else if (name == "--trace") {
+            if (auto e = once(out.traceFile)) return e;
+        } else if (name == "--control") {
+            if (auto e = once(out.controlPath)) return e;
+        } else if (name == "--fault") {
+            auto parsed = parseFault(value);
+            if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
+            out.faults.push_back(value);
         } else if (name == "--set") {
             auto e = value.find('=');
             if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
@@ -133,6 +192,24 @@ void setUpLogging(int verbosity) {
     spdlog::set_level(verbosity >= 2 ? spdlog::level::debug : verbosity == 1 ? spdlog::level::info : spdlog::level::warn);
 }
 
+/// --config: the known settings applied, the rest reported. The error text when one is refused.
+std::optional<std::string> applyConfigFile(const std::string& file, Broker& broker, std::ostream& err) {
+    auto read = readBrokerConf(file);
+    if (auto* e = std::get_if<std::string>(&read)) return *e;
+    const auto& conf = std::get<BrokerConf>(read);
+    for (const auto& w : conf.warnings) err << "cnxsim serve: warning: " << w << "\n";
+    for (const auto& entry : conf.known) {
+        if (auto e = broker.setConfig(entry.key, entry.value)) return file + ":" + std::to_string(entry.line) + ": " + *e;
+        spdlog::info("{}:{}: {}={}", file, entry.line, entry.key, entry.value);
+    }
+    for (const auto& entry : conf.ignored)
+        spdlog::info("{}:{}: {} is not read by the model (ignored)", file, entry.line, entry.key);
+    if (!conf.ignored.empty())
+        spdlog::info("{}: {} setting(s) applied, {} the model does not read ignored", file, conf.known.size(),
+                     conf.ignored.size());
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view serveUsage() { return kServeUsage; }
@@ -148,23 +225,71 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         return sim::kExitPassed;
     }
     setUpLogging(args.verbosity);
+
+    ServeSetup setup;
+    if (!args.setupFile.empty()) {
+        auto loaded = loadServeSetup(args.setupFile);
+        if (auto* errors = std::get_if<std::vector<std::string>>(&loaded)) {
+            for (const auto& e : *errors) err << e << "\n";
+            err << "cnxsim serve: --setup " << args.setupFile << ": " << errors->size() << " problem(s)\n";
+            return sim::kExitInvalid;
+        }
+        setup = std::get<ServeSetup>(std::move(loaded));
+        if (!setup.scenario.clients.empty())
+            err << "cnxsim serve: warning: " << args.setupFile << ": 'clients' is ignored (real clients connect)\n";
+    }
+    std::string version = args.version;
+    if (version.empty() && !setup.scenario.brokerVersions.empty()) version = setup.scenario.brokerVersions.front();
     std::string error;
-    const BehaviourProfile* profile = args.version.empty() ? newestProfile() : profileFor(args.version, &error);
+    const BehaviourProfile* profile = version.empty() ? newestProfile() : profileFor(version, &error);
     if (!profile) {
-        err << "cnxsim serve: --broker-version: " << error << "\n";
+        err << "cnxsim serve: " << (args.version.empty() ? args.setupFile + ": broker.version" : "--broker-version")
+            << ": " << error << "\n";
         return sim::kExitInvalid;
     }
 
     boost::asio::io_context io;
     AsioScheduler scheduler(io);
     Broker broker(*profile, scheduler);
+    AdminApi admin(broker);
+    // broker.conf, then the setup file, then --set: the last word is the command line's.
+    if (!args.configFile.empty()) {
+        if (auto e = applyConfigFile(args.configFile, broker, err)) {
+            err << "cnxsim serve: --config " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+    }
+    if (auto e = applyServeSetup(setup.scenario, broker, admin, io)) {
+        err << "cnxsim serve: --setup " << args.setupFile << ": " << *e << "\n";
+        return sim::kExitInvalid;
+    }
     for (const auto& [key, value] : args.settings) {
         if (auto e = broker.setConfig(key, value)) {
             err << "cnxsim serve: --set " << key << "=" << value << ": " << *e << "\n";
             return sim::kExitInvalid;
         }
     }
+
+    std::ofstream traceFile;
+    std::unique_ptr<TraceLog> trace;
+    if (args.traceFile == "-") {
+        trace = std::make_unique<TraceLog>(out);
+    } else if (!args.traceFile.empty()) {
+        traceFile.open(args.traceFile, std::ios::out | std::ios::trunc);
+        if (!traceFile) {
+            err << "cnxsim serve: --trace " << args.traceFile << ": cannot open for writing\n";
+            return sim::kExitInvalid;
+        }
+        trace = std::make_unique<TraceLog>(traceFile);
+    }
+
+    FaultPlan faults;
+    for (auto& f : setup.faults) faults.add(std::move(f));
+    for (const auto& text : args.faults) faults.add(std::get<Fault>(parseFault(text)));
+
     Server server(io, broker, args.options);
+    server.setFaults(std::move(faults));
+    server.setTrace(trace.get());
     if (auto e = server.listen(args.bind, args.port)) {
         err << "cnxsim serve: " << *e << "\n";
         return sim::kExitInvalid;
@@ -173,10 +298,20 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     std::string url = "pulsar://" + host + ":" + std::to_string(server.port());
     broker.setServiceUrl(url);
 
+    Lifecycle lifecycle(broker, admin, server, trace.get());
+    ControlSocket control(io, lifecycle);
+    if (!args.controlPath.empty()) {
+        if (auto e = control.listen(args.controlPath)) {
+            err << "cnxsim serve: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+    }
+
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: stopping", signal);
+        control.stop();
         server.stop();
     });
     out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour)" << std::endl;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "broker_model/broker/broker.h"
+#include "sim/serve/fault.h"
 
 namespace cnx::serve {
 
@@ -29,6 +30,7 @@ struct ServerOptions {
 };
 
 class Connection;
+class TraceLog;
 
 class Server {
 public:
@@ -48,6 +50,10 @@ public:
     void stop();
 
     std::size_t connectionCount() const { return connections_.size(); }
+    /// Faults to inject (fault.h); set before listen().
+    void setFaults(FaultPlan faults) { faults_ = std::move(faults); }
+    /// Where every command is traced (trace_log.h); nullptr: nowhere. Outlives the server.
+    void setTrace(TraceLog* trace) { trace_ = trace; }
 
 private:
     friend class Connection;
@@ -60,6 +66,8 @@ private:
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer retry_;  // accept again after an accept error
     std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;  // by ServerCnx id
+    FaultPlan faults_;
+    TraceLog* trace_ = nullptr;
     bool stopped_ = false;
 };
 

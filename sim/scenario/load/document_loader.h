@@ -78,6 +78,7 @@ public:
     void loadTopics(const Value& v);
     std::optional<TopicDecl> topicDecl(const Entry& e);
     void loadClients(const Value& v);
+    void loadFaults(const Value& v);
 
     // schemas (schema_section.cc)
     void loadSchemas(const Value& v);

@@ -49,6 +49,24 @@ constexpr std::array<Field<Scenario>, 10> kScenarioFields{{
     {"steps", Need::required, sectionValue("a sequence of steps"), loadSection<&DocumentLoader::loadSteps>},
 }};
 
+// A `cnxsim serve --setup` file: the scenario's sections, `name` and `steps`
+// optional, and the faults the server injects.
+constexpr std::array<Field<Scenario>, 11> kSetupFields{{
+    {"name", Need::optional, nonEmptyTextValue(), store<&Scenario::name>},
+    {"description", Need::optional, textValue(), store<&Scenario::description>, OnNull::skip},
+    {"tags", Need::optional, textListValue(), store<&Scenario::tags>, OnNull::skip},
+    {"reproduces", Need::optional, textListValue(), store<&Scenario::reproduces>, OnNull::skip},
+    {"broker", Need::optional, sectionValue("broker"), loadSection<&DocumentLoader::loadBroker>},
+    {"namespaces", Need::optional, sectionValue("namespace policies by name"),
+     loadSection<&DocumentLoader::loadNamespaces>},
+    {"topics", Need::optional, sectionValue("topic declarations by name"), loadSection<&DocumentLoader::loadTopics>},
+    {"clients", Need::optional, sectionValue("client declarations by name"), loadSection<&DocumentLoader::loadClients>},
+    {"schemas", Need::optional, sectionValue("schema definitions by alias"), loadSection<&DocumentLoader::loadSchemas>},
+    {"steps", Need::optional, sectionValue("a sequence of steps"), loadSection<&DocumentLoader::loadSteps>},
+    {"faults", Need::optional, customValue("a sequence of faults, e.g. PRODUCER:delay=200ms"),
+     loadSection<&DocumentLoader::loadFaults>},
+}};
+
 constexpr std::array<Field<Scenario>, 2> kBrokerFields{{
     {"version", Need::optional, customValue("a broker version or a list of them"),
      loadSection<&DocumentLoader::loadBrokerVersions>},
@@ -234,6 +252,7 @@ constexpr auto kActionNames = [] {
 
 // Derived key lists, for unknown-key errors and "did you mean".
 constexpr auto kScenarioKeys = keysOf(kScenarioFields);
+constexpr auto kSetupKeys = keysOf(kSetupFields);
 constexpr auto kBrokerKeys = keysOf(kBrokerFields);
 constexpr auto kTopicDeclKeys = keysOf(kTopicDeclFields);
 constexpr auto kClientKeys = keysOf(kClientFields);

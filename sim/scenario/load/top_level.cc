@@ -9,15 +9,31 @@ namespace cnx::sim::load {
 void DocumentLoader::load(const Value& root) {
     s_.pos = root.pos;
     if (root.node.IsNull()) {
+        if (ctx_.setupFile) return;  // nothing to set up
         ctx_.error(root.pos, "empty document: a scenario needs at least 'name' and 'steps'");
         return;
     }
     auto top = entriesOf(ctx_, root);
     if (!top) return;
     // Problems here do not stop the reading: every section is still checked.
+    if (ctx_.setupFile) {
+        rejectUnknown(ctx_, *top, kSetupKeys, "the setup file");
+        readFields(*this, kSetupFields, *top, s_);
+        return;
+    }
     rejectUnknown(ctx_, *top, kScenarioKeys, "the scenario");
     requireFields(ctx_, kScenarioFields, *top, root.pos, "the scenario");
     readFields(*this, kScenarioFields, *top, s_);
+}
+
+void DocumentLoader::loadFaults(const Value& v) {
+    if (v.node.IsNull()) return;
+    auto items = sequenceOf(ctx_, v);
+    if (!items) return;
+    for (const Value& item : *items) {
+        auto text = scalarOf(ctx_, item);
+        if (text) s_.faults.push_back({*text, item.pos});
+    }
 }
 
 void DocumentLoader::loadBroker(const Value& v) {

@@ -24,6 +24,7 @@ struct Ctx {
     std::string file;
     std::filesystem::path baseDir;
     std::vector<LoadError> errors;
+    bool setupFile = false;  // a `cnxsim serve --setup` file: name and steps optional, `faults` known
     std::size_t budget = kNodeBudget;
     bool exhausted = false;
 

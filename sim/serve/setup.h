@@ -1,0 +1,39 @@
+#pragma once
+// `cnxsim serve --setup FILE.yaml`: a file in the scenario format whose
+// `broker`, `namespaces`, `topics` and `schemas` sections preload the served
+// broker as they set up a scenario run (sim/run/broker_setup.h), whose
+// `steps` may store schemas and set policies before the first client connects
+// (upload-schema, set-policy, set-broker-config: each must succeed), and
+// whose `faults` list holds faults as `--fault` takes them (fault.h). `name`
+// and `steps` are optional; a client's steps (producer, subscribe, ...) are
+// refused: real clients connect instead.
+
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "broker_model/admin/admin_api.h"
+#include "broker_model/broker/broker.h"
+#include "sim/scenario/scenario.h"
+#include "sim/serve/fault.h"
+
+namespace cnx::serve {
+
+struct ServeSetup {
+    sim::Scenario scenario;
+    std::vector<Fault> faults;
+};
+
+/// Loads and checks the setup file; every problem as `file:line:column: message`.
+std::variant<ServeSetup, std::vector<std::string>> loadServeSetup(const std::filesystem::path& path);
+
+/// Applies the setup's sections and runs its steps on `broker`, whose scheduler
+/// runs on `io` (nothing else may be pending on it). The error text when a
+/// setting, policy or step is refused.
+std::optional<std::string> applyServeSetup(const sim::Scenario& setup, Broker& broker, AdminApi& admin,
+                                           boost::asio::io_context& io);
+
+}  // namespace cnx::serve
