@@ -9,10 +9,10 @@
 //    receipts.
 // 3. Process start (fork/exec) to the `ready:` line, median and max.
 //
-// Baselines, measured in the same process (DEVELOPERS rule): a bare Boost.Asio
-// echo server on an in-process thread, with frames of the same sizes and the
-// same window; for the start, `cnxsim serve --help` (same binary, same
-// loader, exits after its first line).
+// Baselines, measured in the same run (DEVELOPERS rule): a bare Boost.Asio
+// echo server, forked into a child process as cnxsim serve is one, sent
+// frames of the same sizes with the same window; for the start, `cnxsim serve
+// --help` (same binary, same loader, exits after its first line).
 
 #include <benchmark/benchmark.h>
 
@@ -45,6 +45,7 @@ struct Settings {
     std::size_t starts = 20;
 };
 Settings gSettings;
+cnx::bench::EchoServer::Kind gEchoKind = cnx::bench::EchoServer::Kind::asio;
 
 constexpr double kProducerTarget = 2.0;  // p50(producer) / p50(echo), issue 10
 constexpr double kStartTargetMs = 50.0;  // median start to ready line, issue 10
@@ -110,9 +111,9 @@ void latencyCounters(benchmark::State& state, const std::string& key) {
     state.counters["echo_p50_us"] = percentile(gSamples[key + "/echo"], 50) * 1e6;
 }
 
-/// The echo baseline, connected: a server thread and one client.
+/// The echo baseline, connected: the server (a child process) and one client.
 struct Echo {
-    cnx::bench::EchoServer server;
+    cnx::bench::EchoServer server{gEchoKind};
     LoopbackClient client{server.port()};
 };
 
@@ -311,7 +312,7 @@ void printSummary() {
     auto row = [](const std::string& what, double value, const char* unit, double ratio, const std::string& target = "") {
         std::printf("%-62s %9.1f %-4s %10.2f  %s\n", what.c_str(), value, unit, ratio, target.c_str());
     };
-    std::printf("\n== cnxsim serve benchmark: loopback TCP; cnxsim serve a child process, the echo server a thread of this one;\n"
+    std::printf("\n== cnxsim serve benchmark: loopback TCP; cnxsim serve and the echo server each a child process;\n"
                 "   each baseline interleaved with its figure, iteration by iteration\n");
     std::printf("%-62s %14s %10s  %s\n", "figure", "absolute", "x baseline", "target");
     // The producer figures, each against the echo round trips interleaved with it.
@@ -365,7 +366,8 @@ bool takeOwnFlags(int& argc, char** argv) {
     int out = 1;
     for (int i = 1; i < argc; ++i) {
         std::string_view a = argv[i];
-        bool own = false;
+        bool own = a == "--echo=blocking" || a == "--echo=asio";
+        if (own) gEchoKind = a == "--echo=blocking" ? cnx::bench::EchoServer::Kind::blocking : cnx::bench::EchoServer::Kind::asio;
         for (const auto& [prefix, value] : flags) {
             if (!a.starts_with(prefix)) continue;
             *value = std::strtoull(argv[i] + prefix.size(), nullptr, 10);
@@ -407,9 +409,9 @@ int main(int argc, char** argv) {
                              "--throughput-iterations take numbers above 0\n");
         return 2;
     }
-    std::printf("cnxsim bench_serve: %s\n%zu round trips (after %zu untimed), %zu x %zu SEND frames of %zu-byte payloads, "
+    std::printf("cnxsim bench_serve: %s, %s echo server\n%zu round trips (after %zu untimed), %zu x %zu SEND frames of %zu-byte payloads, "
                 "window %zu, %zu starts\n",
-                CNXSIM_BINARY, gSettings.roundTrips, gSettings.warmUp, gSettings.throughputIterations, gSettings.messages,
+                CNXSIM_BINARY, gEchoKind == cnx::bench::EchoServer::Kind::asio ? "Asio" : "blocking", gSettings.roundTrips, gSettings.warmUp, gSettings.throughputIterations, gSettings.messages,
                 gSettings.payloadBytes, gSettings.window, gSettings.starts);
     registerBenchmarks();
     benchmark::Initialize(&argc, argv);

@@ -1,6 +1,8 @@
 #include "bench/loopback.h"
 
 #include <arpa/inet.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/crc.hpp>
 #include <array>
@@ -12,6 +14,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 namespace cnx::bench {
@@ -97,30 +101,80 @@ std::size_t wholeFrameSize(std::string_view bytes) {
 
 // --- EchoServer --------------------------------------------------------------------
 
-EchoServer::EchoServer() {
-    asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
-    acceptor_.open(endpoint.protocol());
-    acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true));
-    acceptor_.bind(endpoint);
-    acceptor_.listen();
-    port_ = acceptor_.local_endpoint().port();
-    accept();
-    thread_ = std::thread([this] { io_.run(); });
-}
+namespace {
 
-EchoServer::~EchoServer() {
-    io_.stop();
-    thread_.join();
-}
-
-void EchoServer::accept() {
-    acceptor_.async_accept([this](boost::system::error_code ec, asio::ip::tcp::socket socket) {
+void acceptEchoSessions(asio::ip::tcp::acceptor& acceptor) {
+    acceptor.async_accept([&acceptor](boost::system::error_code ec, asio::ip::tcp::socket socket) {
         if (ec) return;
         boost::system::error_code ignored;
         socket.set_option(asio::ip::tcp::no_delay(true), ignored);
         std::make_shared<EchoSession>(std::move(socket))->read();
-        accept();
+        acceptEchoSessions(acceptor);
     });
+}
+
+/// Echoes each connection in turn with blocking calls, until killed.
+[[noreturn]] void blockingEcho(int listener) {
+    std::array<char, 64 * 1024> buf;
+    for (;;) {
+        int fd = accept(listener, nullptr, nullptr);
+        if (fd < 0) continue;
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        for (;;) {
+            ssize_t n = recv(fd, buf.data(), buf.size(), 0);
+            if (n <= 0) break;
+            ssize_t off = 0;
+            while (off < n) {
+                ssize_t w = send(fd, buf.data() + off, static_cast<std::size_t>(n - off), MSG_NOSIGNAL);
+                if (w <= 0) break;
+                off += w;
+            }
+            if (off < n) break;
+        }
+        close(fd);
+    }
+}
+
+/// The child's whole life: listen, tell the parent the port through `portFd`, echo until killed.
+[[noreturn]] void runEchoChild(int portFd, EchoServer::Kind kind) {
+    asio::io_context io;
+    asio::ip::tcp::acceptor acceptor(io);
+    asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
+    boost::system::error_code ec;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    std::uint16_t port = ec ? 0 : acceptor.local_endpoint().port();
+    if (write(portFd, &port, sizeof port) != sizeof port || port == 0) _exit(1);
+    close(portFd);
+    if (kind == EchoServer::Kind::blocking) blockingEcho(acceptor.native_handle());
+    acceptEchoSessions(acceptor);
+    io.run();
+    _exit(0);
+}
+
+}  // namespace
+
+EchoServer::EchoServer(Kind kind) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+        close(fds[0]);
+        runEchoChild(fds[1], kind);
+    }
+    close(fds[1]);
+    pollfd p{fds[0], POLLIN, 0};
+    std::uint16_t port = 0;
+    if (pid_ > 0 && poll(&p, 1, 10'000) == 1 && read(fds[0], &port, sizeof port) == sizeof port) port_ = port;
+    close(fds[0]);
+}
+
+EchoServer::~EchoServer() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
 }
 
 // --- LoopbackClient ----------------------------------------------------------------

@@ -9,8 +9,6 @@
 // other on full socket buffers). Framing is written by hand as in
 // tests/serve/serve_client.h; the checksum is Boost's table-driven CRC32C.
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,7 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
+#include <sys/types.h>
 
 #include "proto/PulsarApi.pb.h"
 
@@ -32,23 +30,25 @@ std::string payloadFrame(const pulsar::proto::BaseCommand& cmd, const pulsar::pr
 /// The size of the first whole frame in `bytes` (4 + its total size), or 0 when not all of it is there yet.
 std::size_t wholeFrameSize(std::string_view bytes);
 
-/// A TCP echo server on 127.0.0.1 (free port), on its own thread: Boost.Asio,
-/// one io_context thread like `cnxsim serve`, async read -> async write of
-/// what was read -> read again, TCP_NODELAY on every accepted socket.
+/// A TCP echo server on 127.0.0.1 (free port), in a child process of its own
+/// (fork, no exec) as `cnxsim serve` is: Boost.Asio, one io_context thread,
+/// async read -> async write of what was read -> read again, TCP_NODELAY on
+/// every accepted socket.
+/// `blocking`: instead, plain blocking recv/send, one connection at a time
+/// (the barest echo there is, for comparison: bench_serve --echo=blocking).
 class EchoServer {
 public:
-    EchoServer();
+    enum class Kind { asio, blocking };
+    explicit EchoServer(Kind kind = Kind::asio);
     ~EchoServer();
     EchoServer(const EchoServer&) = delete;
     EchoServer& operator=(const EchoServer&) = delete;
+    /// 0 when the child did not start.
     std::uint16_t port() const { return port_; }
 
 private:
-    void accept();
-    boost::asio::io_context io_;
-    boost::asio::ip::tcp::acceptor acceptor_{io_};
+    pid_t pid_ = -1;
     std::uint16_t port_ = 0;
-    std::thread thread_;
 };
 
 /// Counts the responses in the bytes read so far: consumes whole responses
