@@ -306,53 +306,59 @@ void BM_Serve_StartToReady(benchmark::State& state) {
 
 const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 
+bool hasSamples(const std::string& key) { return gSamples.count(key) && !gSamples[key].empty(); }
+double micros(const std::string& key, double p) { return percentile(gSamples[key], p) * 1e6; }
+double millis(const std::string& key, double p) { return percentile(gSamples[key], p) * 1e3; }
+
+void row(const std::string& what, double value, const char* unit, double ratio, const std::string& target = "") {
+    std::printf("%-62s %9.1f %-4s %10.2f  %s\n", what.c_str(), value, unit, ratio, target.c_str());
+}
+
+/// The rows of one producer figure (`key`), against the echo round trips interleaved with it.
+void printLatency(const std::string& key, const std::string& what, bool withTarget) {
+    if (!hasSamples(key)) return;
+    const std::string echo = key + "/echo", close = key + "/close";
+    const double e50 = micros(echo, 50), e99 = micros(echo, 99), r50 = micros(key, 50) / e50;
+    row("baseline: echo round trip, " + std::to_string(gFrameBytes[key]) + "-byte frame, p50", e50, "us", 1.0);
+    row("baseline: echo round trip, p99", e99, "us", 1.0);
+    char target[64];
+    std::snprintf(target, sizeof target, "p50 <= %.1fx echo: %s", kProducerTarget, verdict(r50 <= kProducerTarget));
+    row(what + ", p50", micros(key, 50), "us", r50, withTarget ? target : "");
+    row(what + ", p99", micros(key, 99), "us", micros(key, 99) / e99, "(x echo p99)");
+    row("  then CLOSE_PRODUCER -> SUCCESS (not in the above), p50", micros(close, 50), "us", micros(close, 50) / e50);
+}
+
+void printThroughput() {
+    if (!gRates.count("echo") || !gRates.count("send")) return;
+    const double echo = gRates["echo"], send = gRates["send"];
+    const double mb = static_cast<double>(gSettings.payloadBytes) / 1e6;
+    row("baseline: echo, " + std::to_string(gFrameBytes["send"]) + "-byte frames, window " +
+            std::to_string(gSettings.window) + ", frames/s",
+        echo / 1e3, "k/s", 1.0);
+    row("baseline: echo, payload MB/s", echo * mb, "MB/s", 1.0);
+    row("SEND -> SEND_RECEIPT, 1 KB payloads, messages/s", send / 1e3, "k/s", send / echo, "no target");
+    row("SEND -> SEND_RECEIPT, payload MB/s", send * mb, "MB/s", send / echo);
+}
+
+void printStart() {
+    if (!hasSamples("start-help") || !hasSamples("start")) return;
+    const double h50 = millis("start-help", 50), s50 = millis("start", 50), smax = millis("start", 100);
+    char target[64];
+    std::snprintf(target, sizeof target, "median < %.0f ms: %s", kStartTargetMs, verdict(s50 < kStartTargetMs));
+    row("baseline: fork/exec to `serve --help`'s first line, median", h50, "ms", 1.0);
+    row("fork/exec to the `ready:` line, median of " + std::to_string(gSamples["start"].size()), s50, "ms",
+        s50 / h50, target);
+    row("fork/exec to the `ready:` line, max", smax, "ms", smax / h50);
+}
+
 void printSummary() {
-    auto has = [](const std::string& k) { return gSamples.count(k) && !gSamples[k].empty(); };
-    auto us = [](const std::string& k, double p) { return percentile(gSamples[k], p) * 1e6; };
-    auto row = [](const std::string& what, double value, const char* unit, double ratio, const std::string& target = "") {
-        std::printf("%-62s %9.1f %-4s %10.2f  %s\n", what.c_str(), value, unit, ratio, target.c_str());
-    };
     std::printf("\n== cnxsim serve benchmark: loopback TCP; cnxsim serve and the echo server each a child process;\n"
                 "   each baseline interleaved with its figure, iteration by iteration\n");
     std::printf("%-62s %14s %10s  %s\n", "figure", "absolute", "x baseline", "target");
-    // The producer figures, each against the echo round trips interleaved with it.
-    struct Latency {
-        std::string key, what;
-        bool target;
-    };
-    for (const Latency& l : {Latency{"create", "PRODUCER -> PRODUCER_SUCCESS (AVRO), same topic", true},
-                             Latency{"create-new-topic", "PRODUCER -> PRODUCER_SUCCESS (AVRO), a new topic each", false}}) {
-        if (!has(l.key)) continue;
-        const std::string echo = l.key + "/echo";
-        const double e50 = us(echo, 50), e99 = us(echo, 99), r50 = us(l.key, 50) / e50;
-        row("baseline: echo round trip, " + std::to_string(gFrameBytes[l.key]) + "-byte frame, p50", e50, "us", 1.0);
-        row("baseline: echo round trip, p99", e99, "us", 1.0);
-        char target[64];
-        std::snprintf(target, sizeof target, "p50 <= %.1fx echo: %s", kProducerTarget, verdict(r50 <= kProducerTarget));
-        row(l.what + ", p50", us(l.key, 50), "us", r50, l.target ? target : "");
-        row(l.what + ", p99", us(l.key, 99), "us", us(l.key, 99) / e99, "(x echo p99)");
-        row("  then CLOSE_PRODUCER -> SUCCESS (not in the above), p50", us(l.key + "/close", 50), "us",
-            us(l.key + "/close", 50) / e50);
-    }
-    if (gRates.count("echo") && gRates.count("send")) {
-        const double echo = gRates["echo"], send = gRates["send"], mb = static_cast<double>(gSettings.payloadBytes) / 1e6;
-        row("baseline: echo, " + std::to_string(gFrameBytes["send"]) + "-byte frames, window " +
-                std::to_string(gSettings.window) + ", frames/s",
-            echo / 1e3, "k/s", 1.0);
-        row("baseline: echo, payload MB/s", echo * mb, "MB/s", 1.0);
-        row("SEND -> SEND_RECEIPT, 1 KB payloads, messages/s", send / 1e3, "k/s", send / echo, "no target");
-        row("SEND -> SEND_RECEIPT, payload MB/s", send * mb, "MB/s", send / echo);
-    }
-    if (has("start-help") && has("start")) {
-        const double h50 = percentile(gSamples["start-help"], 50) * 1e3;
-        const double s50 = percentile(gSamples["start"], 50) * 1e3, smax = percentile(gSamples["start"], 100) * 1e3;
-        char target[64];
-        std::snprintf(target, sizeof target, "median < %.0f ms: %s", kStartTargetMs, verdict(s50 < kStartTargetMs));
-        row("baseline: fork/exec to `serve --help`'s first line, median", h50, "ms", 1.0);
-        row("fork/exec to the `ready:` line, median of " + std::to_string(gSamples["start"].size()), s50, "ms", s50 / h50,
-            target);
-        row("fork/exec to the `ready:` line, max", smax, "ms", smax / h50);
-    }
+    printLatency("create", "PRODUCER -> PRODUCER_SUCCESS (AVRO), same topic", true);
+    printLatency("create-new-topic", "PRODUCER -> PRODUCER_SUCCESS (AVRO), a new topic each", false);
+    printThroughput();
+    printStart();
     std::printf("(every ratio is against the baseline row above it, measured in the same run; for throughput it is\n"
                 " the fraction of the echo's rate)\n");
 }
@@ -366,8 +372,9 @@ bool takeOwnFlags(int& argc, char** argv) {
     int out = 1;
     for (int i = 1; i < argc; ++i) {
         std::string_view a = argv[i];
+        using Kind = cnx::bench::EchoServer::Kind;
         bool own = a == "--echo=blocking" || a == "--echo=asio";
-        if (own) gEchoKind = a == "--echo=blocking" ? cnx::bench::EchoServer::Kind::blocking : cnx::bench::EchoServer::Kind::asio;
+        if (own) gEchoKind = a == "--echo=blocking" ? Kind::blocking : Kind::asio;
         for (const auto& [prefix, value] : flags) {
             if (!a.starts_with(prefix)) continue;
             *value = std::strtoull(argv[i] + prefix.size(), nullptr, 10);
@@ -390,7 +397,8 @@ void registerBenchmarks() {
     };
     const Entry entries[] = {
         {"BM_Serve_ProducerCreate", BM_Serve_ProducerCreate, benchmark::kMicrosecond, gSettings.roundTrips},
-        {"BM_Serve_ProducerCreateNewTopic", BM_Serve_ProducerCreateNewTopic, benchmark::kMicrosecond, gSettings.roundTrips},
+        {"BM_Serve_ProducerCreateNewTopic", BM_Serve_ProducerCreateNewTopic, benchmark::kMicrosecond,
+         gSettings.roundTrips},
         {"BM_Serve_SendThroughput", BM_Serve_SendThroughput, benchmark::kMillisecond, gSettings.throughputIterations},
         {"BM_Serve_StartToReady", BM_Serve_StartToReady, benchmark::kMillisecond, gSettings.starts},
     };
@@ -409,9 +417,11 @@ int main(int argc, char** argv) {
                              "--throughput-iterations take numbers above 0\n");
         return 2;
     }
-    std::printf("cnxsim bench_serve: %s, %s echo server\n%zu round trips (after %zu untimed), %zu x %zu SEND frames of %zu-byte payloads, "
-                "window %zu, %zu starts\n",
-                CNXSIM_BINARY, gEchoKind == cnx::bench::EchoServer::Kind::asio ? "Asio" : "blocking", gSettings.roundTrips, gSettings.warmUp, gSettings.throughputIterations, gSettings.messages,
+    std::printf("cnxsim bench_serve: %s, %s echo server\n", CNXSIM_BINARY,
+                gEchoKind == cnx::bench::EchoServer::Kind::asio ? "Asio" : "blocking");
+    std::printf("%zu round trips (after %zu untimed), %zu x %zu SEND frames of %zu-byte payloads, window %zu, "
+                "%zu starts\n",
+                gSettings.roundTrips, gSettings.warmUp, gSettings.throughputIterations, gSettings.messages,
                 gSettings.payloadBytes, gSettings.window, gSettings.starts);
     registerBenchmarks();
     benchmark::Initialize(&argc, argv);
