@@ -150,6 +150,8 @@ private:
     void dispatch(Subscription& sub);
     /// The consumer's entries go back to the replay set (it closed, or asked).
     void releasePending(Subscription& sub, AttachedConsumer& consumer, bool countRedelivery);
+    /// Whether redeliveries of `sub` are counted (redelivery_count on MESSAGE).
+    bool tracksRedelivery(const Subscription& sub) const;
     /// Keeps a durable subscription's acknowledged state in the managed ledger.
     void persistCursor(const Subscription& sub);
     std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);

@@ -83,7 +83,15 @@ void Topic::dispatch(Subscription& sub) {
     }
 }
 
+// Only the dispatchers of Shared and Key_Shared subscriptions of a persistent
+// topic count redeliveries; Exclusive and Failover (single active consumer)
+// and non-persistent ones use RedeliveryTrackerDisabled: always 0.
+bool Topic::tracksRedelivery(const Subscription& sub) const {
+    return persistent() && (sub.subType == "Shared" || sub.subType == "Key_Shared");
+}
+
 void Topic::releasePending(Subscription& sub, AttachedConsumer& consumer, bool countRedelivery) {
+    countRedelivery = countRedelivery && tracksRedelivery(sub);
     for (auto entry : consumer.pending) {
         if (sub.cursor.isAcked(entry)) continue;
         sub.cursor.replay.insert(entry);
@@ -128,7 +136,7 @@ void Topic::redeliver(std::uint64_t connectionId, std::uint64_t consumerId, cons
         for (const auto& p : positions) {
             if (!consumer->pending.erase(p.entryId) || sub->cursor.isAcked(p.entryId)) continue;
             sub->cursor.replay.insert(p.entryId);
-            ++sub->cursor.redeliveryCount[p.entryId];
+            if (tracksRedelivery(*sub)) ++sub->cursor.redeliveryCount[p.entryId];
         }
     }
     dispatch(*sub);

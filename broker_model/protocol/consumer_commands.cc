@@ -73,8 +73,8 @@ void ServerCnx::handleUnsubscribe(const pulsar::proto::CommandUnsubscribe& cmd) 
 
 void ServerCnx::handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd) {
     auto* topic = consumerTopic(cmd.consumer_id());
-    if (!topic) {
-        send(wire::error(cmd.request_id(), pulsar::proto::ConsumerNotFound, "Consumer not found"));
+    if (!topic) {  // ServerCnx.handleGetLastMessageId: MetadataError, as for UNSUBSCRIBE
+        send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
         return;
     }
     auto last = topic->lastPosition();

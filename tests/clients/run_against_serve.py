@@ -52,6 +52,9 @@ def main(argv):
         except subprocess.TimeoutExpired:
             print(f"{' '.join(args)}: no exit within 60 s", file=sys.stderr)
             return 1
+        except OSError as e:
+            print(f"{args[0]}: cannot run: {e.strerror}", file=sys.stderr)
+            return 1
         sys.stdout.write(client.stdout)
         sys.stderr.write(client.stderr)
     finally:

@@ -128,7 +128,7 @@ std::optional<BaseCommand> next(Client& c, std::chrono::milliseconds timeout = 5
 
 }  // namespace
 
-TEST_CASE("--setup preloads policies, a partitioned topic and a stored schema", "[serve]") {
+TEST_CASE("serve --setup preloads policies, a partitioned topic and a stored schema", "[serve]") {
     TempDir dir;
     auto setup = dir.write("setup.yaml", R"(broker:
   version: "3.0"
@@ -204,7 +204,7 @@ steps:
     CHECK_THAT(out, Catch::Contains("refused.yaml:6:5: upload-schema refused: 409"));
 }
 
-TEST_CASE("--config reads a broker.conf: known keys applied, others ignored, a misspelling warned about", "[serve]") {
+TEST_CASE("serve --config reads a broker.conf: known keys applied, others ignored, a misspelling warned about", "[serve]") {
     TempDir dir;
     auto conf = dir.write("broker.conf", "# a broker.conf excerpt\n"
                                          "brokerServicePort=6650\n"
@@ -234,7 +234,7 @@ TEST_CASE("--config reads a broker.conf: known keys applied, others ignored, a m
     CHECK_THAT(out, Catch::Contains("bad.conf:1: "));
 }
 
-TEST_CASE("--config warns about a near miss of a known key on stderr", "[serve]") {
+TEST_CASE("serve --config warns about a near miss of a known key on stderr", "[serve]") {
     TempDir dir;
     auto conf = dir.write("broker.conf", "isSchemaValidationEnforce=true\nallowAutoTopicCreationType=non-partitioned\n");
     // The bad port makes the server stop after reading the configuration.
@@ -245,7 +245,7 @@ TEST_CASE("--config warns about a near miss of a known key on stderr", "[serve]"
     CHECK_THAT(out, !Catch::Contains("allowAutoTopicCreationType' is not"));  // a real Pulsar key, not a typo
 }
 
-TEST_CASE("--fault delays, drops and fails commands by kind; times=N limits it", "[serve]") {
+TEST_CASE("serve --fault delays, drops and fails commands by kind, times=N limits it", "[serve]") {
     ServeProcess server({"--fault", "PRODUCER:delay=300ms", "--fault", "SUBSCRIBE:error=ServiceNotReady,times=1",
                          "--fault", "LOOKUP:drop", "--fault", "SEND:error=PersistenceError,message=disk full, try later"});
     REQUIRE(server.port() != 0);
@@ -282,7 +282,7 @@ TEST_CASE("--fault delays, drops and fails commands by kind; times=N limits it",
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("--fault CONNECT:error refuses the handshake and closes the connection", "[serve]") {
+TEST_CASE("serve --fault CONNECT:error refuses the handshake and closes the connection", "[serve]") {
     ServeProcess server({"--fault", "CONNECT:error=AuthenticationError,times=1"});
     REQUIRE(server.port() != 0);
     Client c(server.port());
@@ -311,7 +311,7 @@ TEST_CASE("a bad --fault is refused with what is accepted", "[serve]") {
     CHECK_THAT(out, Catch::Contains("error takes a ServerError name"));
 }
 
-TEST_CASE("--trace writes one line per command with its outcome and the decision trace", "[serve]") {
+TEST_CASE("serve --trace writes one line per command with its outcome and the decision trace", "[serve]") {
     TempDir dir;
     auto traceFile = dir.path / "trace.txt";
     ServeProcess server({"--trace", traceFile.string()});

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <fstream>
 #include <optional>
 #include <poll.h>
 #include <stdexcept>
@@ -65,6 +66,15 @@ public:
 
     std::uint16_t port() const { return port_; }
     const std::string& readyLine() const { return readyLine_; }
+    pid_t pid() const { return pid_; }
+    /// The child's resident set (VmRSS of /proc/PID/status) in KiB; -1 if unreadable.
+    long residentKb() const {
+        std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+        std::string line;
+        while (std::getline(in, line))
+            if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+        return -1;
+    }
 
     /// Sends `signal` and waits (up to 10 s) for the exit: the exit status, or
     /// -1 when it died of a signal or did not exit.
@@ -120,12 +130,29 @@ inline std::uint32_t crc32c(const std::string& bytes) {
     return ~crc;
 }
 
+/// A frame as read by Client::readFrame: the command, and for a payload command
+/// (MESSAGE) what follows it, each part checked by hand.
+struct ServeFrame {
+    BaseCommand command;
+    bool hasPayloadPart = false;         // bytes followed the command
+    bool checksumPresent = false;        // a 0x0e01 block
+    bool checksumValid = false;          // its CRC32C matches [metadataSize][metadata][payload]
+    std::string metadataBytes;           // the MessageMetadata as sent on the wire
+    pulsar::proto::MessageMetadata metadata;
+    std::string payload;
+};
+
 /// One client connection, synchronous, every wait bounded.
 class Client {
 public:
-    explicit Client(std::uint16_t port) {
+    /// `receiveBuffer` > 0: SO_RCVBUF set before connecting (a small window for a peer that does not read).
+    explicit Client(std::uint16_t port, int receiveBuffer = 0) {
         boost::asio::ip::tcp::endpoint ep(boost::asio::ip::make_address("127.0.0.1"), port);
         boost::system::error_code ec;
+        if (receiveBuffer > 0) {
+            socket_.open(ep.protocol(), ec);
+            if (!ec) socket_.set_option(boost::asio::socket_base::receive_buffer_size(receiveBuffer), ec);
+        }
         socket_.connect(ep, ec);
         connected_ = !ec;
     }
@@ -170,6 +197,50 @@ public:
         BaseCommand cmd;
         if (!cmd.ParseFromString(rest.substr(0, cmdSize))) return std::nullopt;
         return cmd;
+    }
+    /// The next frame with its payload part split and checked; nullopt on
+    /// timeout, a closed connection, or a frame whose parts do not add up.
+    std::optional<ServeFrame> readFrame(std::chrono::milliseconds timeout = 5s) {
+        std::string sizes;
+        if (!readExact(8, sizes, timeout)) return std::nullopt;
+        std::uint32_t total = readBe32(sizes), cmdSize = readBe32(sizes, 4);
+        if (total < 4 || cmdSize > total - 4 || total > 6 * 1024 * 1024) return std::nullopt;
+        std::string rest;
+        if (!readExact(total - 4, rest, timeout)) return std::nullopt;
+        ServeFrame f;
+        if (!f.command.ParseFromString(rest.substr(0, cmdSize))) return std::nullopt;
+        std::size_t at = cmdSize;
+        if (at == rest.size()) return f;
+        f.hasPayloadPart = true;
+        auto magic = [&](char second) { return rest.size() >= at + 2 && rest[at] == '\x0e' && rest[at + 1] == second; };
+        if (magic('\x02')) {  // broker-entry metadata: skipped
+            if (rest.size() < at + 6) return std::nullopt;
+            at += 6 + readBe32(rest, at + 2);
+        }
+        if (magic('\x01')) {
+            if (rest.size() < at + 6) return std::nullopt;
+            f.checksumPresent = true;
+            std::uint32_t crc = readBe32(rest, at + 2);
+            at += 6;
+            f.checksumValid = crc32c(rest.substr(at)) == crc;
+        }
+        if (rest.size() < at + 4) return std::nullopt;
+        std::uint32_t metaSize = readBe32(rest, at);
+        at += 4;
+        if (rest.size() < at + metaSize) return std::nullopt;
+        f.metadataBytes = rest.substr(at, metaSize);
+        if (!f.metadata.ParseFromString(f.metadataBytes)) return std::nullopt;
+        f.payload = rest.substr(at + metaSize);
+        return f;
+    }
+    /// Frames until one of `type` (the others are dropped); nullopt if none comes within `timeout` of each read.
+    std::optional<ServeFrame> readUntil(BaseCommand::Type type, std::chrono::milliseconds timeout = 5s) {
+        for (int i = 0; i < 10000; ++i) {
+            auto f = readFrame(timeout);
+            if (!f) return std::nullopt;
+            if (f->command.type() == type) return f;
+        }
+        return std::nullopt;
     }
     /// The server closed the connection (EOF or reset) within `timeout`; frames before that are skipped.
     bool closedByServer(std::chrono::milliseconds timeout = 5s) {

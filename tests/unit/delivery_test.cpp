@@ -243,3 +243,85 @@ TEST_CASE("a SEND whose checksum does not match is refused with ChecksumError", 
     CHECK(frames[0].send_error().message() == "Checksum failed on the broker");
     CHECK(s.f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().entryId == static_cast<std::uint64_t>(-1));
 }
+
+// Never a command the client's protocol does not know (reference §8.6 and
+// upstream ServerCnx / PulsarCommandSenderImpl): a consumer before v11 gets
+// MESSAGE without the checksum block, a client before v5 has its connection
+// dropped where a newer one gets CLOSE_CONSUMER.
+TEST_CASE("a consumer before protocol v11 gets MESSAGE without the checksum, one from v11 with it", "[delivery][protocol]") {
+    for (int version : {10, 11}) {
+        INFO("consumer protocol v" << version);
+        BrokerFixture f;
+        TestClient producer{f}, consumer{f};
+        REQUIRE(producer.connect().type() == BaseCommand::CONNECTED);
+        REQUIRE(consumer.connect(version).type() == BaseCommand::CONNECTED);
+        REQUIRE(producer.producer(kTopic, 1, "p").type() == BaseCommand::PRODUCER_SUCCESS);
+        REQUIRE(producer.publish(1, 0).type() == BaseCommand::SEND_RECEIPT);
+        REQUIRE(consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
+        consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));
+        auto frames = consumer.receivedFrames();
+        REQUIRE(messagesIn(frames).size() == 1);
+        for (const auto& fr : frames) {
+            if (fr.command.type() == BaseCommand::MESSAGE) CHECK(fr.checksumPresent == (version >= 11));
+        }
+    }
+}
+
+TEST_CASE("an unload drops a pre-v5 client's connection instead of sending CLOSE_CONSUMER", "[delivery][protocol]") {
+    for (int version : {4, 5}) {
+        INFO("client protocol v" << version);
+        BrokerFixture f;
+        TestClient consumer{f};
+        REQUIRE(consumer.connect(version).type() == BaseCommand::CONNECTED);
+        REQUIRE(consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
+        f.broker.unload(*cnx::TopicName::parse(kTopic));
+        f.scheduler.runUntilIdle();
+        auto frames = consumer.receivedFrames();
+        bool closeSent = false;
+        for (const auto& fr : frames) closeSent = closeSent || fr.command.type() == BaseCommand::CLOSE_CONSUMER;
+        CHECK(closeSent == (version >= 5));
+        CHECK(consumer.cnx().closed() == (version < 5));
+        CHECK(consumer.cnx().droppedByBroker() == (version < 5));
+    }
+}
+
+TEST_CASE("SEEK resets the cursor: by message id, by publish time, earliest and latest", "[delivery][seek]") {
+    Session s;
+    s.publish(4);
+    REQUIRE(s.consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
+    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    REQUIRE(messagesIn(s.consumer.receivedFrames()).size() == 4);
+    s.consumer.raw(cnx::wire::encodeFrame(ack(1, 1, 3, /*cumulative=*/true)));
+    auto ledger = s.f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
+
+    auto seekTo = [&](std::uint64_t requestId, std::optional<std::pair<std::int64_t, std::int64_t>> id,
+                      std::optional<std::uint64_t> time) {
+        BaseCommand c;
+        c.set_type(BaseCommand::SEEK);
+        c.mutable_seek()->set_consumer_id(1);
+        c.mutable_seek()->set_request_id(requestId);
+        if (id) {
+            c.mutable_seek()->mutable_message_id()->set_ledgerid(static_cast<std::uint64_t>(id->first));
+            c.mutable_seek()->mutable_message_id()->set_entryid(static_cast<std::uint64_t>(id->second));
+        }
+        if (time) c.mutable_seek()->set_message_publish_time(*time);
+        auto answers = s.consumer.send(c);
+        REQUIRE(answers.size() == 2);
+        CHECK(answers[0].type() == BaseCommand::CLOSE_CONSUMER);  // first, as resetCursor disconnects
+        CHECK(answers[1].type() == BaseCommand::SUCCESS);
+        // The client reconnects its consumer and asks again.
+        REQUIRE(s.consumer.one(subscribeAt(1, requestId + 1, CommandSubscribe::Exclusive, true)).type() ==
+                BaseCommand::SUCCESS);
+        s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+        std::vector<std::uint64_t> entries;
+        for (const auto& m : messagesIn(s.consumer.receivedFrames())) entries.push_back(m.entry);
+        s.consumer.raw(cnx::wire::encodeFrame(ack(1, ledger, 3, /*cumulative=*/true)));
+        return entries;
+    };
+    CHECK(seekTo(20, std::pair<std::int64_t, std::int64_t>{static_cast<std::int64_t>(ledger), 2}, std::nullopt) ==
+          std::vector<std::uint64_t>{2, 3});
+    CHECK(seekTo(30, std::pair<std::int64_t, std::int64_t>{-1, -1}, std::nullopt) ==
+          std::vector<std::uint64_t>{0, 1, 2, 3});  // MessageId.earliest
+    CHECK(seekTo(40, std::pair<std::int64_t, std::int64_t>{INT64_MAX, INT64_MAX}, std::nullopt).empty());  // latest
+    CHECK(seekTo(50, std::nullopt, 0) == std::vector<std::uint64_t>{0, 1, 2, 3});  // every entry is at or after time 0
+}

@@ -1,0 +1,556 @@
+// `cnxsim serve`, command by command, through the real binary: every command a
+// real client depends on, and the fields of each answer that a client reads
+// (Pulsar's ServerCnx/Commands are the reference for what is sent). The client
+// is the test's own (serve_client.h); nothing of the server is linked in.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "serve_commands.h"
+
+using namespace serve_test;
+using namespace serve_test::cmd;
+using pulsar::proto::BaseCommand;
+using pulsar::proto::CommandSubscribe;
+
+namespace {
+
+constexpr std::uint64_t kNoEntry = static_cast<std::uint64_t>(-1);
+
+const std::string kUserV1 =
+    R"({"type":"record","name":"User","namespace":"t","fields":[{"name":"id","type":"int"}]})";
+const std::string kUserV2 =  // a field with a default: compatible with v1 under every strategy
+    R"({"type":"record","name":"User","namespace":"t","fields":[{"name":"id","type":"int"},)"
+    R"({"name":"email","type":["null","string"],"default":null}]})";
+const std::string kUserV3 =  // a required field without a default: not readable from v1 data
+    R"({"type":"record","name":"User","namespace":"t","fields":[{"name":"id","type":"int"},)"
+    R"({"name":"age","type":"int"}]})";
+
+std::string releaseOf(const ServeProcess& server) {
+    // "ready: pulsar://127.0.0.1:N (Pulsar X.Y.Z behaviour)"
+    auto at = server.readyLine().find("(Pulsar ");
+    if (at == std::string::npos) return "";
+    auto from = at + 8;
+    return server.readyLine().substr(from, server.readyLine().find(' ', from) - from);
+}
+
+}  // namespace
+
+TEST_CASE("CONNECTED: server version, negotiated protocol version, max message size", "[serve][commands]") {
+    SECTION("the newest release answers up to v21") {
+        ServeProcess server;
+        REQUIRE(server.port() != 0);
+        Client c(server.port());
+        auto r = c.handshake(1000);
+        REQUIRE(r.type() == BaseCommand::CONNECTED);
+        CHECK(r.connected().server_version() == "Pulsar Server" + releaseOf(server));  // Commands.newConnected
+        CHECK(r.connected().protocol_version() == 21);
+        CHECK(r.connected().max_message_size() == 5 * 1024 * 1024);
+        Client older(server.port());
+        auto o = older.handshake(12);  // a client older than the broker: its own version
+        REQUIRE(o.type() == BaseCommand::CONNECTED);
+        CHECK(o.connected().protocol_version() == 12);
+    }
+    SECTION("2.4.0 answers up to v14") {
+        ServeProcess server({"--broker-version", "2.4.0"});
+        REQUIRE(server.port() != 0);
+        CHECK(releaseOf(server) == "2.4.0");
+        Client c(server.port());
+        auto r = c.handshake(21);
+        REQUIRE(r.type() == BaseCommand::CONNECTED);
+        CHECK(r.connected().server_version() == "Pulsar Server2.4.0");
+        CHECK(r.connected().protocol_version() == 14);
+        CHECK(r.connected().max_message_size() == 5 * 1024 * 1024);
+        Client older(server.port());
+        auto o = older.handshake(10);
+        REQUIRE(o.type() == BaseCommand::CONNECTED);
+        CHECK(o.connected().protocol_version() == 10);
+    }
+}
+
+TEST_CASE("PING/PONG, PARTITIONED_METADATA, LOOKUP, GET_TOPICS_OF_NAMESPACE", "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session s(server);
+    auto& c = s.client;
+    CHECK(c.call(ping()).type() == BaseCommand::PONG);
+    const std::string invalid = "persistent://public/default/";  // no local name
+
+    auto pm = command(BaseCommand::PARTITIONED_METADATA);
+    pm.mutable_partitionmetadata()->set_topic("persistent://public/default/plain");
+    pm.mutable_partitionmetadata()->set_request_id(5);
+    auto p = c.call(pm);
+    REQUIRE(p.type() == BaseCommand::PARTITIONED_METADATA_RESPONSE);
+    CHECK(p.partitionmetadataresponse().request_id() == 5);
+    CHECK(p.partitionmetadataresponse().partitions() == 0);
+    CHECK(p.partitionmetadataresponse().response() == pulsar::proto::CommandPartitionedTopicMetadataResponse::Success);
+    pm.mutable_partitionmetadata()->set_topic(invalid);
+    pm.mutable_partitionmetadata()->set_request_id(6);
+    p = c.call(pm);
+    REQUIRE(p.type() == BaseCommand::PARTITIONED_METADATA_RESPONSE);
+    CHECK(p.partitionmetadataresponse().request_id() == 6);
+    CHECK(p.partitionmetadataresponse().response() == pulsar::proto::CommandPartitionedTopicMetadataResponse::Failed);
+    CHECK(p.partitionmetadataresponse().error() == pulsar::proto::InvalidTopicName);
+
+    auto lookup = command(BaseCommand::LOOKUP);
+    lookup.mutable_lookuptopic()->set_topic("persistent://public/default/plain");
+    lookup.mutable_lookuptopic()->set_request_id(7);
+    auto l = c.call(lookup);
+    REQUIRE(l.type() == BaseCommand::LOOKUP_RESPONSE);
+    CHECK(l.lookuptopicresponse().request_id() == 7);
+    CHECK(l.lookuptopicresponse().response() == pulsar::proto::CommandLookupTopicResponse::Connect);
+    CHECK(l.lookuptopicresponse().authoritative());
+    CHECK(l.lookuptopicresponse().brokerserviceurl() == "pulsar://127.0.0.1:" + std::to_string(server.port()));
+    CHECK_FALSE(l.lookuptopicresponse().proxy_through_service_url());
+    lookup.mutable_lookuptopic()->set_topic(invalid);
+    lookup.mutable_lookuptopic()->set_request_id(8);
+    l = c.call(lookup);
+    REQUIRE(l.type() == BaseCommand::LOOKUP_RESPONSE);
+    CHECK(l.lookuptopicresponse().request_id() == 8);
+    CHECK(l.lookuptopicresponse().response() == pulsar::proto::CommandLookupTopicResponse::Failed);
+    CHECK(l.lookuptopicresponse().error() == pulsar::proto::InvalidTopicName);
+
+    openProducer(c, "persistent://public/default/p1", 1, 10);
+    openProducer(c, "non-persistent://public/default/n1", 2, 11);
+    openProducer(c, "persistent://public/other/elsewhere", 3, 12);
+    auto list = [&](pulsar::proto::CommandGetTopicsOfNamespace::Mode mode, std::uint64_t requestId) {
+        auto q = command(BaseCommand::GET_TOPICS_OF_NAMESPACE);
+        q.mutable_gettopicsofnamespace()->set_request_id(requestId);
+        q.mutable_gettopicsofnamespace()->set_namespace_("public/default");
+        q.mutable_gettopicsofnamespace()->set_mode(mode);
+        auto r = c.call(q);
+        REQUIRE(r.type() == BaseCommand::GET_TOPICS_OF_NAMESPACE_RESPONSE);
+        CHECK(r.gettopicsofnamespaceresponse().request_id() == requestId);
+        const auto& t = r.gettopicsofnamespaceresponse().topics();
+        return std::set<std::string>(t.begin(), t.end());
+    };
+    using Mode = pulsar::proto::CommandGetTopicsOfNamespace;
+    CHECK(list(Mode::PERSISTENT, 13) == std::set<std::string>{"persistent://public/default/p1"});
+    CHECK(list(Mode::NON_PERSISTENT, 14) == std::set<std::string>{"non-persistent://public/default/n1"});
+    CHECK(list(Mode::ALL, 15) ==
+          std::set<std::string>{"persistent://public/default/p1", "non-persistent://public/default/n1"});
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("PRODUCER_SUCCESS: name, 8-byte schema version, last sequence id, and an incompatible schema refused",
+          "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session s(server);
+    auto& c = s.client;
+    const std::string topic = "persistent://public/default/users";
+    using pulsar::proto::Schema;
+
+    auto first = c.call(producer(topic, 1, 100, schema(Schema::Avro, kUserV1)));
+    REQUIRE(first.type() == BaseCommand::PRODUCER_SUCCESS);
+    const auto& ps = first.producer_success();
+    CHECK(ps.request_id() == 100);
+    CHECK_FALSE(ps.producer_name().empty());  // assigned by the broker
+    CHECK(ps.schema_version() == version(0));
+    CHECK(ps.last_sequence_id() == -1);
+    CHECK(ps.producer_ready());
+
+    auto named = c.call(producer(topic, 2, 101, schema(Schema::Avro, kUserV2), std::string("my-producer")));
+    REQUIRE(named.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(named.producer_success().request_id() == 101);
+    CHECK(named.producer_success().producer_name() == "my-producer");  // kept as given
+    CHECK(named.producer_success().schema_version() == version(1));  // the evolved schema: a new version
+    CHECK(named.producer_success().schema_version().size() == 8);
+
+    auto again = c.call(producer(topic, 3, 102, schema(Schema::Avro, kUserV1)));
+    REQUIRE(again.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(again.producer_success().schema_version() == version(0));  // an existing schema: its version
+    CHECK(again.producer_success().producer_name() != ps.producer_name());
+
+    auto refused = c.call(producer(topic, 4, 103, schema(Schema::Avro, kUserV3)));
+    REQUIRE(refused.type() == BaseCommand::ERROR);
+    CHECK(refused.error().request_id() == 103);
+    CHECK(refused.error().error() == pulsar::proto::IncompatibleSchema);
+    CHECK_FALSE(refused.error().message().empty());
+    CHECK(c.call(ping()).type() == BaseCommand::PONG);  // a refusal does not close the connection
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("SEND_RECEIPT in order with increasing ids, a batch as one entry, a bad CRC32C as ChecksumError",
+          "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session s(server);
+    auto& c = s.client;
+    const std::string topic = "persistent://public/default/receipts";
+    auto name = openProducer(c, topic, 9, 1);
+
+    // Pipelined: five SENDs before reading any receipt; the receipts come in order.
+    for (std::uint64_t seq = 0; seq < 5; ++seq) c.sendPayload(send(9, seq), metadata(name, seq), "m" + std::to_string(seq));
+    std::optional<pulsar::proto::MessageIdData> previous;
+    for (std::uint64_t seq = 0; seq < 5; ++seq) {
+        auto r = c.read();
+        REQUIRE(r.has_value());
+        REQUIRE(r->type() == BaseCommand::SEND_RECEIPT);
+        CHECK(r->send_receipt().producer_id() == 9);
+        CHECK(r->send_receipt().sequence_id() == seq);
+        const auto& id = r->send_receipt().message_id();
+        CHECK(id.ledgerid() != kNoEntry);
+        CHECK(id.entryid() != kNoEntry);
+        if (previous) {
+            CHECK(id.ledgerid() == previous->ledgerid());
+            CHECK(id.entryid() == previous->entryid() + 1);
+        }
+        previous = id;
+    }
+
+    // A batch of three: one SEND, one receipt, one entry.
+    pulsar::proto::MessageMetadata batchMeta = metadata(name, 5);
+    batchMeta.set_num_messages_in_batch(3);
+    std::string batchPayload;
+    for (int i = 0; i < 3; ++i) {
+        pulsar::proto::SingleMessageMetadata single;
+        std::string body = "batched-" + std::to_string(i);
+        single.set_payload_size(static_cast<int>(body.size()));
+        single.set_sequence_id(5 + i);
+        std::string m = single.SerializeAsString();
+        batchPayload += be32(static_cast<std::uint32_t>(m.size())) + m + body;
+    }
+    c.sendPayload(send(9, 5, 3), batchMeta, batchPayload);
+    auto batchReceipt = c.read();
+    REQUIRE(batchReceipt.has_value());
+    REQUIRE(batchReceipt->type() == BaseCommand::SEND_RECEIPT);
+    CHECK(batchReceipt->send_receipt().sequence_id() == 5);
+    CHECK(batchReceipt->send_receipt().message_id().entryid() == previous->entryid() + 1);
+
+    // A checksum that does not match: SEND_ERROR ChecksumError, nothing stored.
+    auto bad = metadata(name, 8);
+    std::string body = send(9, 8).SerializeAsString(), m = bad.SerializeAsString();
+    std::string checked = be32(static_cast<std::uint32_t>(m.size())) + m + "corrupted";
+    std::string tail = std::string("\x0e\x01", 2) + be32(crc32c(checked) ^ 1u) + checked;
+    c.raw(be32(static_cast<std::uint32_t>(4 + body.size() + tail.size())) + be32(static_cast<std::uint32_t>(body.size())) +
+          body + tail);
+    auto err = c.read();
+    REQUIRE(err.has_value());
+    REQUIRE(err->type() == BaseCommand::SEND_ERROR);
+    CHECK(err->send_error().producer_id() == 9);
+    CHECK(err->send_error().sequence_id() == 8);
+    CHECK(err->send_error().error() == pulsar::proto::ChecksumError);
+
+    // A consumer from the earliest position sees the six entries exactly as sent.
+    Session reader(server);
+    auto& r = reader.client;
+    subscribeOk(r, subscribe(topic, "audit", 1, 1, CommandSubscribe::Exclusive, CommandSubscribe::Earliest));
+    r.send(flow(1, 100));
+    for (std::uint64_t seq = 0; seq < 5; ++seq) {
+        auto f = r.readUntil(BaseCommand::MESSAGE);
+        REQUIRE(f.has_value());
+        CHECK(f->payload == "m" + std::to_string(seq));
+        CHECK(f->metadataBytes == metadata(name, seq).SerializeAsString());
+    }
+    auto batch = r.readUntil(BaseCommand::MESSAGE);
+    REQUIRE(batch.has_value());
+    CHECK(batch->command.message().message_id().entryid() == batchReceipt->send_receipt().message_id().entryid());
+    CHECK(batch->metadataBytes == batchMeta.SerializeAsString());
+    CHECK(batch->metadata.num_messages_in_batch() == 3);
+    CHECK(batch->payload == batchPayload);
+    CHECK(batch->checksumPresent);
+    CHECK(batch->checksumValid);
+    CHECK(quiet(r));  // the corrupted message was not stored
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("SUBSCRIBE Earliest and Latest, FLOW permits, MESSAGE fields", "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session p(server), e(server), l(server);
+    const std::string topic = "persistent://public/default/positions";
+    auto name = openProducer(p.client, topic, 1, 1, schema(pulsar::proto::Schema::String));
+    std::vector<pulsar::proto::MessageIdData> ids;
+    for (std::uint64_t seq = 0; seq < 3; ++seq)
+        ids.push_back(sendOne(p.client, 1, metadata(name, seq, version(0)), "before-" + std::to_string(seq)));
+
+    subscribeOk(e.client, subscribe(topic, "from-earliest", 21, 2, CommandSubscribe::Exclusive, CommandSubscribe::Earliest));
+    subscribeOk(l.client, subscribe(topic, "from-latest", 22, 3, CommandSubscribe::Exclusive, CommandSubscribe::Latest));
+
+    // Two permits: two MESSAGEs, then nothing until the next FLOW.
+    e.client.send(flow(21, 2));
+    for (std::uint64_t seq = 0; seq < 2; ++seq) {
+        auto f = e.client.readFrame();
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        const auto& msg = f->command.message();
+        CHECK(msg.consumer_id() == 21);
+        CHECK(msg.message_id().ledgerid() == ids[seq].ledgerid());
+        CHECK(msg.message_id().entryid() == ids[seq].entryid());
+        CHECK(msg.redelivery_count() == 0);
+        CHECK(f->payload == "before-" + std::to_string(seq));
+        CHECK(f->metadataBytes == metadata(name, seq, version(0)).SerializeAsString());
+        CHECK(f->metadata.schema_version() == version(0));
+        CHECK(f->checksumPresent);
+        CHECK(f->checksumValid);
+    }
+    CHECK(quiet(e.client));
+    e.client.send(flow(21, 10));
+    auto third = e.client.readFrame();
+    REQUIRE(third.has_value());
+    REQUIRE(third->command.type() == BaseCommand::MESSAGE);
+    CHECK(third->payload == "before-2");
+
+    // Latest: the three earlier messages are not delivered, a later one is, to both.
+    l.client.send(flow(22, 10));
+    CHECK(quiet(l.client));
+    auto later = sendOne(p.client, 1, metadata(name, 3, version(0)), "after");
+    for (auto* consumer : {&l.client, &e.client}) {
+        auto f = consumer->readFrame();
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        CHECK(f->payload == "after");
+        CHECK(f->command.message().message_id().entryid() == later.entryid());
+    }
+    CHECK(l.client.readFrame(300ms) == std::nullopt);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("ACK individual and cumulative with ACK_RESPONSE, REDELIVER, UNSUBSCRIBE, GET_LAST_MESSAGE_ID",
+          "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/acks";
+    auto name = openProducer(p.client, topic, 1, 1);
+    subscribeOk(c.client, subscribe(topic, "sub", 5, 2, CommandSubscribe::Shared, CommandSubscribe::Earliest));
+
+    auto lastId = [&](std::uint64_t requestId) {
+        auto q = command(BaseCommand::GET_LAST_MESSAGE_ID);
+        q.mutable_getlastmessageid()->set_consumer_id(5);
+        q.mutable_getlastmessageid()->set_request_id(requestId);
+        auto r = c.client.call(q);
+        REQUIRE(r.type() == BaseCommand::GET_LAST_MESSAGE_ID_RESPONSE);
+        CHECK(r.getlastmessageidresponse().request_id() == requestId);
+        return r.getlastmessageidresponse().last_message_id();
+    };
+    CHECK(lastId(3).entryid() == kNoEntry);  // nothing written yet: entry -1
+
+    std::vector<pulsar::proto::MessageIdData> ids;
+    for (std::uint64_t seq = 0; seq < 5; ++seq) ids.push_back(sendOne(p.client, 1, metadata(name, seq), "x"));
+    auto last = lastId(4);
+    CHECK(last.ledgerid() == ids.back().ledgerid());
+    CHECK(last.entryid() == ids.back().entryid());
+
+    c.client.send(flow(5, 100));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        auto f = c.client.readFrame();
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        CHECK(f->command.message().message_id().entryid() == ids[i].entryid());
+    }
+    auto ack = [&](pulsar::proto::CommandAck_AckType type, const pulsar::proto::MessageIdData& id, std::optional<std::uint64_t> requestId) {
+        auto a = command(BaseCommand::ACK);
+        a.mutable_ack()->set_consumer_id(5);
+        a.mutable_ack()->set_ack_type(type);
+        *a.mutable_ack()->add_message_id() = id;
+        if (requestId) a.mutable_ack()->set_request_id(*requestId);
+        c.client.send(a);
+    };
+    using pulsar::proto::CommandAck;
+    ack(CommandAck::Individual, ids[3], 10);
+    auto r = c.client.read();
+    REQUIRE(r.has_value());
+    REQUIRE(r->type() == BaseCommand::ACK_RESPONSE);
+    CHECK(r->ackresponse().consumer_id() == 5);
+    CHECK(r->ackresponse().request_id() == 10);
+    CHECK_FALSE(r->ackresponse().has_error());
+    ack(CommandAck::Cumulative, ids[1], 11);
+    r = c.client.read();
+    REQUIRE(r.has_value());
+    REQUIRE(r->type() == BaseCommand::ACK_RESPONSE);
+    CHECK(r->ackresponse().request_id() == 11);
+    CHECK_FALSE(r->ackresponse().has_error());
+    ack(CommandAck::Individual, ids[2], std::nullopt);  // no request id: no ACK_RESPONSE
+    CHECK(quiet(c.client));
+
+    // Only entry 4 is unacknowledged: it alone comes back, counted once.
+    auto redeliver = command(BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES);
+    redeliver.mutable_redeliverunacknowledgedmessages()->set_consumer_id(5);
+    c.client.send(redeliver);
+    auto again = c.client.readFrame();
+    REQUIRE(again.has_value());
+    REQUIRE(again->command.type() == BaseCommand::MESSAGE);
+    CHECK(again->command.message().message_id().entryid() == ids[4].entryid());
+    CHECK(again->command.message().redelivery_count() == 1);
+    CHECK(quiet(c.client));
+
+    auto unsub = command(BaseCommand::UNSUBSCRIBE);
+    unsub.mutable_unsubscribe()->set_consumer_id(5);
+    unsub.mutable_unsubscribe()->set_request_id(12);
+    auto u = c.client.call(unsub);
+    REQUIRE(u.type() == BaseCommand::SUCCESS);
+    CHECK(u.success().request_id() == 12);
+    // The subscription is gone: the same name from Latest does not get entry 4 back.
+    subscribeOk(c.client, subscribe(topic, "sub", 6, 13, CommandSubscribe::Shared, CommandSubscribe::Latest));
+    c.client.send(flow(6, 10));
+    CHECK(quiet(c.client));
+
+    // For a consumer id not on the connection: Pulsar answers ERROR MetadataError "Consumer not found".
+    auto q = command(BaseCommand::GET_LAST_MESSAGE_ID);
+    q.mutable_getlastmessageid()->set_consumer_id(99);
+    q.mutable_getlastmessageid()->set_request_id(14);
+    auto unknown = c.client.call(q);
+    REQUIRE(unknown.type() == BaseCommand::ERROR);
+    CHECK(unknown.error().request_id() == 14);
+    CHECK(unknown.error().error() == pulsar::proto::MetadataError);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("REDELIVER on Exclusive and Failover: the entry comes back with redelivery_count 0", "[serve][commands]") {
+    // Pulsar's single-active-consumer dispatcher uses RedeliveryTrackerDisabled:
+    // only Shared and Key_Shared subscriptions count redeliveries.
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/single-active";
+    auto name = openProducer(p.client, topic, 1, 1);
+    auto type = GENERATE(CommandSubscribe::Exclusive, CommandSubscribe::Failover);
+    subscribeOk(c.client, subscribe(topic, "sub", 3, 2, type, CommandSubscribe::Earliest));
+    auto id = sendOne(p.client, 1, metadata(name, 0), "once");
+    c.client.send(flow(3, 10));
+    auto first = c.client.readFrame();
+    REQUIRE(first.has_value());
+    REQUIRE(first->command.type() == BaseCommand::MESSAGE);
+    auto redeliver = command(BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES);
+    redeliver.mutable_redeliverunacknowledgedmessages()->set_consumer_id(3);
+    c.client.send(redeliver);
+    auto again = c.client.readFrame();
+    REQUIRE(again.has_value());
+    REQUIRE(again->command.type() == BaseCommand::MESSAGE);
+    CHECK(again->command.message().message_id().entryid() == id.entryid());
+    CHECK(again->command.message().redelivery_count() == 0);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("CLOSE_PRODUCER and CLOSE_CONSUMER answered SUCCESS, for unknown ids too", "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session s(server);
+    auto& c = s.client;
+    const std::string topic = "persistent://public/default/closing";
+    openProducer(c, topic, 1, 1);
+    subscribeOk(c, subscribe(topic, "sub", 2, 2));
+    auto closeProducer = [&](std::uint64_t id, std::uint64_t requestId) {
+        auto q = command(BaseCommand::CLOSE_PRODUCER);
+        q.mutable_close_producer()->set_producer_id(id);
+        q.mutable_close_producer()->set_request_id(requestId);
+        return c.call(q);
+    };
+    auto closeConsumer = [&](std::uint64_t id, std::uint64_t requestId) {
+        auto q = command(BaseCommand::CLOSE_CONSUMER);
+        q.mutable_close_consumer()->set_consumer_id(id);
+        q.mutable_close_consumer()->set_request_id(requestId);
+        return c.call(q);
+    };
+    for (auto [r, requestId] : {std::pair{closeProducer(1, 3), 3}, std::pair{closeConsumer(2, 4), 4},
+                                // Unknown ids: SUCCESS, as ServerCnx answers since 2.x ("was not registered").
+                                std::pair{closeProducer(77, 5), 5}, std::pair{closeConsumer(78, 6), 6}}) {
+        REQUIRE(r.type() == BaseCommand::SUCCESS);
+        CHECK(r.success().request_id() == static_cast<std::uint64_t>(requestId));
+    }
+    // The closed consumer's subscription takes a new Exclusive consumer; the producer id is free again.
+    subscribeOk(c, subscribe(topic, "sub", 3, 7));
+    openProducer(c, topic, 1, 8);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("GET_SCHEMA by version and latest, GET_OR_CREATE_SCHEMA", "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session s(server);
+    auto& c = s.client;
+    using pulsar::proto::Schema;
+    const std::string topic = "persistent://public/default/schemas";
+    openProducer(c, topic, 1, 1, schema(Schema::Avro, kUserV1));
+
+    auto getSchema = [&](const std::string& t, std::optional<std::int64_t> v, std::uint64_t requestId) {
+        auto q = command(BaseCommand::GET_SCHEMA);
+        q.mutable_getschema()->set_topic(t);
+        q.mutable_getschema()->set_request_id(requestId);
+        if (v) q.mutable_getschema()->set_schema_version(version(*v));
+        auto r = c.call(q);
+        REQUIRE(r.type() == BaseCommand::GET_SCHEMA_RESPONSE);
+        CHECK(r.getschemaresponse().request_id() == requestId);
+        return r.getschemaresponse();
+    };
+    auto getOrCreate = [&](const std::string& t, const std::string& definition, std::uint64_t requestId) {
+        auto q = command(BaseCommand::GET_OR_CREATE_SCHEMA);
+        q.mutable_getorcreateschema()->set_topic(t);
+        q.mutable_getorcreateschema()->set_request_id(requestId);
+        *q.mutable_getorcreateschema()->mutable_schema() = schema(Schema::Avro, definition);
+        auto r = c.call(q);
+        REQUIRE(r.type() == BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
+        CHECK(r.getorcreateschemaresponse().request_id() == requestId);
+        return r.getorcreateschemaresponse();
+    };
+
+    auto created = getOrCreate(topic, kUserV2, 2);
+    CHECK_FALSE(created.has_error_code());
+    CHECK(created.schema_version() == version(1));
+    auto existing = getOrCreate(topic, kUserV1, 3);
+    CHECK_FALSE(existing.has_error_code());
+    CHECK(existing.schema_version() == version(0));
+    auto incompatible = getOrCreate(topic, kUserV3, 4);
+    CHECK(incompatible.error_code() == pulsar::proto::IncompatibleSchema);
+    CHECK_FALSE(incompatible.error_message().empty());
+    CHECK_FALSE(incompatible.has_schema_version());
+    auto noTopic = getOrCreate("persistent://public/default/never-created", kUserV1, 5);
+    CHECK(noTopic.error_code() == pulsar::proto::TopicNotFound);
+
+    auto latest = getSchema(topic, std::nullopt, 6);
+    CHECK_FALSE(latest.has_error_code());
+    CHECK(latest.schema_version() == version(1));
+    CHECK(latest.schema().type() == Schema::Avro);
+    CHECK(latest.schema().schema_data() == kUserV2);
+    auto v0 = getSchema(topic, 0, 7);
+    CHECK_FALSE(v0.has_error_code());
+    CHECK(v0.schema_version() == version(0));
+    CHECK(v0.schema().schema_data() == kUserV1);
+    // ServerCnx.handleGetSchema: no schema found -> TopicNotFound "Topic not found or no-schema <topic>".
+    auto missing = getSchema(topic, 9, 8);
+    CHECK(missing.error_code() == pulsar::proto::TopicNotFound);
+    auto unknown = getSchema("persistent://public/default/no-such-topic", std::nullopt, 9);
+    CHECK(unknown.error_code() == pulsar::proto::TopicNotFound);
+    CHECK_THAT(unknown.error_message(), Catch::StartsWith("Topic not found or no-schema"));
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("Exclusive refuses a second consumer with ConsumerBusy, Shared spreads over its consumers",
+          "[serve][commands]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session a(server), b(server), p(server);
+    const std::string topic = "persistent://public/default/modes";
+    subscribeOk(a.client, subscribe(topic, "only-one", 1, 1, CommandSubscribe::Exclusive));
+    auto busy = b.client.call(subscribe(topic, "only-one", 1, 2, CommandSubscribe::Exclusive));
+    REQUIRE(busy.type() == BaseCommand::ERROR);
+    CHECK(busy.error().request_id() == 2);
+    CHECK(busy.error().error() == pulsar::proto::ConsumerBusy);
+    CHECK(b.client.call(ping()).type() == BaseCommand::PONG);
+
+    subscribeOk(a.client, subscribe(topic, "many", 2, 3, CommandSubscribe::Shared));
+    subscribeOk(b.client, subscribe(topic, "many", 2, 4, CommandSubscribe::Shared));
+    a.client.send(flow(2, 100));
+    b.client.send(flow(2, 100));
+    CHECK(a.client.call(ping()).type() == BaseCommand::PONG);  // the FLOWs are in before the SENDs
+    CHECK(b.client.call(ping()).type() == BaseCommand::PONG);
+    auto name = openProducer(p.client, topic, 1, 1);
+    for (std::uint64_t seq = 0; seq < 6; ++seq) sendOne(p.client, 1, metadata(name, seq), std::to_string(seq));
+    std::multiset<std::string> seen;
+    std::size_t fromA = 0, fromB = 0;
+    for (auto [from, count] : {std::pair{&a.client, &fromA}, std::pair{&b.client, &fromB}}) {
+        while (auto f = from->readFrame(500ms)) {
+            REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+            CHECK(f->command.message().consumer_id() == 2);  // the Shared one: "only-one"'s has no permits
+            seen.insert(f->payload);
+            ++*count;
+        }
+    }
+    CHECK(seen == std::multiset<std::string>{"0", "1", "2", "3", "4", "5"});
+    CHECK(fromA > 0);
+    CHECK(fromB > 0);
+    CHECK(server.stop() == 0);
+}
