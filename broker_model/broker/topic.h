@@ -40,7 +40,7 @@ struct AttachedConsumer {
     std::uint64_t connectionId = 0;
     std::uint64_t consumerId = 0;
     SchemaType schemaType = SchemaType::NONE;  // 3.0+: the type it subscribed with (NONE: no schema)
-    std::uint32_t permits = 0;                 // FLOW permits not used yet
+    std::int64_t permits = 0;  // FLOW permits not used yet: one per message, so a batch may overdraw them
     std::set<std::uint64_t> pending;           // entries dispatched to it and not acknowledged
 };
 

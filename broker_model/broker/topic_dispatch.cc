@@ -76,7 +76,13 @@ void Topic::dispatch(Subscription& sub) {
         if (!connection) return;  // closing: its consumers are being removed
         if (replayed) sub.cursor.replay.erase(sub.cursor.replay.begin());
         else ++sub.cursor.readPosition;
-        --consumer->permits;
+        // A batch entry uses one permit per message in it, as Pulsar's dispatcher
+        // counts them (the permits may go below zero; no more is sent until FLOW
+        // brings them above it again).
+        const auto& meta = entries[entry].metadata;
+        consumer->permits -= meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1
+                                 ? meta.num_messages_in_batch()
+                                 : 1;
         consumer->pending.insert(entry);
         auto count = sub.cursor.redeliveryCount[entry];
         connection->deliver(consumer->consumerId, entries[entry], count);

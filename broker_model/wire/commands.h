@@ -63,8 +63,9 @@ BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producer
 /// (§1.1 step 3): name and schema version only.
 BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
                                     const std::string& schemaVersion);
+/// SEND_RECEIPT; `highest_sequence_id` is the larger of the SEND's (a batch's last) and `sequenceId`, as the broker answers.
 BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
-                        std::uint64_t entryId);
+                        std::uint64_t entryId, std::uint64_t highestSequenceId = 0);
 BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
                       const std::string& message);
 /// The broker closes a producer / consumer (topic unloaded); request_id is -1, as
