@@ -126,6 +126,8 @@ public:
     std::optional<BrokerError> unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force);
     /// The last entry's position; entry id -1 (as unsigned) when the log is empty.
     Position lastPosition() const;
+    /// The last stored entry, or nullptr when the log is empty.
+    const Entry* lastEntry() const;
 
     const std::vector<AttachedProducer>& producers() const { return producers_; }
     const std::map<std::string, Subscription>& subscriptions() const { return subscriptions_; }

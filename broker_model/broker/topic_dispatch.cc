@@ -25,6 +25,11 @@ Position Topic::lastPosition() const {
     return l.entries.back().position;
 }
 
+const Entry* Topic::lastEntry() const {
+    const auto& l = log();
+    return l.entries.empty() ? nullptr : &l.entries.back();
+}
+
 std::pair<Subscription*, AttachedConsumer*> Topic::findConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
     for (auto& [_, sub] : subscriptions_) {
         for (auto& c : sub.consumers)

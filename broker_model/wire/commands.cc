@@ -359,13 +359,16 @@ BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, 
     return out;
 }
 
-BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId) {
+BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
+                                     int partition, int batchIndex) {
     BaseCommand out;
     out.set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
     auto* r = out.mutable_getlastmessageidresponse();
     r->set_request_id(requestId);
     r->mutable_last_message_id()->set_ledgerid(ledgerId);
     r->mutable_last_message_id()->set_entryid(entryId);
+    r->mutable_last_message_id()->set_partition(partition);
+    if (batchIndex >= 0) r->mutable_last_message_id()->set_batch_index(batchIndex);
     return out;
 }
 

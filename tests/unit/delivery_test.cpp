@@ -360,4 +360,18 @@ TEST_CASE("a batch uses one permit per message in it; SEND_RECEIPT carries highe
     got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 1);
     CHECK(got[0].entry == 1);
+
+    // GET_LAST_MESSAGE_ID names the partition (-1: not partitioned) and, for a batch, its last index.
+    BaseCommand last;
+    last.set_type(BaseCommand::GET_LAST_MESSAGE_ID);
+    last.mutable_getlastmessageid()->set_consumer_id(1);
+    last.mutable_getlastmessageid()->set_request_id(20);
+    auto answer = s.consumer.one(last);
+    REQUIRE(answer.type() == BaseCommand::GET_LAST_MESSAGE_ID_RESPONSE);
+    CHECK(answer.getlastmessageidresponse().last_message_id().entryid() == 1);
+    CHECK(answer.getlastmessageidresponse().last_message_id().partition() == -1);
+    CHECK_FALSE(answer.getlastmessageidresponse().last_message_id().has_batch_index());  // entry 1 is no batch
+    s.producer.sendPayload(send, meta, "batch again");
+    answer = s.consumer.one(last);
+    CHECK(answer.getlastmessageidresponse().last_message_id().batch_index() == 2);
 }
