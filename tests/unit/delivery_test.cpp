@@ -326,7 +326,7 @@ TEST_CASE("SEEK resets the cursor: by message id, by publish time, earliest and 
     CHECK(seekTo(50, std::nullopt, 0) == std::vector<std::uint64_t>{0, 1, 2, 3});  // every entry is at or after time 0
 }
 
-TEST_CASE("a batch uses one permit per message in it; SEND_RECEIPT carries highest_sequence_id", "[delivery]") {
+TEST_CASE("a batch uses one permit per message in it, SEND_RECEIPT carries highest_sequence_id", "[delivery]") {
     Session s;
     // A batch of 3 (sequence ids 10..12) and a single message after it.
     BaseCommand send;
