@@ -40,7 +40,7 @@ struct AttachedConsumer {
     std::uint64_t connectionId = 0;
     std::uint64_t consumerId = 0;
     SchemaType schemaType = SchemaType::NONE;  // 3.0+: the type it subscribed with (NONE: no schema)
-    std::uint32_t permits = 0;                 // FLOW permits not used yet
+    std::int64_t permits = 0;  // FLOW permits not used yet: one per message, so a batch may overdraw them
     std::set<std::uint64_t> pending;           // entries dispatched to it and not acknowledged
 };
 
@@ -126,6 +126,8 @@ public:
     std::optional<BrokerError> unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force);
     /// The last entry's position; entry id -1 (as unsigned) when the log is empty.
     Position lastPosition() const;
+    /// The last stored entry, or nullptr when the log is empty.
+    const Entry* lastEntry() const;
 
     const std::vector<AttachedProducer>& producers() const { return producers_; }
     const std::map<std::string, Subscription>& subscriptions() const { return subscriptions_; }

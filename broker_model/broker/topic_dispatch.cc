@@ -25,6 +25,11 @@ Position Topic::lastPosition() const {
     return l.entries.back().position;
 }
 
+const Entry* Topic::lastEntry() const {
+    const auto& l = log();
+    return l.entries.empty() ? nullptr : &l.entries.back();
+}
+
 std::pair<Subscription*, AttachedConsumer*> Topic::findConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
     for (auto& [_, sub] : subscriptions_) {
         for (auto& c : sub.consumers)
@@ -76,7 +81,13 @@ void Topic::dispatch(Subscription& sub) {
         if (!connection) return;  // closing: its consumers are being removed
         if (replayed) sub.cursor.replay.erase(sub.cursor.replay.begin());
         else ++sub.cursor.readPosition;
-        --consumer->permits;
+        // A batch entry uses one permit per message in it, as Pulsar's dispatcher
+        // counts them (the permits may go below zero; no more is sent until FLOW
+        // brings them above it again).
+        const auto& meta = entries[entry].metadata;
+        consumer->permits -= meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1
+                                 ? meta.num_messages_in_batch()
+                                 : 1;
         consumer->pending.insert(entry);
         auto count = sub.cursor.redeliveryCount[entry];
         connection->deliver(consumer->consumerId, entries[entry], count);

@@ -78,7 +78,13 @@ void ServerCnx::handleGetLastMessageId(const pulsar::proto::CommandGetLastMessag
         return;
     }
     auto last = topic->lastPosition();
-    send(wire::getLastMessageIdResponse(cmd.request_id(), last.ledgerId, last.entryId));
+    int batchIndex = -1;
+    if (const auto* entry = topic->lastEntry()) {
+        const auto& meta = entry->metadata;
+        if (meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1) batchIndex = meta.num_messages_in_batch() - 1;
+    }
+    send(wire::getLastMessageIdResponse(cmd.request_id(), last.ledgerId, last.entryId, topic->name().partitionIndex(),
+                                        batchIndex));
 }
 
 // SEEK (ServerCnx.handleSeek, PersistentSubscription.resetCursor): the

@@ -521,7 +521,8 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
     std::size_t bytes = frame.payload.size() + (frame.metadata ? frame.metadata->ByteSizeLong() : 0);
     auto position = topic->publish(bytes == 0 ? 1 : bytes, frame.metadata.value_or(pulsar::proto::MessageMetadata{}),
                                    frame.payload);
-    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position.ledgerId, position.entryId));
+    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position.ledgerId, position.entryId,
+                           cmd.highest_sequence_id()));
 }
 
 void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd) {

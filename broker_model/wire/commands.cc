@@ -1,5 +1,7 @@
 #include "broker_model/wire/commands.h"
 
+#include <algorithm>
+
 namespace cnx::wire {
 namespace {
 
@@ -247,12 +249,13 @@ BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& 
 }
 
 BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
-                        std::uint64_t entryId) {
+                        std::uint64_t entryId, std::uint64_t highestSequenceId) {
     BaseCommand out;
     out.set_type(T::SEND_RECEIPT);
     auto* r = out.mutable_send_receipt();
     r->set_producer_id(producerId);
     r->set_sequence_id(sequenceId);
+    r->set_highest_sequence_id(std::max(sequenceId, highestSequenceId));
     r->mutable_message_id()->set_ledgerid(ledgerId);
     r->mutable_message_id()->set_entryid(entryId);
     return out;
@@ -356,13 +359,16 @@ BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, 
     return out;
 }
 
-BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId) {
+BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
+                                     int partition, int batchIndex) {
     BaseCommand out;
     out.set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
     auto* r = out.mutable_getlastmessageidresponse();
     r->set_request_id(requestId);
     r->mutable_last_message_id()->set_ledgerid(ledgerId);
     r->mutable_last_message_id()->set_entryid(entryId);
+    r->mutable_last_message_id()->set_partition(partition);
+    if (batchIndex >= 0) r->mutable_last_message_id()->set_batch_index(batchIndex);
     return out;
 }
 

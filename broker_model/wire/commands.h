@@ -63,8 +63,9 @@ BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producer
 /// (§1.1 step 3): name and schema version only.
 BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
                                     const std::string& schemaVersion);
+/// SEND_RECEIPT; `highest_sequence_id` is the larger of the SEND's (a batch's last) and `sequenceId`, as the broker answers.
 BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
-                        std::uint64_t entryId);
+                        std::uint64_t entryId, std::uint64_t highestSequenceId = 0);
 BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
                       const std::string& message);
 /// The broker closes a producer / consumer (topic unloaded); request_id is -1, as
@@ -89,7 +90,10 @@ BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint6
 BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
 BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);
-BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId);
+/// GET_LAST_MESSAGE_ID_RESPONSE: the last entry's id with the topic's partition index (-1: not
+/// partitioned) and, when that entry is a batch of n, batch index n-1 (ServerCnx.getLargestBatchIndexWhenPossible).
+BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
+                                     int partition = -1, int batchIndex = -1);
 /// LOOKUP_RESPONSE: this broker serves the topic itself (response Connect, authoritative).
 BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl);
 BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);

@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <vector>
 #include <spdlog/spdlog.h>
 
 #include "broker_model/profile/protocol.h"
@@ -197,20 +198,27 @@ void Connection::queue(std::string frame) {
 }
 
 void Connection::write() {
+    // Everything queued goes out in one gathered write: a burst of receipts
+    // costs one send(), not one per frame.
     writing_ = true;
-    asio::async_write(socket_, asio::buffer(writeQueue_.front()),
-                      [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                          if (self->closed_) return;
-                          if (ec) {
-                              self->close("write: " + ec.message());
-                              return;
-                          }
-                          self->queuedBytes_ -= self->writeQueue_.front().size();
-                          self->writeQueue_.pop_front();
-                          self->writing_ = false;
-                          if (!self->writeQueue_.empty()) self->write();
-                          else if (self->draining_) self->close(self->drainReason_);
-                      });
+    std::size_t frames = writeQueue_.size();
+    std::vector<asio::const_buffer> buffers;
+    buffers.reserve(frames);
+    for (const auto& f : writeQueue_) buffers.emplace_back(asio::buffer(f));
+    asio::async_write(socket_, buffers, [self = shared_from_this(), frames](boost::system::error_code ec, std::size_t) {
+        if (self->closed_) return;
+        if (ec) {
+            self->close("write: " + ec.message());
+            return;
+        }
+        for (std::size_t i = 0; i < frames; ++i) {
+            self->queuedBytes_ -= self->writeQueue_.front().size();
+            self->writeQueue_.pop_front();
+        }
+        self->writing_ = false;
+        if (!self->writeQueue_.empty()) self->write();
+        else if (self->draining_) self->close(self->drainReason_);
+    });
 }
 
 void Connection::armKeepAlive() {

@@ -325,3 +325,53 @@ TEST_CASE("SEEK resets the cursor: by message id, by publish time, earliest and 
     CHECK(seekTo(40, std::pair<std::int64_t, std::int64_t>{INT64_MAX, INT64_MAX}, std::nullopt).empty());  // latest
     CHECK(seekTo(50, std::nullopt, 0) == std::vector<std::uint64_t>{0, 1, 2, 3});  // every entry is at or after time 0
 }
+
+TEST_CASE("a batch uses one permit per message in it, SEND_RECEIPT carries highest_sequence_id", "[delivery]") {
+    Session s;
+    // A batch of 3 (sequence ids 10..12) and a single message after it.
+    BaseCommand send;
+    send.set_type(BaseCommand::SEND);
+    send.mutable_send()->set_producer_id(1);
+    send.mutable_send()->set_sequence_id(10);
+    send.mutable_send()->set_highest_sequence_id(12);
+    send.mutable_send()->set_num_messages(3);
+    pulsar::proto::MessageMetadata meta;
+    meta.set_producer_name("p");
+    meta.set_sequence_id(10);
+    meta.set_publish_time(1);
+    meta.set_num_messages_in_batch(3);
+    auto receipt = s.producer.sendPayload(send, meta, "batch");
+    REQUIRE(receipt.size() == 1);
+    REQUIRE(receipt[0].type() == BaseCommand::SEND_RECEIPT);
+    CHECK(receipt[0].send_receipt().sequence_id() == 10);
+    CHECK(receipt[0].send_receipt().highest_sequence_id() == 12);
+    auto single = s.producer.publish(1, 13);
+    REQUIRE(single.type() == BaseCommand::SEND_RECEIPT);
+    CHECK(single.send_receipt().highest_sequence_id() == 13);
+
+    REQUIRE(s.consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
+    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 2)));  // fewer permits than the batch holds: it still goes
+    auto got = messagesIn(s.consumer.receivedFrames());
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].entry == 0);
+    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));  // permits -1 + 1 = 0: nothing more yet
+    CHECK(messagesIn(s.consumer.receivedFrames()).empty());
+    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));
+    got = messagesIn(s.consumer.receivedFrames());
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].entry == 1);
+
+    // GET_LAST_MESSAGE_ID names the partition (-1: not partitioned) and, for a batch, its last index.
+    BaseCommand last;
+    last.set_type(BaseCommand::GET_LAST_MESSAGE_ID);
+    last.mutable_getlastmessageid()->set_consumer_id(1);
+    last.mutable_getlastmessageid()->set_request_id(20);
+    auto answer = s.consumer.one(last);
+    REQUIRE(answer.type() == BaseCommand::GET_LAST_MESSAGE_ID_RESPONSE);
+    CHECK(answer.getlastmessageidresponse().last_message_id().entryid() == 1);
+    CHECK(answer.getlastmessageidresponse().last_message_id().partition() == -1);
+    CHECK_FALSE(answer.getlastmessageidresponse().last_message_id().has_batch_index());  // entry 1 is no batch
+    s.producer.sendPayload(send, meta, "batch again");
+    answer = s.consumer.one(last);
+    CHECK(answer.getlastmessageidresponse().last_message_id().batch_index() == 2);
+}

@@ -8,7 +8,8 @@ namespace {
 template <class T>
 std::optional<FieldValue> asField(std::optional<T>&& v) {
     if (!v) return std::nullopt;
-    return FieldValue(std::move(*v));
+    // Built in place: a moved temporary variant trips GCC 12's -Wmaybe-uninitialized at -O3.
+    return std::optional<FieldValue>(std::in_place, std::in_place_type<T>, std::move(*v));
 }
 
 }  // namespace

@@ -49,23 +49,18 @@ constexpr std::array<Field<Scenario>, 10> kScenarioFields{{
     {"steps", Need::required, sectionValue("a sequence of steps"), loadSection<&DocumentLoader::loadSteps>},
 }};
 
-// A `cnxsim serve --setup` file: the scenario's sections, `name` and `steps`
-// optional, and the faults the server injects.
-constexpr std::array<Field<Scenario>, 11> kSetupFields{{
-    {"name", Need::optional, nonEmptyTextValue(), store<&Scenario::name>},
-    {"description", Need::optional, textValue(), store<&Scenario::description>, OnNull::skip},
-    {"tags", Need::optional, textListValue(), store<&Scenario::tags>, OnNull::skip},
-    {"reproduces", Need::optional, textListValue(), store<&Scenario::reproduces>, OnNull::skip},
-    {"broker", Need::optional, sectionValue("broker"), loadSection<&DocumentLoader::loadBroker>},
-    {"namespaces", Need::optional, sectionValue("namespace policies by name"),
-     loadSection<&DocumentLoader::loadNamespaces>},
-    {"topics", Need::optional, sectionValue("topic declarations by name"), loadSection<&DocumentLoader::loadTopics>},
-    {"clients", Need::optional, sectionValue("client declarations by name"), loadSection<&DocumentLoader::loadClients>},
-    {"schemas", Need::optional, sectionValue("schema definitions by alias"), loadSection<&DocumentLoader::loadSchemas>},
-    {"steps", Need::optional, sectionValue("a sequence of steps"), loadSection<&DocumentLoader::loadSteps>},
-    {"faults", Need::optional, customValue("a sequence of faults, e.g. PRODUCER:delay=200ms"),
-     loadSection<&DocumentLoader::loadFaults>},
-}};
+// A `cnxsim serve --setup` file: the scenario's keys, every one optional, and
+// the faults the server injects.
+constexpr auto kSetupFields = [] {
+    std::array<Field<Scenario>, kScenarioFields.size() + 1> out{};
+    for (std::size_t i = 0; i < kScenarioFields.size(); ++i) {
+        out[i] = kScenarioFields[i];
+        out[i].need = Need::optional;
+    }
+    out.back() = {"faults", Need::optional, customValue("a sequence of faults, e.g. PRODUCER:delay=200ms"),
+                  loadSection<&DocumentLoader::loadFaults>};
+    return out;
+}();
 
 constexpr std::array<Field<Scenario>, 2> kBrokerFields{{
     {"version", Need::optional, customValue("a broker version or a list of them"),
