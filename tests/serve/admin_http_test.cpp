@@ -63,7 +63,7 @@ const std::string kBase = "/admin/v2/schemas/public/default/users";
 
 }  // namespace
 
-TEST_CASE("the ready line names the admin URL; clusters, health and metrics answer", "[serve][admin]") {
+TEST_CASE("the ready line names the admin URL, clusters, health and metrics answer", "[serve][admin]") {
     ServeProcess server;
     REQUIRE(server.adminPort() != 0);
     auto clusters = call(server.adminPort(), http::verb::get, "/admin/v2/clusters");
