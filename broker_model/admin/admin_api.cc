@@ -101,7 +101,7 @@ std::string errorText(const BehaviourProfile& profile, const BrokerError& e) {
 nlohmann::json schemaResponseJson(const StoredSchema& entry) {
     return {{"version", entry.version},
             {"type", std::string(to_string_view(entry.schema.type))},
-            {"timestamp", 0},
+            {"timestamp", entry.timestamp},
             {"data", renderData(entry.schema)},
             {"properties", entry.schema.properties}};
 }

@@ -100,7 +100,7 @@ std::uint64_t SchemaRegistry::generationOf(const std::string& id) const {
 SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& schema, bool deleted) {
     auto& loc = locators_[id];
     SchemaVersion v = loc.entries.empty() ? 0 : loc.entries.back().version + 1;
-    StoredSchema entry{v, schema, deleted};
+    StoredSchema entry{v, schema, deleted, clock_ ? clock_() : 0};
     // §4.1: the stored type is the Java value + 1; negative Java types (BYTES,
     // AUTO, ...) are stored, and so read back, as NONE.
     if (static_cast<int>(entry.schema.type) < 0) entry.schema.type = SchemaType::NONE;

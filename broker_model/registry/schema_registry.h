@@ -26,6 +26,7 @@ struct StoredSchema {
     SchemaVersion version = 0;
     SchemaData schema;
     bool deleted = false;
+    std::int64_t timestamp = 0;  // ms since the epoch when stored (SchemaRegistry::setClock; 0 in the simulator)
 };
 
 class SchemaRegistry {
@@ -38,6 +39,9 @@ public:
     SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler);
 
     void setProfile(const BehaviourProfile& profile) { profile_ = &profile; }
+    /// Where stored schemas take their timestamp from (ms since the epoch). Without one
+    /// they carry 0, so a scenario's answers do not depend on when it runs.
+    void setClock(std::function<std::int64_t()> clock) { clock_ = std::move(clock); }
     /// The JSON legacy-format switch from broker.conf (PIP-464).
     void setAllowLegacyJsonFormat(bool allow) { allowLegacyJson_ = allow; }
 
@@ -94,6 +98,7 @@ public:
                                             CompatibilityStrategy strategy, Trace& trace) const;
 
 private:
+    std::function<std::int64_t()> clock_;
     struct Locator {
         std::vector<StoredSchema> entries;
         std::uint64_t generation = 0;  // metadata version of the locator node; changes on every write

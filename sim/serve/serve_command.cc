@@ -4,6 +4,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -258,6 +259,11 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     boost::asio::io_context io;
     AsioScheduler scheduler(io);
     Broker broker(*profile, scheduler);
+    // A served schema carries the time it was stored, as a broker's does (GetSchemaResponse.timestamp).
+    broker.registry().setClock([] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    });
     AdminApi admin(broker);
     // broker.conf, then the setup file, then --set: the last word is the command line's.
     if (!args.configFile.empty()) {

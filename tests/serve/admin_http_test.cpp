@@ -92,7 +92,10 @@ TEST_CASE("schema endpoints on 3.0: POST 200, GET bodies, versions, compatibilit
     CHECK(g["type"] == "AVRO");
     CHECK(g["data"] == kV1);
     CHECK(g["properties"] == Json{{"owner", "billing"}});
-    CHECK(g["timestamp"].is_number_integer());
+    REQUIRE(g["timestamp"].is_number_integer());
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    CHECK(g["timestamp"].get<std::int64_t>() > now - 600'000);  // stored in the last ten minutes, by the wall clock
+    CHECK(g["timestamp"].get<std::int64_t>() <= now);
 
     CHECK(call(port, http::verb::post, kBase + "/schema", payload("AVRO", kV2Optional)).json() ==
           Json::parse(R"({"version":{"version":1}})"));
