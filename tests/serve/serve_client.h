@@ -279,6 +279,17 @@ public:
 
 private:
     enum class ReadResult { data, closed, timeout };
+    /// Runs the io_context until the operation started sets `done`, for at most
+    /// `timeout`; one still running then is cancelled (and its handler run). Whether it finished.
+    bool await(const bool& done, std::chrono::milliseconds timeout) {
+        io_.restart();
+        io_.run_for(timeout);
+        if (done) return true;
+        socket_.cancel();
+        io_.restart();
+        io_.run();
+        return false;
+    }
     ReadResult readSome(std::chrono::milliseconds timeout) {
         char buf[4096];
         bool done = false;
@@ -287,14 +298,7 @@ private:
             ec = e;
             done = true;
         });
-        io_.restart();
-        io_.run_for(timeout);
-        if (!done) {
-            socket_.cancel();
-            io_.restart();
-            io_.run();
-            return ReadResult::timeout;
-        }
+        if (!await(done, timeout)) return ReadResult::timeout;
         return ec ? ReadResult::closed : ReadResult::data;
     }
     bool readExact(std::size_t n, std::string& out, std::chrono::milliseconds timeout) {
@@ -305,15 +309,7 @@ private:
             ec = e;
             done = true;
         });
-        io_.restart();
-        io_.run_for(timeout);
-        if (!done) {
-            socket_.cancel();
-            io_.restart();
-            io_.run();
-            return false;
-        }
-        return !ec;
+        return await(done, timeout) && !ec;
     }
 
     boost::asio::io_context io_;
