@@ -194,15 +194,9 @@ public:
 
     /// The next frame's command; nullopt on timeout, a closed connection or bytes that do not parse.
     std::optional<BaseCommand> read(std::chrono::milliseconds timeout = 5s) {
-        std::string sizes;
-        if (!readExact(8, sizes, timeout)) return std::nullopt;
-        std::uint32_t total = readBe32(sizes), cmdSize = readBe32(sizes, 4);
-        if (total < 4 || cmdSize > total - 4 || total > 6 * 1024 * 1024) return std::nullopt;
-        std::string rest;
-        if (!readExact(total - 4, rest, timeout)) return std::nullopt;
-        BaseCommand cmd;
-        if (!cmd.ParseFromString(rest.substr(0, cmdSize))) return std::nullopt;
-        return cmd;
+        auto f = readFrame(timeout);
+        if (!f) return std::nullopt;
+        return std::move(f->command);
     }
     /// The next frame with its payload part split and checked; nullopt on
     /// timeout, a closed connection, or a frame whose parts do not add up.

@@ -4,18 +4,9 @@
 // error; 3 if nothing happened within the time limit.
 //
 // usage: node producer.js HOST:PORT TOPIC [COUNT]
-const { produceNumbered } = require('./numbered');
+const { produceNumbered, programSetup } = require('./numbered');
 
-const [, , hostPort, topic, countArg] = process.argv;
-if (!hostPort || !topic) {
-  console.error('usage: node producer.js HOST:PORT TOPIC [COUNT]');
-  process.exit(2);
-}
-const count = Number(countArg || 10);
-const timer = setTimeout(() => {
-  console.error('timeout: no answer within 20 s');
-  process.exit(3);
-}, 20000);
+const { hostPort, topic, count, fail, timer } = programSetup('producer.js', 10, 'no answer', 20000);
 
 (async () => {
   const producer = await produceNumbered(hostPort, topic, count);
@@ -23,7 +14,4 @@ const timer = setTimeout(() => {
   console.log(`sent ${count}`);
   clearTimeout(timer);
   process.exit(0);
-})().catch((e) => {
-  console.error('error:', (e && e.message) || e);
-  process.exit(1);
-});
+})().catch((e) => fail(1, `error: ${(e && e.message) || e}`));

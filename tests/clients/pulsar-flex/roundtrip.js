@@ -7,19 +7,9 @@
 //
 // usage: node roundtrip.js HOST:PORT TOPIC [COUNT]
 const { Consumer, logLevel } = require('pulsar-flex');
-const { produceNumbered } = require('./numbered');
+const { produceNumbered, programSetup } = require('./numbered');
 
-const [, , hostPort, topic, countArg] = process.argv;
-if (!hostPort || !topic) {
-  console.error('usage: node roundtrip.js HOST:PORT TOPIC [COUNT]');
-  process.exit(2);
-}
-const count = Number(countArg || 20);
-const fail = (code, text) => {
-  console.error(text);
-  process.exit(code);
-};
-const timer = setTimeout(() => fail(3, 'timeout: the round trip did not finish within 30 s'), 30000);
+const { hostPort, topic, count, fail, timer } = programSetup('roundtrip.js', 20, 'the round trip did not finish', 30000);
 
 (async () => {
   const consumer = new Consumer({
