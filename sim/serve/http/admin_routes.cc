@@ -131,7 +131,13 @@ std::optional<std::string> percentDecode(std::string_view text) {
     return out;
 }
 
-void AdminRoutes::handle(const Request& req, Reply reply) {
+AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace) {
+    return AdminExchange{std::string(request.method_string()), std::string(request.target()), request.body(),
+                         static_cast<int>(response.result_int()), response.body(), trace};
+}
+
+void AdminRoutes::handle(const Request& req, Answer done) {
+    auto reply = [done](Response response) { done(std::move(response), nullptr); };
     auto target = parseTarget(std::string_view(req.target().data(), req.target().size()));
     if (!target) {
         reply(error(req, 400, "Bad request: invalid percent-encoding in '" + std::string(req.target()) + "'"));
@@ -141,7 +147,7 @@ void AdminRoutes::handle(const Request& req, Reply reply) {
     const auto method = req.method();
     using V = beast_http::verb;
     auto notFound = [&] { reply(error(req, 404, "HTTP 404 Not Found")); };
-    auto answer = [&req, reply](AdminResponse r) { reply(fromAdmin(req, r)); };
+    auto answer = [&req, done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
 
     // --- /metrics, /admin/v2/clusters, /admin/v2/brokers/... ---------------------------
     if (s.size() == 1 && s[0] == "metrics") {

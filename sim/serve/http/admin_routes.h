@@ -24,6 +24,7 @@
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
 #include "sim/serve/http/http_server.h"
+#include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
 class Lifecycle;
@@ -38,7 +39,10 @@ public:
     AdminRoutes(Broker& broker, AdminApi& admin, Lifecycle* lifecycle, const Server* server)
         : broker_(broker), admin_(admin), lifecycle_(lifecycle), server_(server) {}
 
-    void handle(const Request& request, std::function<void(Response)> reply);
+    /// The answer and, when the model decided it, its decision trace.
+    using Answer = std::function<void(Response, TracePtr)>;
+    /// Answers `request`; `done` is called exactly once, now or later.
+    void handle(const Request& request, Answer done);
 
 private:
     Broker& broker_;
@@ -46,6 +50,9 @@ private:
     Lifecycle* lifecycle_;
     const Server* server_;
 };
+
+/// The exchange as the session taps see it (session_tap.h).
+AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace);
 
 /// `%XX` decoded; nullopt for a bad escape.
 std::optional<std::string> percentDecode(std::string_view text);
