@@ -21,7 +21,6 @@
 #include "sim/run/runner.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
-#include "sim/serve/ctl_command.h"
 
 namespace cnx::sim {
 namespace {
@@ -36,7 +35,6 @@ constexpr std::string_view kUsage =
     "  profiles           list the broker behaviour profiles\n"
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
-    "  ctl                upgrade, restart or unload a running `cnxsim serve --control`\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -485,7 +483,6 @@ std::string_view usageOf(const std::string& command) {
     if (command == "profiles") return kProfilesUsage;
     if (command == "compat") return compatUsage();
     if (command == "serve") return serve::serveUsage();
-    if (command == "ctl") return serve::ctlUsage();
     return kUsage;
 }
 
@@ -507,9 +504,8 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "ctl") return serve::runCtl({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "ctl", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;
