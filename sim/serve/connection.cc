@@ -30,7 +30,7 @@ std::uint64_t Connection::start() {
     cnx_->setOnDropped([this] {
         asio::post(server_.io_, [self = shared_from_this()] { self->closeAfterFlush("dropped by the broker"); });
     });
-    if (auto* trace = server_.trace_) {
+    if (auto* trace = server_.tap()) {
         cnx_->setObserver([this, trace](const BaseCommand& command) {
             auto rid = wire::requestIdOf(command);
             trace->sent(id_, command, rid ? cnx_->trace(*rid).get() : nullptr);
@@ -47,7 +47,7 @@ void Connection::close(const std::string& reason) {
     if (closed_) return;
     closed_ = true;
     spdlog::info("connection {} ({}) closed: {}", id_, peer_, reason);
-    if (server_.trace_) server_.trace_->closed(id_, reason);
+    if (auto* tap = server_.tap()) tap->closed(id_, reason);
     if (cnx_) {
         cnx_->close();
         cnx_.reset();
@@ -101,7 +101,7 @@ void Connection::onRead(std::size_t bytes) {
 }
 
 bool Connection::handle(wire::Frame frame) {
-    if (server_.trace_) server_.trace_->received(id_, frame.command);
+    if (auto* tap = server_.tap()) tap->received(id_, frame.command);
     if (auto fault = server_.faults_.take(frame.command.type())) {
         if (fault->delay.count() > 0) {
             hold(std::move(frame), std::move(*fault));
@@ -113,7 +113,7 @@ bool Connection::handle(wire::Frame frame) {
 }
 
 bool Connection::apply(wire::Frame frame, const Fault& fault) {
-    auto* trace = server_.trace_;
+    auto* trace = server_.tap();
     if (fault.drop) {
         if (trace) trace->fault(id_, frame.command, "dropped (" + fault.text + ")");
         return true;
@@ -143,8 +143,8 @@ bool Connection::toBroker(const wire::Frame& frame) {
 }
 
 void Connection::hold(wire::Frame frame, Fault fault) {
-    if (server_.trace_)
-        server_.trace_->fault(id_, frame.command, "delayed " + std::to_string(fault.delay.count()) + " ms (" + fault.text + ")");
+    if (auto* tap = server_.tap())
+        tap->fault(id_, frame.command, "delayed " + std::to_string(fault.delay.count()) + " ms (" + fault.text + ")");
     heldBytes_ += frame.payload.size() + static_cast<std::size_t>(frame.command.ByteSizeLong());
     if (heldBytes_ + queuedBytes_ > server_.options_.maxQueuedBytes) {
         closing_ = true;
@@ -242,7 +242,7 @@ void Connection::onKeepAlive() {
         return;
     } else if (cnx_ && cnx_->protocolVersion() >= protocol::kKeepAlive) {
         // v1 added PING/PONG: an older (or not yet connected) peer is only timed out.
-        if (server_.trace_) server_.trace_->sent(id_, wire::ping(), nullptr);
+        if (auto* tap = server_.tap()) tap->sent(id_, wire::ping(), nullptr);
         queue(wire::encodeFrame(wire::ping()));
     }
     armKeepAlive();

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include "broker_model/profile/profile.h"
-#include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
 namespace {
@@ -30,7 +29,7 @@ std::string Lifecycle::restart(const BehaviourProfile& profile, const std::strin
                 std::to_string(connections) + " connection(s) dropped; clients reconnect under Pulsar " +
                 profile.release.toString() + " rules";
     spdlog::info("{}", text);
-    if (trace_) trace_->event(text);
+    server_.taps().event(text);
     broker_.restart(profile);
     return "ok: " + text;
 }
@@ -67,7 +66,7 @@ std::string Lifecycle::run(std::string_view line) {
         if (!topic) return "error: invalid topic name '" + words[1] + "': " + error;
         auto text = "unload " + topic->partitionedBase().toString() +
                     ": its producers and consumers closed, they reconnect on their connections";
-        if (trace_) trace_->event(text);
+        server_.taps().event(text);
         auto response = admin_.unloadTopic(*topic);
         if (!response.ok()) return "error: " + std::to_string(response.status) + " " + response.reason;
         spdlog::info("{}", text);

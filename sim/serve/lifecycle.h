@@ -24,13 +24,10 @@
 
 namespace cnx::serve {
 
-class TraceLog;
-
 class Lifecycle {
 public:
-    /// Every reference outlives this; `trace` may be nullptr.
-    Lifecycle(Broker& broker, AdminApi& admin, Server& server, TraceLog* trace)
-        : broker_(broker), admin_(admin), server_(server), trace_(trace) {}
+    /// Every reference outlives this. Events go to the server's taps.
+    Lifecycle(Broker& broker, AdminApi& admin, Server& server) : broker_(broker), admin_(admin), server_(server) {}
 
     /// Runs one command line; its one-line answer.
     std::string run(std::string_view line);
@@ -43,7 +40,6 @@ private:
     Broker& broker_;
     AdminApi& admin_;
     Server& server_;
-    TraceLog* trace_;
 };
 
 }  // namespace cnx::serve

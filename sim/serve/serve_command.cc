@@ -272,6 +272,8 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             return sim::kExitInvalid;
         }
     }
+    // Real clients meet a standalone broker's tenants and namespaces, not the scenario rule.
+    broker.metadata().makeStandalone();
     if (auto e = applyServeSetup(setup.scenario, broker, admin, io)) {
         err << "cnxsim serve: --setup " << args.setupFile << ": " << *e << "\n";
         return sim::kExitInvalid;
@@ -302,7 +304,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
 
     Server server(io, broker, args.options);
     server.setFaults(std::move(faults));
-    server.setTrace(trace.get());
+    if (trace) server.addTap(trace.get());
     if (auto e = server.listen(args.bind, args.port)) {
         err << "cnxsim serve: " << *e << "\n";
         return sim::kExitInvalid;
@@ -311,10 +313,14 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     std::string url = "pulsar://" + host + ":" + std::to_string(server.port());
     broker.setServiceUrl(url);
 
-    Lifecycle lifecycle(broker, admin, server, trace.get());
+    Lifecycle lifecycle(broker, admin, server);
     http::AdminRoutes routes(broker, admin, &lifecycle, &server);
-    http::HttpServer adminServer(io, [&routes](const http::Request& request, std::function<void(http::Response)> reply) {
-        routes.handle(request, std::move(reply));
+    http::HttpServer adminServer(io, [&routes, &server](const http::Request& request, std::function<void(http::Response)> reply) {
+        // `request` lives until `reply` is gone (the session holds it).
+        routes.handle(request, [&server, &request, reply = std::move(reply)](http::Response response, TracePtr trace) {
+            if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, response, trace.get()));
+            reply(std::move(response));
+        });
     });
     std::uint16_t adminPort = args.adminPort.value_or(args.port == 0 ? 0 : 8080);
     if (auto e = adminServer.listen(args.bind, adminPort)) {

@@ -19,6 +19,7 @@
 
 #include "broker_model/broker/broker.h"
 #include "sim/serve/fault.h"
+#include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
 
@@ -30,7 +31,6 @@ struct ServerOptions {
 };
 
 class Connection;
-class TraceLog;
 
 class Server {
 public:
@@ -52,8 +52,12 @@ public:
     std::size_t connectionCount() const { return connections_.size(); }
     /// Faults to inject (fault.h); set before listen().
     void setFaults(FaultPlan faults) { faults_ = std::move(faults); }
-    /// Where every command is traced (trace_log.h); nullptr: nowhere. Outlives the server.
-    void setTrace(TraceLog* trace) { trace_ = trace; }
+    /// Adds an observer of every command and connection (session_tap.h); it outlives the server.
+    void addTap(SessionTap* tap) { taps_.add(tap); }
+    /// The observers, to tell them about admin calls and lifecycle events too.
+    SessionTap& taps() { return taps_; }
+    /// The observers, or nullptr when there are none (nothing to describe).
+    SessionTap* tap() { return taps_.empty() ? nullptr : &taps_; }
 
 private:
     friend class Connection;
@@ -67,7 +71,7 @@ private:
     boost::asio::steady_timer retry_;  // accept again after an accept error
     std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;  // by ServerCnx id
     FaultPlan faults_;
-    TraceLog* trace_ = nullptr;
+    TapFanout taps_;
     bool stopped_ = false;
 };
 

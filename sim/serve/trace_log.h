@@ -18,24 +18,25 @@
 
 #include "broker_model/core/trace.h"
 #include "proto/PulsarApi.pb.h"
+#include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
 
-class TraceLog {
+class TraceLog final : public SessionTap {
 public:
     explicit TraceLog(std::ostream& out) : out_(out) {}
 
-    void opened(std::uint64_t connection, const std::string& peer);
-    void closed(std::uint64_t connection, const std::string& reason);
+    void opened(std::uint64_t connection, const std::string& peer) override;
+    void closed(std::uint64_t connection, const std::string& reason) override;
     /// A command from the client, before the broker (or a fault) handles it.
-    void received(std::uint64_t connection, const pulsar::proto::BaseCommand& command);
+    void received(std::uint64_t connection, const pulsar::proto::BaseCommand& command) override;
     /// A command the broker sends; `trace` is the decision trace of the request
     /// it answers (nullptr or empty: none).
-    void sent(std::uint64_t connection, const pulsar::proto::BaseCommand& command, const Trace* trace);
+    void sent(std::uint64_t connection, const pulsar::proto::BaseCommand& command, const Trace* trace) override;
     /// A fault applied to a client's command (`what`: "delayed 200 ms", "dropped").
-    void fault(std::uint64_t connection, const pulsar::proto::BaseCommand& command, const std::string& what);
+    void fault(std::uint64_t connection, const pulsar::proto::BaseCommand& command, const std::string& what) override;
     /// A lifecycle event (upgrade, restart, unload) from the control channel.
-    void event(const std::string& text);
+    void event(const std::string& text) override;
 
     /// Requests awaiting their answer kept per connection; older ones are written unanswered.
     static constexpr std::size_t kPendingPerConnection = 4096;

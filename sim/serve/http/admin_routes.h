@@ -24,6 +24,7 @@
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
 #include "sim/serve/http/http_server.h"
+#include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
 class Lifecycle;
@@ -32,20 +33,35 @@ class Server;
 
 namespace cnx::serve::http {
 
+namespace detail {
+struct Target;
+}
+
 class AdminRoutes {
 public:
     /// Every reference outlives this. `lifecycle` may be nullptr (no /cnxsim/ control).
     AdminRoutes(Broker& broker, AdminApi& admin, Lifecycle* lifecycle, const Server* server)
         : broker_(broker), admin_(admin), lifecycle_(lifecycle), server_(server) {}
 
-    void handle(const Request& request, std::function<void(Response)> reply);
+    /// The answer and, when the model decided it, its decision trace.
+    using Answer = std::function<void(Response, TracePtr)>;
+    /// Answers `request`; `done` is called exactly once, now or later.
+    void handle(const Request& request, Answer done);
 
 private:
+    // namespace_routes.cc: /admin/v2/tenants, /admin/v2/namespaces, /admin/v2/{persistent|non-persistent}
+    void handleTenants(const Request& req, const detail::Target& target, const Answer& done);
+    void handleNamespaces(const Request& req, const detail::Target& target, const Answer& done);
+    void handleTopic(const Request& req, const detail::Target& target, const Answer& done);
+
     Broker& broker_;
     AdminApi& admin_;
     Lifecycle* lifecycle_;
     const Server* server_;
 };
+
+/// The exchange as the session taps see it (session_tap.h).
+AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace);
 
 /// `%XX` decoded; nullopt for a bad escape.
 std::optional<std::string> percentDecode(std::string_view text);
