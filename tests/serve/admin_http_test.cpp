@@ -282,7 +282,10 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/x/partitions", R"("3")").status == 400);
     CHECK(call(port, http::verb::put, "/admin/v2/persistent/nobody/ns/x/partitions", "3").status == 404);
     CHECK(call(port, http::verb::get, p).body == R"({"partitions":3})");
-    CHECK(call(port, http::verb::post, p, "2").status == 409);
+    CHECK(call(port, http::verb::post, p, "3").status == 204);  // the same count: nothing changes (#19166)
+    auto fewer = call(port, http::verb::post, p, "2");
+    CHECK(fewer.status == 422);
+    CHECK(fewer.body == R"({"reason":"Expect partitions 2 can't less than current partitions 3."})");
     CHECK(call(port, http::verb::post, p, "5").status == 204);
     CHECK(call(port, http::verb::get, p).body == R"({"partitions":5})");
     CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/default/plain/partitions").body == R"({"partitions":0})");
@@ -293,5 +296,18 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(call(port, http::verb::delete_, p).status == 204);
     CHECK(call(port, http::verb::delete_, p).status == 404);
     CHECK(call(port, http::verb::get, "/admin/v2/brokers/version").body.rfind("3.0.", 0) == 0);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("growing a partitioned topic before 3.0 refuses anything but more partitions with 409", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "2.10"});
+    auto port = server.adminPort();
+    const std::string p = "/admin/v2/persistent/public/default/pt/partitions";
+    REQUIRE(call(port, http::verb::put, p, "3").status == 204);
+    auto same = call(port, http::verb::post, p, "3");
+    CHECK(same.status == 409);
+    CHECK(same.body == R"({"reason":"number of partitions must be more than existing 3"})");
+    CHECK(call(port, http::verb::post, "/admin/v2/persistent/public/default/plain/partitions", "3").body ==
+          R"({"reason":"Topic is not partitioned topic"})");
     CHECK(server.stop() == 0);
 }
