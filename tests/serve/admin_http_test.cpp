@@ -179,6 +179,14 @@ TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409
     CHECK(noTenant.status == 404);
     CHECK(noTenant.body == R"({"reason":"Tenant does not exist"})");
     CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/bad", "{not json").status == 400);
+    CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/bad", R"({"schema_compatibility_strategy":"SIDEWAYS"})").status ==
+          400);
+    CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/strict",
+               R"({"schema_compatibility_strategy":"BACKWARD","schema_validation_enforced":true})")
+              .status == 204);
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/strict/schemaCompatibilityStrategy").body == R"("BACKWARD")");
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/strict/schemaValidationEnforced").body == "true");
+    CHECK(call(port, http::verb::delete_, "/admin/v2/namespaces/acme/strict").status == 204);
     CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/orders").json() ==
           Json{{"replication_clusters", {"standalone"}},
                {"schema_compatibility_strategy", "UNDEFINED"},

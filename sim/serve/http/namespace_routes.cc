@@ -17,6 +17,8 @@
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/route_support.h"
 
+#include "broker_model/policy/policies.h"
+
 namespace cnx::serve::http {
 
 using namespace detail;
@@ -129,15 +131,31 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
         if (method == V::get) return answer(admin_.getNamespacePolicies(ns));
         if (method == V::delete_) return answer(admin_.deleteNamespace(ns, isTrue(target, "force")));
         if (method == V::put) {
-            // The body, when given, is a Policies object (its schema fields are not read).
+            // The body, when given, is a Policies object: its schema fields are stored
+            // with the namespace (the model keeps no other field).
+            std::vector<std::pair<std::string, std::string>> given;
             if (!req.body().empty()) {
                 Response refusal;
                 auto body = jsonBody(req, &refusal);
                 if (!body) return reply(std::move(refusal));
                 if (!body->is_object())
                     return reply(error(req, 400, "Cannot deserialize value of type `Policies` from " + body->dump()));
+                NamespacePolicies probe;
+                for (auto field : NamespacePolicies::fields()) {
+                    auto it = body->find(std::string(field));
+                    if (it == body->end() || it->is_null()) continue;
+                    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+                    if (auto bad = probe.set(field, text)) return reply(error(req, 400, *bad));
+                    given.emplace_back(field, text);
+                }
             }
-            return answer(admin_.createNamespace(ns));
+            auto created = admin_.createNamespace(ns);
+            for (const auto& [field, text] : given) {
+                if (!created.ok()) break;
+                auto set = admin_.setNamespacePolicy(ns, field, std::string_view(text));
+                created.trace->append(*set.trace);
+            }
+            return answer(std::move(created));
         }
         return reply(methodNotAllowed(req, "GET, PUT, DELETE"));
     }
