@@ -138,6 +138,15 @@ std::vector<std::string> Broker::topicsOfNamespace(const std::string& ns, bool p
     return {found.begin(), found.end()};
 }
 
+std::vector<std::string> Broker::partitionedTopicsOfNamespace(const std::string& ns, bool persistent) const {
+    std::vector<std::string> out;  // partitioned_ is ordered by name
+    for (const auto& [full, _] : partitioned_) {
+        auto name = TopicName::parse(full);
+        if (name && name->namespaceName() == ns && name->persistent() == persistent) out.push_back(full);
+    }
+    return out;
+}
+
 ManagedLedgerState& Broker::ledger(const TopicName& name) {
     auto [it, created] = ledgers_.try_emplace(name.toString());
     if (created) it->second.log.ledgerId = nextLedgerId();

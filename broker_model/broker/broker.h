@@ -108,6 +108,8 @@ public:
     /// stored state; a partitioned topic as its partitions), sorted, of the
     /// persistent and/or non-persistent domain.
     std::vector<std::string> topicsOfNamespace(const std::string& ns, bool persistent, bool nonPersistent) const;
+    /// Full base names of the partitioned topics of `tenant/namespace` in one domain, sorted.
+    std::vector<std::string> partitionedTopicsOfNamespace(const std::string& ns, bool persistent) const;
 
 private:
     void applyConfig();

@@ -302,6 +302,11 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(call(port, http::verb::delete_, "/admin/v2/persistent/public/default/plain/partitions").status == 409);
     auto topics = call(port, http::verb::get, "/admin/v2/namespaces/public/default/topics").json();
     CHECK(topics.size() == 6);
+    CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/default").json() == topics);
+    CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/default/partitioned").json() ==
+          Json{"persistent://public/default/pt"});
+    CHECK(call(port, http::verb::get, "/admin/v2/non-persistent/public/default").json() == Json::array());
+    CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/nowhere").status == 404);
     CHECK(call(port, http::verb::delete_, p).status == 204);
     CHECK(call(port, http::verb::delete_, p).status == 404);
     CHECK(call(port, http::verb::get, "/admin/v2/brokers/version").body.rfind("3.0.", 0) == 0);

@@ -164,7 +164,7 @@ void AdminRoutes::handle(const Request& req, Answer done) {
 
     if (s.size() >= 3 && s[2] == "tenants") return handleTenants(req, *target, done);
     if (s.size() >= 4 && s[2] == "namespaces") return handleNamespaces(req, *target, done);
-    if (s.size() >= 6 && (s[2] == "persistent" || s[2] == "non-persistent")) return handleTopic(req, *target, done);
+    if (s.size() >= 5 && (s[2] == "persistent" || s[2] == "non-persistent")) return handleTopic(req, *target, done);
     notFound();
 }
 

@@ -6,6 +6,7 @@
 //   GET|PUT  …/namespaces/{tenant}/{ns}/schemaAutoUpdateCompatibilityStrategy    (body: "Backward")
 //   GET|POST …/namespaces/{tenant}/{ns}/isAllowAutoUpdateSchema                  (body: true)
 //   GET|POST …/namespaces/{tenant}/{ns}/schemaValidationEnforced (?applied)      (body: true)
+//   GET /admin/v2/{persistent|non-persistent}/{tenant}/{ns}[/partitioned]        (the topic lists)
 //   PUT|DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}      (?force, ?deleteSchema)
 //   PUT …/{topic}/unload
 //   GET|PUT|POST|DELETE …/{topic}/partitions                                     (body: 3)
@@ -183,6 +184,18 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
     auto reply = [&done](Response r) { done(std::move(r), nullptr); };
     auto answer = [&req, &done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
     const auto method = req.method();
+    bool persistent = s[2] == "persistent";
+    std::string ns = s[3] + "/" + s[4];
+    // The topic lists of a namespace: GET /admin/v2/{domain}/{t}/{ns}[/partitioned]
+    // (a topic named `partitioned` cannot be reached by GET here, as in Pulsar's resource).
+    bool listing = s.size() == 5 || (s.size() == 6 && s[5] == "partitioned" && method == V::get);
+    if (listing) {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        if (!broker_.metadata().namespaceExists(ns)) return reply(error(req, 404, "Namespace does not exist"));
+        auto names = s.size() == 5 ? broker_.topicsOfNamespace(ns, persistent, !persistent)
+                                   : broker_.partitionedTopicsOfNamespace(ns, persistent);
+        return reply(makeResponse(req.version(), req.keep_alive(), 200, Json(names).dump()));
+    }
     std::string why;
     auto topic = TopicName::parse(s[2] + "://" + s[3] + "/" + s[4] + "/" + s[5], &why);
     if (!topic) return reply(error(req, 412, "Invalid topic name: " + why));
