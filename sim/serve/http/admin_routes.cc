@@ -190,6 +190,11 @@ void AdminRoutes::handle(const Request& req, Answer done) {
         return reply(makeResponse(req.version(), req.keep_alive(), 200, R"(["standalone"])"));
     }
     if (s.size() >= 3 && s[2] == "brokers") {
+        if (s.size() == 4 && s[3] == "version") {  // BrokersBase.version(): the release, as text
+            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+            return reply(makeResponse(req.version(), req.keep_alive(), 200, broker_.profile().release.toString(),
+                                      "application/json"));
+        }
         if (s.size() == 4 && s[3] == "health") {
             if (method != V::get) return reply(methodNotAllowed(req, "GET"));
             return reply(makeResponse(req.version(), req.keep_alive(), 200, "ok", "text/plain"));

@@ -13,7 +13,7 @@
 //   POST /admin/v2/schemas/{tenant}/{ns}/{topic}/version
 //   PUT  /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}/unload
 //   DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}  (?force, ?deleteSchema)
-//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /metrics
+//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /admin/v2/brokers/version, GET /metrics
 //   GET  /admin/v2/brokers/configuration, GET /admin/v2/brokers/configuration/values
 //   POST /admin/v2/brokers/configuration/{key}/{value}, DELETE /admin/v2/brokers/configuration/{key}
 //   cnxsim's own, under /cnxsim/: GET status, POST upgrade?version=V, POST restart
