@@ -1,0 +1,372 @@
+// The session recorder (sim/record/session_recorder.h) fed with synthetic
+// taps, as serve and the proxy feed it: every step kind, reconnects,
+// partitioned producers, producers named by the broker, batches. Each case
+// checks the exact YAML written, and replays it: a recording whose answers are
+// the model's own must pass `cnxsim run` (loader + runner here).
+
+#include <catch2/catch.hpp>
+
+#include "broker_model/wire/frame.h"
+#include "sim/record/scenario_writer.h"
+#include "sim/record/session_recorder.h"
+#include "sim/run/runner.h"
+#include "sim/scenario/loader.h"
+
+namespace {
+
+using pulsar::proto::BaseCommand;
+using cnx::record::SessionRecorder;
+
+constexpr const char* kAvro = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
+
+BaseCommand connect(int protocol = 21, const std::string& client = "Pulsar-Java-v3.0.0") {
+    BaseCommand c;
+    c.set_type(BaseCommand::CONNECT);
+    c.mutable_connect()->set_client_version(client);
+    c.mutable_connect()->set_protocol_version(protocol);
+    return c;
+}
+
+BaseCommand producer(const std::string& topic, std::uint64_t id, std::uint64_t request, const std::string& name,
+                     const char* schemaType = nullptr, const std::string& schemaData = "") {
+    BaseCommand c;
+    c.set_type(BaseCommand::PRODUCER);
+    auto* p = c.mutable_producer();
+    p->set_topic(topic);
+    p->set_producer_id(id);
+    p->set_request_id(request);
+    if (!name.empty()) p->set_producer_name(name);
+    if (schemaType) {
+        pulsar::proto::Schema::Type t{};
+        pulsar::proto::Schema::Type_Parse(schemaType, &t);
+        p->mutable_schema()->set_type(t);
+        p->mutable_schema()->set_name(topic);
+        p->mutable_schema()->set_schema_data(schemaData);
+    }
+    return c;
+}
+
+BaseCommand producerSuccess(std::uint64_t request, const std::string& name, std::optional<std::int64_t> version,
+                            std::optional<bool> ready = std::nullopt) {
+    BaseCommand c;
+    c.set_type(BaseCommand::PRODUCER_SUCCESS);
+    auto* s = c.mutable_producer_success();
+    s->set_request_id(request);
+    s->set_producer_name(name);
+    if (version) s->set_schema_version(cnx::wire::encodeSchemaVersion(*version));
+    if (ready) s->set_producer_ready(*ready);
+    return c;
+}
+
+BaseCommand error(std::uint64_t request, pulsar::proto::ServerError e, const std::string& message) {
+    BaseCommand c;
+    c.set_type(BaseCommand::ERROR);
+    c.mutable_error()->set_request_id(request);
+    c.mutable_error()->set_error(e);
+    c.mutable_error()->set_message(message);
+    return c;
+}
+
+BaseCommand subscribe(const std::string& topic, const std::string& sub, std::uint64_t id, std::uint64_t request,
+                      const std::string& name, pulsar::proto::CommandSubscribe::SubType type) {
+    BaseCommand c;
+    c.set_type(BaseCommand::SUBSCRIBE);
+    auto* s = c.mutable_subscribe();
+    s->set_topic(topic);
+    s->set_subscription(sub);
+    s->set_subtype(type);
+    s->set_consumer_id(id);
+    s->set_request_id(request);
+    s->set_consumer_name(name);
+    return c;
+}
+
+BaseCommand success(std::uint64_t request) {
+    BaseCommand c;
+    c.set_type(BaseCommand::SUCCESS);
+    c.mutable_success()->set_request_id(request);
+    return c;
+}
+
+BaseCommand send(std::uint64_t producerId, std::uint64_t sequence, int messages = 1) {
+    BaseCommand c;
+    c.set_type(BaseCommand::SEND);
+    c.mutable_send()->set_producer_id(producerId);
+    c.mutable_send()->set_sequence_id(sequence);
+    if (messages != 1) c.mutable_send()->set_num_messages(messages);
+    return c;
+}
+
+BaseCommand receipt(std::uint64_t producerId, std::uint64_t sequence) {
+    BaseCommand c;
+    c.set_type(BaseCommand::SEND_RECEIPT);
+    c.mutable_send_receipt()->set_producer_id(producerId);
+    c.mutable_send_receipt()->set_sequence_id(sequence);
+    return c;
+}
+
+BaseCommand closeProducer(std::uint64_t producerId, std::uint64_t request) {
+    BaseCommand c;
+    c.set_type(BaseCommand::CLOSE_PRODUCER);
+    c.mutable_close_producer()->set_producer_id(producerId);
+    c.mutable_close_producer()->set_request_id(request);
+    return c;
+}
+
+BaseCommand metadata(std::uint64_t request, const std::string& topic) {
+    BaseCommand c;
+    c.set_type(BaseCommand::PARTITIONED_METADATA);
+    c.mutable_partitionmetadata()->set_request_id(request);
+    c.mutable_partitionmetadata()->set_topic(topic);
+    return c;
+}
+
+BaseCommand metadataResponse(std::uint64_t request, unsigned partitions) {
+    BaseCommand c;
+    c.set_type(BaseCommand::PARTITIONED_METADATA_RESPONSE);
+    c.mutable_partitionmetadataresponse()->set_request_id(request);
+    c.mutable_partitionmetadataresponse()->set_partitions(partitions);
+    return c;
+}
+
+cnx::serve::AdminExchange exchange(const std::string& method, const std::string& target, const std::string& body,
+                                   int status, const std::string& response = "", const std::string& reason = "") {
+    return {method, target, body, status, response, nullptr, reason};
+}
+
+SessionRecorder recorder() { return SessionRecorder({"5.0.0", "recorded in a unit test", "unit session"}); }
+
+std::string yamlOf(const SessionRecorder& r) { return cnx::record::writeScenario(r.recording()); }
+
+// The recording loads and every step passes when the model replays it.
+void requireReplayPasses(const std::string& yaml) {
+    auto loaded = cnx::sim::loadScenarioText(yaml, "recorded.yaml", ".");
+    for (const auto& e : loaded.errors) INFO(e.format());
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded.scenarios.size() == 1);
+    const auto& scenario = loaded.scenarios.front();
+    auto result = cnx::sim::runScenario(scenario, "recorded.yaml", cnx::sim::versionsOf(scenario).front(), {});
+    for (const auto& s : result.steps) {
+        INFO(s.label << ": " << s.why);
+        CHECK(s.status != cnx::sim::StepStatus::failed);
+    }
+    REQUIRE(result.setupError.empty());
+    REQUIRE(result.passed);
+}
+
+const std::string kHead =
+    "# recorded in a unit test\n"
+    "# Every expect is the answer the broker gave; `cnxsim run` on this file replays it.\n"
+    "name: unit session\n"
+    "broker:\n"
+    "  version: \"5.0.0\"\n";
+
+}  // namespace
+
+TEST_CASE("recorder: producer, subscribe, merged publishes with a batch, close", "[record]") {
+    auto r = recorder();
+    r.opened(1, "127.0.0.1:5000");
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/orders", 1, 1, "p1", "String"));
+    r.sent(1, producerSuccess(1, "p1", 0), nullptr);
+    r.received(1, subscribe("orders", "s1", 2, 2, "c1", pulsar::proto::CommandSubscribe::Shared));
+    r.sent(1, success(2), nullptr);
+    r.received(1, send(1, 0));
+    r.received(1, send(1, 1, 5));  // a batch of five
+    r.sent(1, receipt(1, 0), nullptr);
+    r.received(1, send(1, 6));
+    r.sent(1, receipt(1, 1), nullptr);
+    r.received(1, closeProducer(1, 3));
+    r.sent(1, success(3), nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "steps:\n"
+                      "  - producer: { topic: orders, name: p1, schema: STRING }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - subscribe: { topic: orders, subscription: s1, consumer: c1, schema: none, type: Shared }\n"
+                      "    expect: ok\n"
+                      "  - publish: { producer: p1, count: 7 }\n"
+                      "    expect: ok\n"
+                      "  - close: p1\n"
+                      "    expect: ok\n");
+    requireReplayPasses(yaml);
+}
+
+TEST_CASE("recorder: a producer named by the broker is referred to by that name", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/t", 7, 1, "", "Avro", kAvro));
+    r.sent(1, producerSuccess(1, "standalone-0-3", 0), nullptr);
+    r.received(1, send(7, 0));
+    r.sent(1, receipt(7, 0), nullptr);
+    // A second producer with the same definition on another topic shares the alias.
+    r.received(1, producer("persistent://public/default/other", 8, 2, "", "Avro", kAvro));
+    r.sent(1, error(2, pulsar::proto::IncompatibleSchema,
+                    "org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException: Incompatible "
+                    "schema: exists schema type STRING, new schema type AVRO caused by x"),
+           nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "schemas:\n"
+                      "  t-avro-1:\n"
+                      "    type: AVRO\n"
+                      "    schema: '" + std::string(kAvro) + "'\n"
+                      "steps:\n"
+                      "  - producer: { topic: t, name: standalone-0-3, schema: t-avro-1 }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - publish: { producer: standalone-0-3, count: 1 }\n"
+                      "    expect: ok\n"
+                      "  - producer: { topic: other, schema: t-avro-1 }\n"
+                      "    expect: { error: IncompatibleSchema, message: \"Incompatible schema: exists schema type STRING, new schema type AVRO\" }\n");
+}
+
+TEST_CASE("recorder: the producers of a partitioned topic are one step on the base topic", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, metadata(1, "persistent://public/default/parts"));
+    r.sent(1, metadataResponse(1, 3), nullptr);
+    for (std::uint64_t i = 0; i < 3; ++i)
+        r.received(1, producer("persistent://public/default/parts-partition-" + std::to_string(i), 10 + i, 2 + i, "pp",
+                               "String"));
+    for (std::uint64_t i = 3; i-- > 0;) r.sent(1, producerSuccess(2 + i, "pp", 0), nullptr);
+    for (std::uint64_t i = 0; i < 4; ++i) r.received(1, send(10 + i % 3, i));
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "topics:\n"
+                      "  parts: { partitions: 3 }\n"
+                      "steps:\n"
+                      "  - producer: { topic: parts, name: pp, schema: STRING }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - publish: { producer: pp, count: 4 }\n"
+                      "    expect: ok\n");
+    requireReplayPasses(yaml);
+}
+
+TEST_CASE("recorder: reconnects after a restart are the restart's outcome; a dropped connection's are a note",
+          "[record]") {
+    auto r = recorder();
+    r.opened(1, "a");
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/t", 1, 1, "p1", "String"));
+    r.sent(1, producerSuccess(1, "p1", 0), nullptr);
+    r.received(1, subscribe("persistent://public/default/t", "s", 2, 2, "c1", pulsar::proto::CommandSubscribe::Exclusive));
+    r.sent(1, success(2), nullptr);
+    r.admin(exchange("POST", "/cnxsim/restart", "", 200, R"({"result":"restart"})"));
+    BaseCommand close;
+    close.set_type(BaseCommand::CLOSE_PRODUCER);
+    close.mutable_close_producer()->set_producer_id(1);
+    close.mutable_close_producer()->set_request_id(0);
+    r.sent(1, close, nullptr);
+    r.closed(1, "broker restart");
+    r.opened(2, "a");
+    r.received(2, connect());
+    r.received(2, producer("persistent://public/default/t", 1, 1, "p1", "String"));
+    r.sent(2, producerSuccess(1, "p1", 0), nullptr);
+    r.received(2, subscribe("persistent://public/default/t", "s", 2, 2, "c1", pulsar::proto::CommandSubscribe::Exclusive));
+    r.sent(2, success(2), nullptr);
+    // Connection 2 drops without a lifecycle step: p1's reconnect is not a step.
+    r.closed(2, "peer reset");
+    r.opened(3, "a");
+    r.received(3, producer("persistent://public/default/t", 1, 1, "p1", "String"));
+    r.sent(3, producerSuccess(1, "p1", 0), nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "steps:\n"
+                      "  - producer: { topic: t, name: p1, schema: STRING }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - subscribe: { topic: t, subscription: s, consumer: c1, schema: none }\n"
+                      "    expect: ok\n"
+                      "  - restart-broker: {}\n"
+                      "    expect: { c1: ok, p1: { schema_version: 0 } }\n"
+                      "  # p1 reconnected after its connection dropped (no upgrade, restart or unload in front, so no "
+                      "step): { schema_version: 0 }\n");
+    requireReplayPasses(yaml);
+}
+
+TEST_CASE("recorder: a PRODUCER_SUCCESS with producer_ready=false waits for the second one", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/t", 1, 1, "p1"));
+    r.sent(1, producerSuccess(1, "p1", std::nullopt, false), nullptr);
+    r.sent(1, producerSuccess(1, "p1", std::nullopt, true), nullptr);
+    r.received(1, producer("persistent://public/default/t", 2, 2, "p2"));  // never answered
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "steps:\n"
+                      "  - producer: { topic: t, name: p1, schema: none }\n"
+                      "    expect: ok\n"
+                      "  # no answer was seen before the recording ended\n"
+                      "  - producer: { topic: t, name: p2, schema: none }\n");
+}
+
+TEST_CASE("recorder: admin exchanges become admin steps and the header", "[record]") {
+    auto r = recorder();
+    std::string payload = std::string(R"({"type":"AVRO","schema":")") +
+                          R"({\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]})" +
+                          R"(","properties":{"owner":"billing"}})";
+    r.admin(exchange("PUT", "/admin/v2/tenants/acme", R"({"allowedClusters":["standalone"]})", 204));
+    r.admin(exchange("PUT", "/admin/v2/namespaces/acme/shop", "", 204));
+    r.admin(exchange("PUT", "/admin/v2/persistent/acme/shop/pt/partitions", "2", 204));
+    r.admin(exchange("PUT", "/admin/v2/namespaces/acme/shop/schemaCompatibilityStrategy", "\"BACKWARD\"", 204));
+    r.admin(exchange("POST", "/admin/v2/namespaces/acme/shop/schemaValidationEnforced", "true", 204));
+    r.admin(exchange("POST", "/admin/v2/brokers/configuration/isAllowAutoUpdateSchemaEnabled/false", "", 204));
+    r.admin(exchange("POST", "/admin/v2/schemas/acme/shop/orders/schema", payload, 200, R"({"version":{"version":0}})"));
+    r.admin(exchange("GET", "/admin/v2/schemas/acme/shop/orders/schema/0", "", 200,
+                     R"({"version":0,"type":"AVRO","timestamp":1,"data":")" +
+                         std::string(R"({\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]})") +
+                         R"(","properties":{"owner":"billing"}})"));
+    r.admin(exchange("POST", "/admin/v2/schemas/acme/shop/orders/compatibility", payload, 200,
+                     R"({"compatibility":true,"schemaCompatibilityStrategy":"BACKWARD"})"));
+    r.admin(exchange("POST", "/admin/v2/schemas/acme/shop/orders/version", payload, 200, R"({"version":0})"));
+    r.admin(exchange("GET", "/admin/v2/clusters", "", 200, R"(["standalone"])"));  // not a step
+    r.admin(exchange("DELETE", "/admin/v2/schemas/acme/shop/orders/schema", "", 200, R"({"version":1})"));
+    r.admin(exchange("DELETE", "/admin/v2/persistent/acme/shop/orders?force=true", "", 404, R"({"reason":"Topic not found"})"));
+    r.admin(exchange("PUT", "/admin/v2/persistent/acme/shop/orders/unload", "", 204));
+    r.admin(exchange("POST", "/cnxsim/upgrade?version=4.0", "", 200, R"({"result":"upgrade"})"));
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "namespaces:\n"
+                      "  acme/shop: {}\n"
+                      "topics:\n"
+                      "  acme/shop/pt: { partitions: 2 }\n"
+                      "schemas:\n"
+                      "  orders-avro-1:\n"
+                      "    type: AVRO\n"
+                      "    schema: '" + std::string(kAvro) + "'\n"
+                      "    properties: { \"owner\": \"billing\" }\n"
+                      "steps:\n"
+                      "  - set-policy: { namespace: acme/shop, schema_compatibility_strategy: BACKWARD }\n"
+                      "    expect: ok\n"
+                      "  - set-policy: { namespace: acme/shop, schema_validation_enforced: true }\n"
+                      "    expect: ok\n"
+                      "  - set-broker-config: { isAllowAutoUpdateSchemaEnabled: false }\n"
+                      "    expect: ok\n"
+                      "  - upload-schema: { topic: acme/shop/orders, schema: orders-avro-1 }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - get-schema: { topic: acme/shop/orders, version: 0 }\n"
+                      "    expect: { schema_version: 0, type: AVRO, schema: orders-avro-1, properties: { \"owner\": \"billing\" } }\n"
+                      "  - test-compatibility: { topic: acme/shop/orders, schema: orders-avro-1 }\n"
+                      "    expect: { compatible: true, strategy: BACKWARD }\n"
+                      "  - get-schema-version: { topic: acme/shop/orders, schema: orders-avro-1 }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - delete-schema: { topic: acme/shop/orders }\n"
+                      "    expect: { schema_version: 1 }\n"
+                      "  - delete-topic: { topic: acme/shop/orders, force: true }\n"
+                      "    expect: { error: 404, message: \"Topic not found\" }\n"
+                      "  - unload: acme/shop/orders\n"
+                      "  - upgrade-broker: \"4.0\"\n");
+}
+
+TEST_CASE("recorder: scalars and topics are written so they read back the same", "[record]") {
+    using cnx::record::shortTopic;
+    using cnx::record::yamlScalar;
+    CHECK(shortTopic("persistent://public/default/a") == "a");
+    CHECK(shortTopic("persistent://t/n/a") == "t/n/a");
+    CHECK(shortTopic("non-persistent://public/default/a") == "non-persistent://public/default/a");
+    CHECK(yamlScalar("p1") == "p1");
+    CHECK(yamlScalar("true") == "\"true\"");
+    CHECK(yamlScalar("1.5") == "\"1.5\"");
+    CHECK(yamlScalar("a: b") == "\"a: b\"");
+    CHECK(yamlScalar("-x") == "\"-x\"");
+    CHECK(yamlScalar("") == "\"\"");
+}
