@@ -19,6 +19,7 @@
 #include "broker_model/profile/profile.h"
 #include "broker_model/runtime/asio_scheduler.h"
 #include "sim/cli/cli.h"
+#include "sim/record/recording_file.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/serve/control_socket.h"
@@ -36,7 +37,7 @@ constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
     "                    [--port N] [--admin-port N] [--trace FILE|-] [--control PATH]\n"
-    "                    [--keepalive-seconds S]\n"
+    "                    [--record FILE.yaml] [--keepalive-seconds S]\n"
     "                    [--max-queued-bytes N] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
@@ -72,6 +73,10 @@ constexpr std::string_view kServeUsage =
     "  --trace FILE|-        write one line per command (connection, request id,\n"
     "                        outcome) and the decision trace `cnxsim explain` prints,\n"
     "                        to FILE or, with -, to standard output after the ready line\n"
+    "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
+    "                        step with the broker's answer as its expect, the --setup\n"
+    "                        file as its header; written when serve stops\n"
+    "                        (`cnxsim run FILE.yaml` replays it)\n"
     "  --control PATH        listen on a Unix socket for lifecycle commands while\n"
     "                        serving: status, upgrade-broker VERSION, restart-broker,\n"
     "                        unload TOPIC (send them with `cnxsim ctl --socket PATH`)\n"
@@ -88,8 +93,9 @@ constexpr std::string_view kServeUsage =
     "watchers, transactions; such a command closes its connection with the reason\n"
     "(logged at -v).\n"
     "\n"
-    "exit status: 0 stopped by a signal, 2 invalid arguments, a bad --config or\n"
-    "--setup file, or an address that cannot be bound\n";
+    "exit status: 0 stopped by a signal, 1 the --record file could not be written,\n"
+    "2 invalid arguments, a bad --config or --setup file, or an address that\n"
+    "cannot be bound\n";
 
 struct ServeArgs {
     std::string version;
@@ -97,6 +103,7 @@ struct ServeArgs {
     std::string setupFile;
     std::string traceFile;
     std::string controlPath;
+    std::string recordFile;
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<std::string> faults;
     std::string bind = "127.0.0.1";
@@ -110,7 +117,7 @@ struct ServeArgs {
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
     static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
                                                 "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
-                                                "--control",        "--help",    "--keepalive-seconds",
+                                                "--control",        "--record",  "--help",    "--keepalive-seconds",
                                                 "--max-queued-bytes"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
@@ -153,6 +160,8 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             if (auto e = once(out.traceFile)) return e;
         } else if (name == "--control") {
             if (auto e = once(out.controlPath)) return e;
+        } else if (name == "--record") {
+            if (auto e = once(out.recordFile)) return e;
         } else if (name == "--fault") {
             auto parsed = parseFault(value);
             if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
@@ -303,6 +312,17 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     Server server(io, broker, args.options);
     server.setFaults(std::move(faults));
     if (trace) server.addTap(trace.get());
+    std::unique_ptr<record::SessionRecorder> recorder;
+    if (!args.recordFile.empty()) {
+        if (auto e = record::checkRecordTarget(args.recordFile)) {
+            err << "cnxsim serve: --record " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+        recorder = std::make_unique<record::SessionRecorder>(record::RecorderOptions{
+            profile->release.toString(), record::recordedHow("cnxsim serve --record"), ""});
+        recorder->setSetup(setup.scenario);
+        server.addTap(recorder.get());
+    }
     if (auto e = server.listen(args.bind, args.port)) {
         err << "cnxsim serve: " << *e << "\n";
         return sim::kExitInvalid;
@@ -345,6 +365,12 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour), admin " << adminUrl
         << std::endl;
     io.run();
+    if (recorder) {
+        if (auto e = record::writeRecording(args.recordFile, *recorder)) {
+            err << "cnxsim serve: --record " << *e << "\n";
+            return sim::kExitFailed;
+        }
+    }
     return sim::kExitPassed;
 }
 
