@@ -22,6 +22,7 @@
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
 #include "sim/serve/ctl_command.h"
+#include "sim/record/record_command.h"
 
 namespace cnx::sim {
 namespace {
@@ -37,6 +38,7 @@ constexpr std::string_view kUsage =
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
     "  ctl                upgrade, restart or unload a running `cnxsim serve --control`\n"
+    "  record             a proxy in front of a real broker that records the session\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -486,6 +488,7 @@ std::string_view usageOf(const std::string& command) {
     if (command == "compat") return compatUsage();
     if (command == "serve") return serve::serveUsage();
     if (command == "ctl") return serve::ctlUsage();
+    if (command == "record") return record::recordUsage();
     return kUsage;
 }
 
@@ -508,8 +511,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
     if (command == "ctl") return serve::runCtl({argv.begin() + 1, argv.end()}, out, err);
+    if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "ctl", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "ctl", "record", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;
