@@ -70,6 +70,46 @@ public:
     /// is not dynamic; 400 for a value of the wrong form.
     AdminResponse updateDynamicConfig(std::string_view key, std::optional<std::string_view> value);
 
+    // Tenants, namespaces, partitioned topics and the policy reads
+    // (admin_namespace_api.cc), with the statuses and reasons of
+    // TenantsBase, NamespacesBase and PersistentTopicsBase. Existence follows
+    // the broker's ClusterMetadata: in a scenario every namespace exists.
+    /// PUT /admin/v2/tenants/{tenant}: 204; 409 "Tenant already exist".
+    AdminResponse createTenant(const std::string& tenant);
+    /// GET /admin/v2/tenants: the names, sorted.
+    AdminResponse getTenants() const;
+    /// GET /admin/v2/tenants/{tenant}: TenantInfo; 404 "Tenant does not exist".
+    AdminResponse getTenant(const std::string& tenant) const;
+    /// DELETE /admin/v2/tenants/{tenant}: 204; 404; 409 while it has namespaces.
+    AdminResponse deleteTenant(const std::string& tenant);
+    /// PUT /admin/v2/namespaces/{tenant}/{ns}: 204; 409 "Namespace already exists"; 404 "Tenant does not exist".
+    AdminResponse createNamespace(const std::string& ns);
+    /// GET /admin/v2/namespaces/{tenant}: the namespaces, sorted; 404 "Tenant not found".
+    AdminResponse getNamespaces(const std::string& tenant) const;
+    /// GET /admin/v2/namespaces/{tenant}/{ns}: the Policies JSON (the schema fields the model keeps).
+    AdminResponse getNamespacePolicies(const std::string& ns) const;
+    /// DELETE /admin/v2/namespaces/{tenant}/{ns}: 204; 409 "Cannot delete non empty namespace" unless `force`.
+    AdminResponse deleteNamespace(const std::string& ns, bool force);
+    /// GET of one namespace schema policy (`field` as in NamespacePolicies), as
+    /// NamespacesBase answers it: `applied` only where the release takes it.
+    AdminResponse getNamespacePolicy(const std::string& ns, std::string_view field, bool applied) const;
+    /// GET of a topic-level schema policy (?applied); 404 before the endpoint
+    /// existed, 405 while topic-level policies are disabled.
+    AdminResponse getTopicPolicy(const TopicName& topic, std::string_view field, bool applied) const;
+    /// Whether the release serves the topic-level endpoint of `field` over REST
+    /// and topic policies are enabled: nullopt, or the refusal to answer with.
+    std::optional<AdminResponse> topicPolicyEndpointRefusal(std::string_view field) const;
+    /// PUT …/{topic}: a non-partitioned topic, 204; 409 "This topic already exists".
+    AdminResponse createTopic(const TopicName& topic);
+    /// PUT …/{topic}/partitions: 204; 409 "This topic already exists"; 406 for a count below 1.
+    AdminResponse createPartitionedTopic(const TopicName& topic, int partitions);
+    /// POST …/{topic}/partitions: 204; 409 when not partitioned or not more partitions.
+    AdminResponse updatePartitionedTopic(const TopicName& topic, int partitions);
+    /// GET …/{topic}/partitions: {"partitions": N} (0 for a non-partitioned topic).
+    AdminResponse getPartitionedMetadata(const TopicName& topic) const;
+    /// DELETE …/{topic}/partitions: 204; 404 when not partitioned; the schema as deleteTopic.
+    AdminResponse deletePartitionedTopic(const TopicName& topic, bool force, bool deleteSchema);
+
 private:
     std::string schemaIdOf(const TopicName& topic) const;
     AdminResponse missingEndpoint(const char* what) const;

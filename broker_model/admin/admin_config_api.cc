@@ -24,6 +24,10 @@ std::string shown(std::optional<std::string_view> value) { return value ? std::s
 AdminResponse AdminApi::setNamespacePolicy(const std::string& ns, std::string_view field,
                                            std::optional<std::string_view> value) {
     auto trace = std::make_shared<Trace>();
+    if (!broker_.metadata().namespaceExists(ns)) {
+        trace->add("§5.2", "set-policy", "namespace " + ns + " does not exist");
+        return refused(trace, 404, "Namespace does not exist");
+    }
     if (auto err = broker_.policies().namespaceFor(ns).set(field, value)) {
         trace->add("§5.2", "set-policy", "namespace " + ns + ": " + *err);
         return refused(trace, 400, *err);
@@ -36,6 +40,10 @@ AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view 
                                        std::optional<std::string_view> value) {
     auto trace = std::make_shared<Trace>();
     auto name = topic.partitionedBase().toString();
+    if (!broker_.metadata().namespaceExists(topic.namespaceName())) {
+        trace->add("§5.2", "set-policy", "namespace " + topic.namespaceName() + " does not exist");
+        return refused(trace, 404, "Namespace does not exist");
+    }
     if (auto err = broker_.policies().topics[name].set(field, value)) {
         trace->add("§5.2", "set-policy", "topic " + name + ": " + *err);
         return refused(trace, 400, *err);

@@ -78,6 +78,7 @@ void Broker::dropLoaded(const std::string& full) {
 }
 
 void Broker::declareTopic(const TopicName& name, int partitions) {
+    metadata_.declareNamespace(name.namespaceName());
     if (partitions > 0) {
         partitioned_[name.partitionedBase().toString()] = partitions;
         for (int i = 0; i < partitions; ++i) declared_.insert(name.partition(i).toString());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "broker_model/broker/cluster_metadata.h"
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/broker/message_log.h"
 #include "broker_model/runtime/scheduler.h"
@@ -43,6 +44,9 @@ public:
     PolicyStore& policies() { return policies_; }
     const PolicyStore& policies() const { return policies_; }
     SchemaRegistry& registry() { return registry_; }
+    /// Tenants and namespaces (survive a restart, like policies).
+    ClusterMetadata& metadata() { return metadata_; }
+    const ClusterMetadata& metadata() const { return metadata_; }
     const SchemaRegistry& registry() const { return registry_; }
 
     /// Applies a broker.conf setting; the error text for an unknown key or bad
@@ -109,6 +113,7 @@ private:
     std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
     Scheduler& scheduler_;
     PolicyStore policies_;
+    ClusterMetadata metadata_;
     SchemaRegistry registry_;
     std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
     std::set<std::string> declared_;                          // full names of existing non-partitioned topics / partitions

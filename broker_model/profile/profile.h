@@ -167,6 +167,16 @@ struct BehaviourProfile {
     // payload's {"key","value"} JSON to the binary KV layout. Before, the JSON text was
     // used as KV data: /compatibility 500 (`Java heap space`), /version -1.
     bool adminConvertsKeyValuePayload = false;
+    // The namespace and topic policy endpoints (admin/v2 Namespaces, PersistentTopics).
+    // GET namespaces/{t}/{ns}/schemaCompatibilityStrategy answers the stored field
+    // (UNDEFINED included) from #13938; before, an UNDEFINED field fell back to the
+    // converted auto-update strategy (from the PR's description: UNCONFIRMED in code).
+    bool adminNamespaceStrategyGetRaw = false;
+    // GET namespaces/{t}/{ns}/schemaValidationEnforced takes ?applied (#12349; the
+    // release, 2.9.0, is inferred from the merge date: UNCONFIRMED).
+    bool adminValidationEnforcedApplied = false;
+    bool adminTopicStrategyEndpoint = false;    // topic-level schemaCompatibilityStrategy GET/PUT/DELETE (#13297)
+    bool adminTopicValidationEndpoint = false;  // topic-level schemaValidationEnforced GET/POST (#15712)
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;

@@ -122,8 +122,9 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.consumerAlwaysCompatibleShortcut = true; }},
         {"#13938", "§5.1 §5.3", {v(2, 8, 3), v(2, 9, 2), v(2, 10, 0)},
          {"strategyResolution", "brokerStrategyDefault", "namespaceCreatedWithAutoUpdateFull",
-          "nullAutoUpdateIsAlwaysIncompatible"},
+          "nullAutoUpdateIsAlwaysIncompatible", "adminNamespaceStrategyGetRaw"},
          [](BehaviourProfile& p) {
+             p.adminNamespaceStrategyGetRaw = true;
              p.strategyResolution = StrategyResolution::namespaceAutoUpdateBroker;
              p.brokerStrategyDefault = S::FULL;
              p.namespaceCreatedWithAutoUpdateFull = false;
@@ -131,6 +132,9 @@ const std::vector<Fix>& fixes() {
          }},
         {"ProtocolVersion v19", "§8.5", {v(2, 9, 0)}, {"maxProtocolVersion"},
          [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
+        // 2.9.0 is inferred from the PR's merge date (October 2021): UNCONFIRMED.
+        {"#12349", "§5.5", {v(2, 9, 0)}, {"adminValidationEnforcedApplied"},
+         [](BehaviourProfile& p) { p.adminValidationEnforcedApplied = true; }},
         {"#11856 (admin)", "§7.3", {v(2, 9, 0)}, {"adminStrategyResolution"},
          [](BehaviourProfile& p) { p.adminStrategyResolution = AdminStrategyResolution::namespaceBrokerAutoUpdate; }},
         // 2.7.5 through #15754 (pulsar-2.7.5.md), 2.8.4 through #15759 (label release/2.8.4).
@@ -142,15 +146,20 @@ const std::vector<Fix>& fixes() {
         {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)}, {"registryRetriesWholeDecision"},
          [](BehaviourProfile& p) { p.registryRetriesWholeDecision = true; }},
         {"#13297", "§5.3 §7.3", {v(2, 10, 0)},
-         {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason"},
+         {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason",
+          "adminTopicStrategyEndpoint"},
          [](BehaviourProfile& p) {
+             p.adminTopicStrategyEndpoint = true;
              p.strategyResolution = StrategyResolution::hierarchy;
              p.adminStrategyResolution = AdminStrategyResolution::hierarchy;
              p.adminCompatibilityUsesBroker = true;
              p.adminNotFoundReason = true;
          }},
-        {"#15712", "§5.5", {v(2, 11, 0)}, {"enforcementSource"},
-         [](BehaviourProfile& p) { p.enforcementSource = EnforcementSource::topicThenNamespace; }},
+        {"#15712", "§5.5", {v(2, 11, 0)}, {"enforcementSource", "adminTopicValidationEndpoint"},
+         [](BehaviourProfile& p) {
+             p.enforcementSource = EnforcementSource::topicThenNamespace;
+             p.adminTopicValidationEndpoint = true;
+         }},
         {"#14655", "§4.9", {v(2, 11, 0)}, {"forceDeleteSupported"},
          [](BehaviourProfile& p) { p.forceDeleteSupported = true; }},
         {"#14608", "§3.6", {v(2, 11, 0)}, {"topicDeleteSchema"},
@@ -475,6 +484,10 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminErrorText", errorText(p.adminErrorText)},
         {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
         {"adminConvertsKeyValuePayload", flag(p.adminConvertsKeyValuePayload)},
+        {"adminNamespaceStrategyGetRaw", flag(p.adminNamespaceStrategyGetRaw)},
+        {"adminValidationEnforcedApplied", flag(p.adminValidationEnforcedApplied)},
+        {"adminTopicStrategyEndpoint", flag(p.adminTopicStrategyEndpoint)},
+        {"adminTopicValidationEndpoint", flag(p.adminTopicValidationEndpoint)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},

@@ -17,6 +17,7 @@ std::optional<std::string> applyBrokerSetup(const Scenario& scenario, Broker& br
         return std::nullopt;
     };
     for (const auto& ns : scenario.namespaces) {
+        broker.metadata().declareNamespace(ns.name);
         for (const auto& s : ns.policies) {
             if (auto err = applied(admin.setNamespacePolicy(ns.name, s.key, valueOf(s)))) return *err;
         }

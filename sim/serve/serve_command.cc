@@ -281,6 +281,8 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             return sim::kExitInvalid;
         }
     }
+    // Real clients meet a standalone broker's tenants and namespaces, not the scenario rule.
+    broker.metadata().makeStandalone();
     if (auto e = applyServeSetup(setup.scenario, broker, admin, io)) {
         err << "cnxsim serve: --setup " << args.setupFile << ": " << *e << "\n";
         return sim::kExitInvalid;

@@ -33,6 +33,10 @@ class Server;
 
 namespace cnx::serve::http {
 
+namespace detail {
+struct Target;
+}
+
 class AdminRoutes {
 public:
     /// Every reference outlives this. `lifecycle` may be nullptr (no /cnxsim/ control).
@@ -45,6 +49,11 @@ public:
     void handle(const Request& request, Answer done);
 
 private:
+    // namespace_routes.cc: /admin/v2/tenants, /admin/v2/namespaces, /admin/v2/{persistent|non-persistent}
+    void handleTenants(const Request& req, const detail::Target& target, const Answer& done);
+    void handleNamespaces(const Request& req, const detail::Target& target, const Answer& done);
+    void handleTopic(const Request& req, const detail::Target& target, const Answer& done);
+
     Broker& broker_;
     AdminApi& admin_;
     Lifecycle* lifecycle_;

@@ -1,0 +1,211 @@
+// The tenant, namespace and topic paths of the admin port:
+//   GET /admin/v2/tenants; GET|PUT|DELETE /admin/v2/tenants/{tenant}
+//   GET /admin/v2/namespaces/{tenant}; GET|PUT|DELETE /admin/v2/namespaces/{tenant}/{ns} (?force)
+//   GET /admin/v2/namespaces/{tenant}/{ns}/topics
+//   GET|PUT  …/namespaces/{tenant}/{ns}/schemaCompatibilityStrategy              (body: "BACKWARD")
+//   GET|PUT  …/namespaces/{tenant}/{ns}/schemaAutoUpdateCompatibilityStrategy    (body: "Backward")
+//   GET|POST …/namespaces/{tenant}/{ns}/isAllowAutoUpdateSchema                  (body: true)
+//   GET|POST …/namespaces/{tenant}/{ns}/schemaValidationEnforced (?applied)      (body: true)
+//   PUT|DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}      (?force, ?deleteSchema)
+//   PUT …/{topic}/unload
+//   GET|PUT|POST|DELETE …/{topic}/partitions                                     (body: 3)
+//   GET (?applied)|PUT|DELETE …/{topic}/schemaCompatibilityStrategy
+//   GET (?applied)|POST …/{topic}/schemaValidationEnforced
+// Bodies are JSON as Jackson reads them: an enum is a JSON string, a flag a
+// bare boolean, a count a bare number; anything else is a 400.
+
+#include "sim/serve/http/admin_routes.h"
+#include "sim/serve/http/route_support.h"
+
+namespace cnx::serve::http {
+
+using namespace detail;
+using V = beast_http::verb;
+
+namespace {
+
+// Pulsar's namespace policy path names -> the Policies field names the model uses.
+struct PolicyPath {
+    const char* path;
+    const char* field;
+    V setter;                 // PUT or POST, as Pulsar has it
+    const char* bodyType;     // Jackson's target type, for the 400 text
+    Json::value_t bodyKind;   // string or boolean
+};
+
+constexpr PolicyPath kNamespacePolicies[] = {
+    {"schemaCompatibilityStrategy", "schema_compatibility_strategy", V::put, "SchemaCompatibilityStrategy", Json::value_t::string},
+    {"schemaAutoUpdateCompatibilityStrategy", "schema_auto_update_compatibility_strategy", V::put,
+     "SchemaAutoUpdateCompatibilityStrategy", Json::value_t::string},
+    {"isAllowAutoUpdateSchema", "is_allow_auto_update_schema", V::post, "boolean", Json::value_t::boolean},
+    {"schemaValidationEnforced", "schema_validation_enforced", V::post, "boolean", Json::value_t::boolean},
+};
+
+constexpr PolicyPath kTopicPolicies[] = {
+    {"schemaCompatibilityStrategy", "schemaCompatibilityStrategy", V::put, "SchemaCompatibilityStrategy", Json::value_t::string},
+    {"schemaValidationEnforced", "schemaValidationEnforced", V::post, "boolean", Json::value_t::boolean},
+};
+
+template <std::size_t N>
+const PolicyPath* findPolicy(const PolicyPath (&table)[N], const std::string& path) {
+    for (const auto& p : table)
+        if (path == p.path) return &p;
+    return nullptr;
+}
+
+const char* verbName(V v) { return v == V::put ? "PUT" : "POST"; }
+
+/// The policy value of a setter's body as the model's text, or the 400 to answer.
+std::optional<std::string> policyValue(const Request& req, const PolicyPath& p, Response* refusal) {
+    if (req.body().empty()) {
+        *refusal = error(req, 400, "Request body is empty: expected a " + std::string(p.bodyType));
+        return std::nullopt;
+    }
+    auto body = jsonBody(req, refusal);
+    if (!body) return std::nullopt;
+    bool kindOk = p.bodyKind == Json::value_t::boolean ? body->is_boolean() : body->is_string();
+    if (!kindOk) {
+        *refusal = error(req, 400, "Cannot deserialize value of type `" + std::string(p.bodyType) + "` from " + body->dump());
+        return std::nullopt;
+    }
+    return body->is_boolean() ? std::string(body->get<bool>() ? "true" : "false") : body->get<std::string>();
+}
+
+/// A bare JSON integer body (a partition count), or the 400 to answer.
+std::optional<int> countBody(const Request& req, Response* refusal) {
+    auto body = jsonBody(req, refusal);
+    if (!body) return std::nullopt;
+    if (!body->is_number_integer() || body->get<std::int64_t>() > std::numeric_limits<int>::max() ||
+        body->get<std::int64_t>() < std::numeric_limits<int>::min()) {
+        *refusal = error(req, 400, "Cannot deserialize value of type `int` from " + body->dump());
+        return std::nullopt;
+    }
+    return body->get<int>();
+}
+
+}  // namespace
+
+void AdminRoutes::handleTenants(const Request& req, const Target& target, const Answer& done) {
+    const auto& s = target.segments;
+    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+    auto answer = [&req, &done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
+    const auto method = req.method();
+    if (s.size() == 3) {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return answer(admin_.getTenants());
+    }
+    if (s.size() != 4) return reply(error(req, 404, "HTTP 404 Not Found"));
+    const auto& tenant = s[3];
+    if (method == V::get) return answer(admin_.getTenant(tenant));
+    if (method == V::delete_) return answer(admin_.deleteTenant(tenant));
+    if (method == V::put) {
+        // TenantsBase: a TenantInfo body naming the clusters it may use; this broker has one.
+        Response refusal;
+        if (req.body().empty()) return reply(error(req, 412, "Clusters can not be empty"));
+        auto body = jsonBody(req, &refusal);
+        if (!body) return reply(std::move(refusal));
+        if (!body->is_object()) return reply(error(req, 400, "Cannot deserialize value of type `TenantInfo` from " + body->dump()));
+        auto clusters = body->find("allowedClusters");
+        if (clusters == body->end() || !clusters->is_array() || clusters->empty())
+            return reply(error(req, 412, "Clusters can not be empty"));
+        for (const auto& c : *clusters)
+            if (!c.is_string() || c.get<std::string>() != "standalone") return reply(error(req, 412, "Clusters do not exist"));
+        return answer(admin_.createTenant(tenant));
+    }
+    reply(methodNotAllowed(req, "GET, PUT, DELETE"));
+}
+
+void AdminRoutes::handleNamespaces(const Request& req, const Target& target, const Answer& done) {
+    const auto& s = target.segments;
+    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+    auto answer = [&req, &done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
+    const auto method = req.method();
+    if (s.size() == 4) {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return answer(admin_.getNamespaces(s[3]));
+    }
+    std::string ns = s[3] + "/" + s[4];
+    if (s.size() == 5) {
+        if (method == V::get) return answer(admin_.getNamespacePolicies(ns));
+        if (method == V::delete_) return answer(admin_.deleteNamespace(ns, isTrue(target, "force")));
+        if (method == V::put) {
+            // The body, when given, is a Policies object (its schema fields are not read).
+            if (!req.body().empty()) {
+                Response refusal;
+                auto body = jsonBody(req, &refusal);
+                if (!body) return reply(std::move(refusal));
+                if (!body->is_object())
+                    return reply(error(req, 400, "Cannot deserialize value of type `Policies` from " + body->dump()));
+            }
+            return answer(admin_.createNamespace(ns));
+        }
+        return reply(methodNotAllowed(req, "GET, PUT, DELETE"));
+    }
+    if (s.size() != 6) return reply(error(req, 404, "HTTP 404 Not Found"));
+    if (s[5] == "topics") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        if (!broker_.metadata().namespaceExists(ns)) return reply(error(req, 404, "Namespace does not exist"));
+        return reply(makeResponse(req.version(), req.keep_alive(), 200,
+                                  Json(broker_.topicsOfNamespace(ns, true, false)).dump()));
+    }
+    const auto* policy = findPolicy(kNamespacePolicies, s[5]);
+    if (!policy) return reply(error(req, 404, "HTTP 404 Not Found"));
+    if (method == V::get) return answer(admin_.getNamespacePolicy(ns, policy->field, isTrue(target, "applied")));
+    if (method == policy->setter) {
+        Response refusal;
+        auto value = policyValue(req, *policy, &refusal);
+        if (!value) return reply(std::move(refusal));
+        return answer(admin_.setNamespacePolicy(ns, policy->field, std::string_view(*value)));
+    }
+    reply(methodNotAllowed(req, std::string("GET, ") + verbName(policy->setter)));
+}
+
+void AdminRoutes::handleTopic(const Request& req, const Target& target, const Answer& done) {
+    const auto& s = target.segments;
+    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+    auto answer = [&req, &done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
+    const auto method = req.method();
+    std::string why;
+    auto topic = TopicName::parse(s[2] + "://" + s[3] + "/" + s[4] + "/" + s[5], &why);
+    if (!topic) return reply(error(req, 412, "Invalid topic name: " + why));
+    if (s.size() == 6) {
+        if (method == V::delete_)
+            return answer(admin_.deleteTopic(*topic, isTrue(target, "force"), isTrue(target, "deleteSchema")));
+        if (method == V::put) return answer(admin_.createTopic(*topic));
+        return reply(methodNotAllowed(req, "PUT, DELETE"));
+    }
+    if (s.size() != 7) return reply(error(req, 404, "HTTP 404 Not Found"));
+    const auto& leaf = s[6];
+    if (leaf == "unload") {
+        if (method != V::put) return reply(methodNotAllowed(req, "PUT"));
+        return answer(admin_.unloadTopic(*topic));
+    }
+    if (leaf == "partitions") {
+        if (method == V::get) return answer(admin_.getPartitionedMetadata(*topic));
+        if (method == V::delete_)
+            return answer(admin_.deletePartitionedTopic(*topic, isTrue(target, "force"), isTrue(target, "deleteSchema")));
+        if (method == V::put || method == V::post) {
+            Response refusal;
+            auto count = countBody(req, &refusal);
+            if (!count) return reply(std::move(refusal));
+            return answer(method == V::put ? admin_.createPartitionedTopic(*topic, *count)
+                                           : admin_.updatePartitionedTopic(*topic, *count));
+        }
+        return reply(methodNotAllowed(req, "GET, PUT, POST, DELETE"));
+    }
+    const auto* policy = findPolicy(kTopicPolicies, leaf);
+    if (!policy) return reply(error(req, 404, "HTTP 404 Not Found"));
+    bool hasDelete = policy->setter == V::put;  // schemaCompatibilityStrategy has DELETE, schemaValidationEnforced not
+    if (method == V::get) return answer(admin_.getTopicPolicy(*topic, policy->field, isTrue(target, "applied")));
+    if (method == policy->setter || (hasDelete && method == V::delete_)) {
+        if (auto refusal = admin_.topicPolicyEndpointRefusal(policy->field)) return answer(*refusal);
+        if (method == V::delete_) return answer(admin_.setTopicPolicy(*topic, policy->field, std::nullopt));
+        Response refusal;
+        auto value = policyValue(req, *policy, &refusal);
+        if (!value) return reply(std::move(refusal));
+        return answer(admin_.setTopicPolicy(*topic, policy->field, std::string_view(*value)));
+    }
+    reply(methodNotAllowed(req, std::string("GET, ") + verbName(policy->setter) + (hasDelete ? ", DELETE" : "")));
+}
+
+}  // namespace cnx::serve::http

@@ -1,0 +1,40 @@
+#pragma once
+// What the admin route files share (admin_routes.cc, namespace_routes.cc):
+// the parsed target, Pulsar's error answers, and JSON body parsing. Private
+// to sim/serve/http.
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/admin/admin_api.h"
+#include "sim/serve/http/http_server.h"
+
+namespace cnx::serve::http::detail {
+
+using Json = nlohmann::json;
+
+struct Target {
+    std::vector<std::string> segments;          // decoded path segments, empty ones dropped
+    std::map<std::string, std::string> query;   // decoded
+};
+
+/// nullopt for a bad %-escape.
+std::optional<Target> parseTarget(std::string_view target);
+std::string reasonBody(const std::string& reason);
+/// The AdminApi answer as an HTTP response.
+Response fromAdmin(const Request& req, const AdminResponse& r);
+/// A RestException(status, reason): `{"reason": …}` and the reason phrase.
+Response error(const Request& req, int status, const std::string& reason);
+Response methodNotAllowed(const Request& req, const std::string& allow);
+/// `?key=true` (Jersey's boolean parsing: true in any case).
+bool isTrue(const Target& t, const char* key);
+/// The body as JSON, or the 400 a malformed body gets (Jackson's message as the reason).
+std::optional<Json> jsonBody(const Request& req, Response* refusal);
+
+}  // namespace cnx::serve::http::detail
