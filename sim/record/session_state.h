@@ -4,6 +4,7 @@
 // and the steps recorded so far. Internal to sim/record.
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <regex>
@@ -32,7 +33,7 @@ struct Handle {
     std::string subscription;  // consumers
     std::string app;           // the application (connection) that made it
     std::size_t step = 0;      // the creating step
-    std::set<std::string> wireNames;              // producer names as on the wire
+    std::set<std::string> wireNames;              // its names as on the wire (a reconnect sends one again)
     std::map<int, Observed> answers;              // per partition (-1: not partitioned)
     std::map<int, std::uint64_t> pendingParts;    // partitions asked for, by request id
     bool failed = false;
@@ -120,9 +121,15 @@ struct SessionRecorder::State {
         return steps.size() - 1;
     }
 
-    std::string uniqueName(const std::string& wanted) {
-        std::string name = wanted;
-        for (int n = 2; namesTaken.count(name); ++n) name = wanted + "-" + std::to_string(n);
+    // A step name that later steps can use: unique, and never read as a version
+    // range when it is a key of a reconnect map (a first key starting with a
+    // digit, '<', '>' or '=', or `default`, makes the map a per-version one).
+    std::string uniqueName(const std::string& wanted, const char* prefix) {
+        bool rangeLike = wanted == "default" || wanted.empty() || std::isdigit(static_cast<unsigned char>(wanted[0])) ||
+                         wanted[0] == '<' || wanted[0] == '>' || wanted[0] == '=';
+        std::string base = rangeLike ? std::string(prefix) + wanted : wanted;
+        std::string name = base;
+        for (int n = 2; namesTaken.count(name); ++n) name = base + "-" + std::to_string(n);
         namesTaken.insert(name);
         return name;
     }
@@ -153,7 +160,7 @@ struct SessionRecorder::State {
         for (std::size_t i = handles.size(); i-- > 0;) {
             const auto& h = handles[i];
             if (!h.awaiting || h.producer != producer || h.topic != topic || h.failed) continue;
-            bool same = producer ? h.wireNames.count(name) > 0 : (h.subscription == subscription && h.name == name);
+            bool same = h.wireNames.count(name) > 0 && (producer || h.subscription == subscription);
             if (same) return i;
         }
         return std::nullopt;
@@ -209,7 +216,7 @@ struct SessionRecorder::State {
             h.step = addStep(std::move(s), {cn.app, std::nullopt, false, false});
             handles.push_back(std::move(h));
             r.handle = handles.size() - 1;
-            if (!p.producer_name().empty()) setName(handles.back(), uniqueName(p.producer_name()));
+            if (!p.producer_name().empty()) setName(handles.back(), uniqueName(p.producer_name(), "p-"));
         }
         handles[r.handle].pendingParts[p.request_id()] = static_cast<std::uint64_t>(partition);
         cn.producers[p.producer_id()] = {r.handle, partition};
@@ -255,7 +262,8 @@ struct SessionRecorder::State {
             handles.push_back(std::move(h));
             r.handle = handles.size() - 1;
             std::string name = s.consumer_name().empty() ? "consumer-" + std::to_string(++unnamedConsumers) : s.consumer_name();
-            setName(handles.back(), uniqueName(name));
+            handles.back().wireNames.insert(s.consumer_name());
+            setName(handles.back(), uniqueName(name, "c-"));
         }
         handles[r.handle].pendingParts[s.request_id()] = static_cast<std::uint64_t>(partition);
         cn.consumers[s.consumer_id()] = {r.handle, partition};
@@ -364,7 +372,7 @@ struct SessionRecorder::State {
             }
             return;
         }
-        if (h.producer && h.name.empty() && o.ok && !brokerName.empty()) setName(h, uniqueName(brokerName));
+        if (h.producer && h.name.empty() && o.ok && !brokerName.empty()) setName(h, uniqueName(brokerName, "p-"));
         h.answers[r.partition] = o;
         auto all = combined(h.answers);
         h.failed = !all.ok;
