@@ -245,7 +245,7 @@ TEST_CASE("recorder: the producers of a partitioned topic are one step on the ba
 // The consumer's name (the C++ client's random one) starts with a digit: as a
 // reconnect map's first key it would make the map a per-version one, so the
 // step names it c-1c2cdd, and its reconnect is still matched by the wire name.
-TEST_CASE("recorder: reconnects after a restart are the restart's outcome; a dropped connection's are a note",
+TEST_CASE("recorder: reconnects after a restart are the restart's outcome, a dropped connection's are a note",
           "[record]") {
     auto r = recorder();
     r.opened(1, "a");
