@@ -35,7 +35,7 @@ struct Handle {
     std::size_t step = 0;      // the creating step
     std::set<std::string> wireNames;              // its names as on the wire (a reconnect sends one again)
     std::map<int, Observed> answers;              // per partition (-1: not partitioned)
-    std::map<int, std::uint64_t> pendingParts;    // partitions asked for, by request id
+    std::map<std::uint64_t, int> pendingParts;    // request id -> partition asked for
     bool failed = false;
     bool awaiting = false;          // closed by the broker or dropped: a re-sent PRODUCER is a reconnect
     std::size_t openedAt = 0;       // steps recorded when it last opened
@@ -174,7 +174,7 @@ struct SessionRecorder::State {
             auto& h = handles[i];
             if (h.producer != producer || h.topic != topic || h.app != conns[c].app || h.closeStep) continue;
             if (h.answers.count(partition) || std::any_of(h.pendingParts.begin(), h.pendingParts.end(),
-                                                          [&](const auto& p) { return p.second == static_cast<std::uint64_t>(partition); }))
+                                                          [&](const auto& p) { return p.second == partition; }))
                 continue;
             if ((producer ? steps[h.step].step.action == "producer" : h.subscription == key)) return i;
         }
@@ -218,7 +218,7 @@ struct SessionRecorder::State {
             r.handle = handles.size() - 1;
             if (!p.producer_name().empty()) setName(handles.back(), uniqueName(p.producer_name(), "p-"));
         }
-        handles[r.handle].pendingParts[p.request_id()] = static_cast<std::uint64_t>(partition);
+        handles[r.handle].pendingParts[p.request_id()] = partition;
         cn.producers[p.producer_id()] = {r.handle, partition};
         cn.requests[p.request_id()] = r;
     }
@@ -265,7 +265,7 @@ struct SessionRecorder::State {
             handles.back().wireNames.insert(s.consumer_name());
             setName(handles.back(), uniqueName(name, "c-"));
         }
-        handles[r.handle].pendingParts[s.request_id()] = static_cast<std::uint64_t>(partition);
+        handles[r.handle].pendingParts[s.request_id()] = partition;
         cn.consumers[s.consumer_id()] = {r.handle, partition};
         cn.requests[s.request_id()] = r;
     }
@@ -356,11 +356,9 @@ struct SessionRecorder::State {
         }
     }
 
-    void answerOpen(const Request& r, Observed o, const std::string& brokerName) {
+    void answerOpen(std::uint64_t requestId, const Request& r, Observed o, const std::string& brokerName) {
         auto& h = handles[r.handle];
-        h.pendingParts.erase(std::find_if(h.pendingParts.begin(), h.pendingParts.end(),
-                                          [&](const auto& p) { return p.second == static_cast<std::uint64_t>(r.partition); }),
-                             h.pendingParts.end());
+        h.pendingParts.erase(requestId);
         if (o.ok && h.producer && !brokerName.empty()) h.wireNames.insert(brokerName);
         if (r.reconnect) {
             auto& rc = reconnects[*h.reconnect];
@@ -390,7 +388,7 @@ struct SessionRecorder::State {
         cn.requests.erase(it);
         switch (r.kind) {
             case Kind::producer:
-            case Kind::subscribe: return answerOpen(r, std::move(o), "");
+            case Kind::subscribe: return answerOpen(id, r, std::move(o), "");
             case Kind::close: {
                 auto& h = handles[r.handle];
                 steps[*h.closeStep].observed = std::move(o);
@@ -438,7 +436,7 @@ struct SessionRecorder::State {
                 cn.requests.erase(it);
                 Observed o;
                 o.schemaVersion = wire::decodeSchemaVersion(s.schema_version());
-                return answerOpen(r, std::move(o), s.producer_name());
+                return answerOpen(s.request_id(), r, std::move(o), s.producer_name());
             }
             case BaseCommand::SUCCESS: return answer(c, cmd.success().request_id(), Observed::success());
             case BaseCommand::ERROR:

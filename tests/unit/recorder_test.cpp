@@ -373,3 +373,71 @@ TEST_CASE("recorder: scalars and topics are written so they read back the same",
     CHECK(yamlScalar("-x") == "\"-x\"");
     CHECK(yamlScalar("") == "\"\"");
 }
+
+TEST_CASE("recorder: a refused partition fails the step, and the client closing the others is no step", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, metadata(1, "persistent://public/default/pt"));
+    r.sent(1, metadataResponse(1, 2), nullptr);
+    r.received(1, producer("persistent://public/default/pt-partition-0", 1, 2, "pp", "String"));
+    r.received(1, producer("persistent://public/default/pt-partition-1", 2, 3, "pp", "String"));
+    r.sent(1, producerSuccess(2, "pp", 0), nullptr);
+    r.sent(1, error(3, pulsar::proto::ProducerBusy, "Producer with name 'pp' is already connected to topic"), nullptr);
+    r.received(1, closeProducer(1, 4));
+    r.sent(1, success(4), nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "topics:\n"
+                      "  pt: { partitions: 2 }\n"
+                      "steps:\n"
+                      "  - producer: { topic: pt, name: pp, schema: STRING }\n"
+                      "    expect: { error: ProducerBusy, message: \"Producer with name 'pp' is already connected to topic\" }\n");
+}
+
+TEST_CASE("recorder: GET_OR_CREATE_SCHEMA gives the next publish its schema, UNSUBSCRIBE is a close", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/multi", 1, 1, "mp", "String"));
+    r.sent(1, producerSuccess(1, "mp", 0), nullptr);
+    BaseCommand gocs;
+    gocs.set_type(BaseCommand::GET_OR_CREATE_SCHEMA);
+    gocs.mutable_getorcreateschema()->set_request_id(2);
+    gocs.mutable_getorcreateschema()->set_topic("persistent://public/default/multi");
+    gocs.mutable_getorcreateschema()->mutable_schema()->set_type(pulsar::proto::Schema::Json);
+    gocs.mutable_getorcreateschema()->mutable_schema()->set_name("multi");
+    gocs.mutable_getorcreateschema()->mutable_schema()->set_schema_data(kAvro);
+    r.received(1, gocs);
+    BaseCommand answer;
+    answer.set_type(BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE);
+    answer.mutable_getorcreateschemaresponse()->set_request_id(2);
+    answer.mutable_getorcreateschemaresponse()->set_schema_version(cnx::wire::encodeSchemaVersion(1));
+    r.sent(1, answer, nullptr);
+    r.received(1, send(1, 0, 2));
+    r.received(1, send(1, 2));  // no new schema: a publish of its own
+    r.received(1, subscribe("multi", "s", 5, 3, "c1", pulsar::proto::CommandSubscribe::Failover));
+    r.sent(1, success(3), nullptr);
+    BaseCommand unsubscribe;
+    unsubscribe.set_type(BaseCommand::UNSUBSCRIBE);
+    unsubscribe.mutable_unsubscribe()->set_consumer_id(5);
+    unsubscribe.mutable_unsubscribe()->set_request_id(4);
+    r.received(1, unsubscribe);
+    r.sent(1, success(4), nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "schemas:\n"
+                      "  multi-json-1:\n"
+                      "    type: JSON\n"
+                      "    schema: '" + std::string(kAvro) + "'\n"
+                      "steps:\n"
+                      "  - producer: { topic: multi, name: mp, schema: STRING }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - publish: { producer: mp, count: 2, schema: multi-json-1 }\n"
+                      "    expect: { schema_version: 1 }\n"
+                      "  - publish: { producer: mp, count: 1 }\n"
+                      "    expect: ok\n"
+                      "  - subscribe: { topic: multi, subscription: s, consumer: c1, schema: none, type: Failover }\n"
+                      "    expect: ok\n"
+                      "  # unsubscribed (the format has no unsubscribe: written as close)\n"
+                      "  - close: c1\n"
+                      "    expect: ok\n");
+}
