@@ -34,6 +34,14 @@ public:
         boost::system::error_code ec;
         auto ep = client_.remote_endpoint(ec);
         if (!ec) peer = ep.address().to_string() + ":" + std::to_string(ep.port());
+        // Lookups name the address this client reached the proxy at: it can reach it again
+        // (with --listen 0.0.0.0 the listener's own address would not do).
+        auto local = client_.local_endpoint(ec);
+        lookupUrl_ = proxy_.ownUrl_;
+        if (!ec) {
+            auto host = local.address().to_string();
+            lookupUrl_ = "pulsar://" + (local.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(local.port());
+        }
         proxy_.tap_.opened(id_, peer);
         auto self = shared_from_this();
         resolver_.async_resolve(proxy_.upstreamHost_, std::to_string(proxy_.upstreamPort_),
@@ -103,7 +111,7 @@ private:
             } else if (frame->command.type() == pulsar::proto::BaseCommand::LOOKUP_RESPONSE &&
                        frame->command.lookuptopicresponse().has_brokerserviceurl()) {
                 auto* lookup = frame->command.mutable_lookuptopicresponse();
-                lookup->set_brokerserviceurl(proxy_.ownUrl_);
+                lookup->set_brokerserviceurl(lookupUrl_);
                 lookup->clear_brokerserviceurltls();
                 proxy_.tap_.sent(id_, frame->command, nullptr);
                 out += wire::encodeFrame(frame->command);
@@ -123,11 +131,12 @@ private:
     tcp::socket upstream_;
     tcp::resolver resolver_;
     Direction toUpstream_, toClient_;
+    std::string lookupUrl_;
     bool closed_ = false;
 };
 
 WireProxy::WireProxy(asio::io_context& io, serve::SessionTap& tap, std::string upstreamHost, std::uint16_t upstreamPort)
-    : io_(io), tap_(tap), upstreamHost_(std::move(upstreamHost)), upstreamPort_(upstreamPort), acceptor_(io) {}
+    : io_(io), tap_(tap), upstreamHost_(std::move(upstreamHost)), upstreamPort_(upstreamPort), acceptor_(io), retry_(io) {}
 
 WireProxy::~WireProxy() { stop(); }
 
@@ -156,12 +165,17 @@ std::uint16_t WireProxy::port() const {
 void WireProxy::accept() {
     acceptor_.async_accept([this](const boost::system::error_code& ec, tcp::socket socket) {
         if (stopped_) return;
-        if (!ec) {
-            auto id = nextId_++;
-            auto pair = std::make_shared<Pair>(*this, id, std::move(socket));
-            pairs_[id] = pair;
-            pair->start();
+        if (ec) {  // out of descriptors, say: try again shortly instead of spinning
+            retry_.expires_after(std::chrono::milliseconds(100));
+            retry_.async_wait([this](const boost::system::error_code& e) {
+                if (!e && !stopped_) accept();
+            });
+            return;
         }
+        auto id = nextId_++;
+        auto pair = std::make_shared<Pair>(*this, id, std::move(socket));
+        pairs_[id] = pair;
+        pair->start();
         accept();
     });
 }
@@ -171,6 +185,7 @@ void WireProxy::stop() {
     stopped_ = true;
     boost::system::error_code ec;
     acceptor_.close(ec);
+    retry_.cancel();
     auto pairs = pairs_;
     for (auto& [_, p] : pairs) p->close("proxy stopping");
 }

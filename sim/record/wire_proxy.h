@@ -4,15 +4,16 @@
 // connection; bytes are cut into frames (sizes checked, at most
 // wire::kMaxFrameSize, parsed with wire::parseFrameBody) and forwarded
 // byte-exact, except LOOKUP_RESPONSE, whose brokerServiceUrl (and
-// brokerServiceUrlTls) are rewritten to the proxy's own address so the client
-// keeps talking through it. Every frame is shown to the tap: client commands
-// as received(), broker commands as sent(). Each direction reads its next
-// chunk only once the last one has been written, so memory per connection is
-// bounded by one frame; a malformed stream or an I/O error closes that pair
-// only.
+// brokerServiceUrlTls) are rewritten to the address the client reached the
+// proxy at, so it keeps talking through the proxy. Every frame is shown to
+// the tap: client commands as received(), broker commands as sent(). Each
+// direction reads its next chunk only once the last one has been written, so
+// memory per connection is bounded by one frame; a malformed stream or an I/O
+// error closes that pair only.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +51,7 @@ private:
     std::string upstreamHost_;
     std::uint16_t upstreamPort_;
     boost::asio::ip::tcp::acceptor acceptor_;
+    boost::asio::steady_timer retry_;  // accept again after an accept error
     std::string ownUrl_;
     std::map<std::uint64_t, std::shared_ptr<Pair>> pairs_;
     std::uint64_t nextId_ = 1;

@@ -12,7 +12,8 @@ schema, delete the schema and the topic. It stops the server with SIGTERM
 and requires `CNXSIM run --strict` on the recording to pass.
 
 With --through-proxy every call goes through `CNXSIM record` in front of the
-server (`-o WORKDIR/proxy.yaml`); the proxy's recording must pass too, and
+server (`-o WORKDIR/proxy.yaml`), after a peer sending an oversized frame has
+been closed by the proxy; the proxy's recording must pass too, and
 its steps (everything after `steps:`) must equal the server's own recording.
 Every wait is bounded; exit 0 only when all of that held.
 """
@@ -21,6 +22,7 @@ import os
 import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -108,6 +110,20 @@ def session(node, flex_dir, hostport, admin):
     call(admin, "DELETE", "/admin/v2/persistent/acme/shop/orders?force=true", None)
 
 
+def bad_peer(hostport):
+    """A peer declaring a frame over the size limit is closed, and only it (the session then runs)."""
+    host, _, port = hostport.rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=5) as peer:
+        peer.sendall(b"\xff\xff\xff\xff" + b"x" * 64)
+        try:
+            if peer.recv(1) != b"":
+                fail("the proxy answered a malformed frame instead of closing the connection")
+        except ConnectionResetError:
+            pass
+        except socket.timeout:
+            fail("the proxy kept a peer that declared an oversized frame open for 5 s")
+
+
 def replay(cnxsim, path):
     done = subprocess.run([cnxsim, "run", "--strict", path], capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
@@ -143,6 +159,7 @@ def main(argv):
                                             "--admin-upstream", admin, "-o", proxy_file],
                                            RECORD_READY, "cnxsim record")
             wait_for_clusters(admin)
+            bad_peer(hostport)
         session(node, flex_dir, hostport, admin)
     finally:
         for proc in (proxy, server):
