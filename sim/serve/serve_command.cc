@@ -37,8 +37,8 @@ constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
     "                    [--port N] [--admin-port N] [--trace FILE|-] [--control PATH]\n"
-    "                    [--record FILE.yaml] [--keepalive-seconds S]\n"
-    "                    [--max-queued-bytes N] [-v]\n"
+    "                    [--keepalive-seconds S]\n"
+    "                    [--max-queued-bytes N] [--record FILE.yaml] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
@@ -73,10 +73,6 @@ constexpr std::string_view kServeUsage =
     "  --trace FILE|-        write one line per command (connection, request id,\n"
     "                        outcome) and the decision trace `cnxsim explain` prints,\n"
     "                        to FILE or, with -, to standard output after the ready line\n"
-    "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
-    "                        step with the broker's answer as its expect, the --setup\n"
-    "                        file as its header; written when serve stops\n"
-    "                        (`cnxsim run FILE.yaml` replays it)\n"
     "  --control PATH        listen on a Unix socket for lifecycle commands while\n"
     "                        serving: status, upgrade-broker VERSION, restart-broker,\n"
     "                        unload TOPIC (send them with `cnxsim ctl --socket PATH`)\n"
@@ -84,6 +80,10 @@ constexpr std::string_view kServeUsage =
     "                        (default 30)\n"
     "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
     "                        sent to it (default 16777216, at least 1024)\n"
+    "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
+    "                        step with the broker's answer as its expect, the --setup\n"
+    "                        file as its header; written when serve stops\n"
+    "                        (`cnxsim run FILE.yaml` replays it)\n"
     "  -v                    log connections and why each closed, on stderr\n"
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
@@ -101,9 +101,9 @@ struct ServeArgs {
     std::string version;
     std::string configFile;
     std::string setupFile;
+    std::string recordFile;
     std::string traceFile;
     std::string controlPath;
-    std::string recordFile;
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<std::string> faults;
     std::string bind = "127.0.0.1";
@@ -117,8 +117,8 @@ struct ServeArgs {
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
     static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
                                                 "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
-                                                "--control",        "--record",  "--help",    "--keepalive-seconds",
-                                                "--max-queued-bytes"};
+                                                "--control",        "--help",    "--keepalive-seconds",
+                                                "--max-queued-bytes", "--record"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
         if (a == "-h" || a == "--help") {
@@ -156,12 +156,12 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             if (auto e = once(out.configFile)) return e;
         } else if (name == "--setup") {
             if (auto e = once(out.setupFile)) return e;
+        } else if (name == "--record") {
+            if (auto e = once(out.recordFile)) return e;
         } else if (name == "--trace") {
             if (auto e = once(out.traceFile)) return e;
         } else if (name == "--control") {
             if (auto e = once(out.controlPath)) return e;
-        } else if (name == "--record") {
-            if (auto e = once(out.recordFile)) return e;
         } else if (name == "--fault") {
             auto parsed = parseFault(value);
             if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
