@@ -4,6 +4,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "broker_model/compat/key_value/key_value_check.h"
 #include "broker_model/core/topic_name.h"
 #include "sim/run/expectation.h"
 #include "sim/run/runner.h"
@@ -146,6 +147,41 @@ std::string definitionText(const std::string& data) {
     return out + "'";
 }
 
+bool validUtf8(const std::string& s) {
+    for (std::size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+        if (extra < 0 || i + extra >= s.size()) return false;
+        for (int k = 1; k <= extra; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+// A KEY_VALUE component inline, `{ type: AVRO, schema: '...' }`.
+std::string componentText(const SchemaData& c) {
+    std::string out = "{ type: " + std::string(to_string_view(c.type));
+    if (!c.data.empty()) out += ", schema: " + definitionText(c.data);
+    return out + " }";
+}
+
+// A KEY_VALUE definition whose bytes are no text (its length prefixes are), as
+// its components, when the loader builds exactly these bytes and properties
+// back from them (every property written over what the components make).
+std::optional<std::string> keyValueComponents(const SchemaData& kv) {
+    auto parts = compat::decodeKeyValue(kv, nullptr);
+    if (!parts || !validUtf8(parts->key.data) || !validUtf8(parts->value.data)) return std::nullopt;
+    auto rebuilt = compat::encodeKeyValue(parts->key, parts->value, parts->encoding);
+    if (rebuilt.data != kv.data) return std::nullopt;
+    for (const auto& [k, _] : rebuilt.properties)
+        if (!kv.properties.count(k)) return std::nullopt;
+    std::string out = "    key: " + componentText(parts->key) + "\n";
+    out += "    value: " + componentText(parts->value) + "\n";
+    out += "    encoding: " + parts->encoding + "\n";
+    return out;
+}
+
 void writeComments(std::ostringstream& o, const std::vector<std::string>& lines, const std::string& indent) {
     for (const auto& line : lines) o << indent << "#" << (line.empty() ? "" : " ") << line << "\n";
 }
@@ -197,7 +233,11 @@ void writeHeader(std::ostringstream& o, const Scenario& h) {
         for (const auto& [alias, ref] : h.schemas) {
             o << "  " << yamlScalar(alias) << ":\n";
             o << "    type: " << to_string_view(ref.data.type) << "\n";
-            if (!ref.data.data.empty()) o << "    schema: " << definitionText(ref.data.data) << "\n";
+            auto components = ref.data.type == SchemaType::KEY_VALUE && !validUtf8(ref.data.data)
+                                  ? keyValueComponents(ref.data)
+                                  : std::nullopt;
+            if (components) o << *components;
+            else if (!ref.data.data.empty()) o << "    schema: " << definitionText(ref.data.data) << "\n";
             if (!ref.data.properties.empty()) o << "    properties: " << renderProperties(ref.data.properties) << "\n";
         }
     }

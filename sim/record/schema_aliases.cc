@@ -12,12 +12,12 @@ bool isReserved(const std::string& name) {
            schemaTypeFromName(name).has_value();
 }
 
-// A name part of letters, digits, '-' and '_' only.
+// A name part of lower-case letters, digits and single '-' (KEY_VALUE -> key-value).
 std::string tidy(std::string_view text) {
     std::string out;
     for (char c : text) {
         auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '-' || c == '_') out += static_cast<char>(std::tolower(u));
+        if (std::isalnum(u)) out += static_cast<char>(std::tolower(u));
         else if (!out.empty() && out.back() != '-') out += '-';
     }
     while (!out.empty() && out.back() == '-') out.pop_back();

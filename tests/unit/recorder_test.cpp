@@ -441,3 +441,53 @@ TEST_CASE("recorder: GET_OR_CREATE_SCHEMA gives the next publish its schema, UNS
                       "  - close: c1\n"
                       "    expect: ok\n");
 }
+
+// A KEY_VALUE definition's length prefixes are bytes, not text: one of 130
+// (0x82) would not read back from a quoted string, so the alias is written as
+// its components, which the loader encodes to the same bytes and properties.
+TEST_CASE("recorder: a KEY_VALUE schema whose layout is no text is written as its components", "[record]") {
+    std::string key = R"({"type":"record","name":"Key","fields":[{"name":"id","type":"long"}],"doc":")";
+    key += std::string(130 - key.size() - 2, 'x') + "\"}";
+    REQUIRE(key.size() == 130);
+    std::string data;
+    for (std::uint32_t n : {static_cast<std::uint32_t>(key.size()), 0u}) {
+        for (int shift = 24; shift >= 0; shift -= 8) data.push_back(static_cast<char>((n >> shift) & 0xFF));
+        if (n) data += key;
+    }
+    auto r = recorder();
+    r.received(1, connect());
+    auto p = producer("persistent://public/default/kv", 1, 1, "kvp", "KeyValue", data);
+    auto add = [&](const char* k, const char* v) {
+        auto* prop = p.mutable_producer()->mutable_schema()->add_properties();
+        prop->set_key(k);
+        prop->set_value(v);
+    };
+    add("key.schema.name", "Key");
+    add("key.schema.type", "AVRO");
+    add("key.schema.properties", "{}");
+    add("value.schema.name", "String");
+    add("value.schema.type", "STRING");
+    add("value.schema.properties", "{}");
+    add("kv.encoding.type", "SEPARATED");
+    r.received(1, p);
+    r.sent(1, producerSuccess(1, "kvp", 0), nullptr);
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "schemas:\n"
+                      "  kv-key-value-1:\n"
+                      "    type: KEY_VALUE\n"
+                      "    key: { type: AVRO, schema: '" + key + "' }\n"
+                      "    value: { type: STRING }\n"
+                      "    encoding: SEPARATED\n"
+                      "    properties: { \"key.schema.name\": \"Key\", \"key.schema.properties\": \"{}\", \"key.schema.type\": \"AVRO\", "
+                      "\"kv.encoding.type\": \"SEPARATED\", \"value.schema.name\": \"String\", \"value.schema.properties\": \"{}\", "
+                      "\"value.schema.type\": \"STRING\" }\n"
+                      "steps:\n"
+                      "  - producer: { topic: kv, name: kvp, schema: kv-key-value-1 }\n"
+                      "    expect: { schema_version: 0 }\n");
+    auto loaded = cnx::sim::loadScenarioText(yaml, "recorded.yaml", ".");
+    REQUIRE(loaded.ok());
+    const auto& alias = loaded.scenarios.front().schemas.at("kv-key-value-1");
+    CHECK(alias.data.data == data);
+    requireReplayPasses(yaml);
+}
