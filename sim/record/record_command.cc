@@ -130,14 +130,6 @@ std::optional<std::string> parseRecordArgs(const std::vector<std::string>& in, R
     return std::nullopt;
 }
 
-// A release the model knows for `reported` ("3.0.2"): itself, else its line ("3.0"); empty when neither.
-std::string modelledRelease(const std::string& reported) {
-    if (profileFor(reported)) return reported;
-    auto second = reported.find('.', reported.find('.') + 1);
-    std::string line = reported.substr(0, second);
-    return profileFor(line) ? line : std::string();
-}
-
 }  // namespace
 
 std::string_view recordUsage() { return kRecordUsage; }

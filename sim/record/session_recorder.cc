@@ -90,6 +90,15 @@ std::string clientLineOf(int protocol) {
 
 }  // namespace
 
+std::string modelledRelease(const std::string& reported) {
+    if (reported.empty()) return {};
+    if (profileFor(reported)) return reported;
+    auto first = reported.find('.');
+    auto second = first == std::string::npos ? first : reported.find('.', first + 1);
+    std::string line = reported.substr(0, second);
+    return profileFor(line) ? line : std::string();
+}
+
 Recording SessionRecorder::recording() const {
     const auto& s = *state_;
     Recording out;
@@ -122,7 +131,8 @@ Recording SessionRecorder::recording() const {
         out.steps[i].notes.push_back("no answer was seen before the recording ended");
     }
     // Clients: declared when more than one application, or one the default client does not model, took part.
-    const auto* profile = s.options.brokerVersion.empty() ? nullptr : profileFor(s.options.brokerVersion);
+    std::string release = modelledRelease(s.options.brokerVersion);
+    const auto* profile = release.empty() ? nullptr : profileFor(release);
     std::vector<std::string> used;
     for (const auto& m : s.meta)
         if (!m.app.empty() && std::find(used.begin(), used.end(), m.app) == used.end()) used.push_back(m.app);
@@ -163,7 +173,13 @@ Recording SessionRecorder::recording() const {
     }
     out.header.schemas = s.aliases.table();
     out.header.name = s.options.name.empty() ? "recorded session" : s.options.name;
-    if (!s.options.brokerVersion.empty()) out.header.brokerVersions = {s.options.brokerVersion};
+    if (!release.empty()) {
+        out.header.brokerVersions = {release};
+    } else if (!s.options.brokerVersion.empty()) {
+        out.header.brokerVersions = {s.options.brokerVersion};
+        out.headerComments.push_back("cnxsim models no release " + s.options.brokerVersion +
+                                     " nor its line: give broker.version a modelled one (cnxsim profiles)");
+    }
     if (!s.options.how.empty()) out.headerComments.push_back(s.options.how);
     out.headerComments.push_back("Every expect is the answer the broker gave; `cnxsim run` on this file replays it.");
     for (const auto& n : s.notes) out.headerComments.push_back(n);

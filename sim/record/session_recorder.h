@@ -36,6 +36,10 @@ struct RecorderOptions {
     std::string name;           // the scenario name (default "recorded session")
 };
 
+/// The release a recording names for a broker that reported `reported`
+/// ("3.0.2"): itself when modelled, else its line ("3.0") when that is, else "".
+std::string modelledRelease(const std::string& reported);
+
 class SessionRecorder final : public serve::SessionTap {
 public:
     explicit SessionRecorder(RecorderOptions options);

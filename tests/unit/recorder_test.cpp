@@ -374,6 +374,20 @@ TEST_CASE("recorder: scalars and topics are written so they read back the same",
     CHECK(yamlScalar("") == "\"\"");
 }
 
+TEST_CASE("recorder: a reported release is written as one cnxsim models", "[record]") {
+    using cnx::record::modelledRelease;
+    CHECK(modelledRelease("3.0.2") == "3.0.2");
+    CHECK(modelledRelease("3.0.999") == "3.0");  // a patch newer than modelled: its line
+    CHECK(modelledRelease("9.9.9").empty());
+    CHECK(modelledRelease("").empty());
+    SessionRecorder r({"", "", ""});
+    BaseCommand connected;
+    connected.set_type(BaseCommand::CONNECTED);
+    connected.mutable_connected()->set_server_version("Pulsar Server3.0.999");
+    r.sent(1, connected, nullptr);
+    CHECK(r.recording().header.brokerVersions == std::vector<std::string>{"3.0"});
+}
+
 TEST_CASE("recorder: a refused partition fails the step, and the client closing the others is no step", "[record]") {
     auto r = recorder();
     r.received(1, connect());
