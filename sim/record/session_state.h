@@ -108,11 +108,10 @@ struct SessionRecorder::State {
     std::vector<Reconnect> reconnects;
     std::map<std::uint64_t, Conn> conns;
     std::map<std::string, std::pair<std::string, int>> apps;  // app -> (client_version, protocol)
-    std::vector<std::string> appOrder;
     std::map<std::string, int> partitionsOf;  // base topic -> partitions (from metadata and admin)
     std::set<std::string> namesTaken;
     SchemaAliases aliases;
-    std::vector<std::string> notes;  // for the end
+    std::vector<std::string> notes;  // header comments: namespaces and topics created mid-session
     int unnamedConsumers = 0;
 
     std::size_t addStep(RecordedStep s, StepMeta m) {
