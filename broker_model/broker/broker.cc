@@ -46,6 +46,19 @@ void Broker::restart(const BehaviourProfile& profile) {
     applyConfig();
 }
 
+void Broker::reset(const BehaviourProfile& profile) {
+    restart(profile);
+    configOverrides_.clear();
+    policies_ = PolicyStore{};
+    policies_.createdNamespace = namespaceCreatedOn(profile);
+    metadata_ = ClusterMetadata{};
+    registry_.clear();
+    declared_.clear();
+    partitioned_.clear();
+    ledgers_.clear();
+    applyConfig();
+}
+
 Topic* Broker::findTopic(const TopicName& name) {
     auto it = topics_.find(name.toString());
     return it == topics_.end() ? nullptr : it->second.get();

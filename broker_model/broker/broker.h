@@ -63,6 +63,11 @@ public:
     /// schemas, policies, settings and managed ledgers stay.
     void restart(const BehaviourProfile& profile);
 
+    /// A fresh broker on `profile`: restarts (every connection dropped), then
+    /// forgets the settings, policies, tenants and namespaces, stored schemas,
+    /// declared topics and managed ledgers. Connection and ledger ids keep counting.
+    void reset(const BehaviourProfile& profile);
+
     /// The client connections the broker holds.
     ConnectionRegistry& connections() { return connections_; }
 

@@ -44,6 +44,8 @@ public:
     void setClock(std::function<std::int64_t()> clock) { clock_ = std::move(clock); }
     /// The JSON legacy-format switch from broker.conf (PIP-464).
     void setAllowLegacyJsonFormat(bool allow) { allowLegacyJson_ = allow; }
+    /// Forgets every stored schema (a fresh metadata store); generations keep counting.
+    void clear() { locators_.clear(); }
 
     // --- reads (synchronous views of the stored state) ---
 

@@ -21,7 +21,6 @@
 #include "sim/run/runner.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
-#include "sim/serve/ctl_command.h"
 #include "sim/record/record_command.h"
 
 namespace cnx::sim {
@@ -37,7 +36,6 @@ constexpr std::string_view kUsage =
     "  profiles           list the broker behaviour profiles\n"
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
-    "  ctl                upgrade, restart or unload a running `cnxsim serve --control`\n"
     "  record             a proxy in front of a real broker that records the session\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
@@ -487,7 +485,6 @@ std::string_view usageOf(const std::string& command) {
     if (command == "profiles") return kProfilesUsage;
     if (command == "compat") return compatUsage();
     if (command == "serve") return serve::serveUsage();
-    if (command == "ctl") return serve::ctlUsage();
     if (command == "record") return record::recordUsage();
     return kUsage;
 }
@@ -510,10 +507,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "ctl") return serve::runCtl({argv.begin() + 1, argv.end()}, out, err);
     if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "ctl", "record", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "record", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;

@@ -1,29 +1,20 @@
 #include "sim/serve/lifecycle.h"
 
-#include <sstream>
-#include <vector>
-
 #include <spdlog/spdlog.h>
 
 #include "broker_model/profile/profile.h"
 
 namespace cnx::serve {
-namespace {
 
-std::vector<std::string> wordsOf(std::string_view line) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(line)};
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
+nlohmann::json Lifecycle::status() const {
+    return {{"release", broker_.profile().release.toString()},
+            {"profile", broker_.profile().name},
+            {"serviceUrl", broker_.serviceUrl()},
+            {"connections", server_.connectionCount()},
+            {"loadedTopics", broker_.loadedTopics().size()}};
 }
 
-}  // namespace
-
-std::string_view Lifecycle::usage() {
-    return "status, upgrade-broker VERSION, restart-broker, unload TOPIC";
-}
-
-std::string Lifecycle::restart(const BehaviourProfile& profile, const std::string& what) {
+LifecycleAnswer Lifecycle::restartOn(const BehaviourProfile& profile, const std::string& what) {
     std::size_t connections = server_.connectionCount();
     auto text = what + " (profile " + profile.name + "): every producer and consumer closed, " +
                 std::to_string(connections) + " connection(s) dropped; clients reconnect under Pulsar " +
@@ -31,48 +22,31 @@ std::string Lifecycle::restart(const BehaviourProfile& profile, const std::strin
     spdlog::info("{}", text);
     server_.taps().event(text);
     broker_.restart(profile);
-    return "ok: " + text;
+    return {true, text};
 }
 
-std::string Lifecycle::run(std::string_view line) {
-    auto words = wordsOf(line);
-    if (words.empty()) return "error: empty command (commands: " + std::string(usage()) + ")";
-    const std::string& verb = words[0];
-    auto arity = [&](std::size_t n, const char* form) -> std::optional<std::string> {
-        if (words.size() == n + 1) return std::nullopt;
-        return std::string("error: usage: ") + form;
-    };
-    if (verb == "status") {
-        if (auto e = arity(0, "status")) return *e;
-        return "ok: Pulsar " + broker_.profile().release.toString() + " behaviour (profile " + broker_.profile().name +
-               "), " + std::to_string(server_.connectionCount()) + " connection(s), " +
-               std::to_string(broker_.loadedTopics().size()) + " topic(s) loaded, serving " + broker_.serviceUrl();
-    }
-    if (verb == "upgrade-broker") {
-        if (auto e = arity(1, "upgrade-broker VERSION")) return *e;
-        std::string error;
-        const auto* profile = profileFor(words[1], &error);
-        if (!profile) return "error: " + error;
-        return restart(*profile, "upgrade from Pulsar " + broker_.profile().release.toString() + " to " + words[1]);
-    }
-    if (verb == "restart-broker") {
-        if (auto e = arity(0, "restart-broker")) return *e;
-        return restart(broker_.profile(), "restart on Pulsar " + broker_.profile().release.toString());
-    }
-    if (verb == "unload") {
-        if (auto e = arity(1, "unload TOPIC")) return *e;
-        std::string error;
-        auto topic = TopicName::parse(words[1], &error);
-        if (!topic) return "error: invalid topic name '" + words[1] + "': " + error;
-        auto text = "unload " + topic->partitionedBase().toString() +
-                    ": its producers and consumers closed, they reconnect on their connections";
-        server_.taps().event(text);
-        auto response = admin_.unloadTopic(*topic);
-        if (!response.ok()) return "error: " + std::to_string(response.status) + " " + response.reason;
-        spdlog::info("{}", text);
-        return "ok: " + text;
-    }
-    return "error: unknown command '" + verb + "' (commands: " + std::string(usage()) + ")";
+LifecycleAnswer Lifecycle::upgrade(std::string_view version) {
+    std::string error;
+    const auto* profile = profileFor(version, &error);
+    if (!profile) return {false, error};
+    return restartOn(*profile, "upgrade from Pulsar " + broker_.profile().release.toString() + " to " + std::string(version));
+}
+
+LifecycleAnswer Lifecycle::restart() {
+    return restartOn(broker_.profile(), "restart on Pulsar " + broker_.profile().release.toString());
+}
+
+void Lifecycle::reset(std::function<void(LifecycleAnswer)> done) {
+    std::size_t connections = server_.connectionCount();
+    auto text = "reset to the start-up state on Pulsar " + startProfile_.release.toString() + ": " +
+                std::to_string(connections) + " connection(s) dropped, every schema, policy, namespace and topic forgotten";
+    spdlog::info("{}", text);
+    server_.taps().event(text);
+    broker_.reset(startProfile_);
+    prepare_([done = std::move(done), text](std::optional<std::string> error) {
+        if (error) return done({false, "reset: the start-up state could not be applied again: " + *error});
+        done({true, text});
+    });
 }
 
 }  // namespace cnx::serve

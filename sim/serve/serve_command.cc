@@ -22,7 +22,7 @@
 #include "sim/record/recording_file.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/serve/broker_conf.h"
-#include "sim/serve/control_socket.h"
+#include "sim/serve/decision_ring.h"
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/http_server.h"
 #include "sim/serve/lifecycle.h"
@@ -36,7 +36,7 @@ namespace {
 constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
-    "                    [--port N] [--admin-port N] [--trace FILE|-] [--control PATH]\n"
+    "                    [--port N] [--admin-port N] [--trace FILE|-]\n"
     "                    [--keepalive-seconds S]\n"
     "                    [--max-queued-bytes N] [--record FILE.yaml] [-v]\n"
     "\n"
@@ -69,13 +69,15 @@ constexpr std::string_view kServeUsage =
     "  --port N              the port (default 6650; 0 picks a free one, printed in the\n"
     "                        ready line, for parallel test jobs)\n"
     "  --admin-port N        the admin REST API's port (default 8080, or a free one\n"
-    "                        when --port is 0; printed in the ready line)\n"
+    "                        when --port is 0; printed in the ready line): Pulsar's\n"
+    "                        /admin/v2 paths of the served release, and cnxsim's own\n"
+    "                        under /cnxsim/: GET status, GET trace?last=N (the last N\n"
+    "                        decisions as JSON), POST upgrade?version=V, POST restart,\n"
+    "                        POST reset (back to the start-up state)\n"
     "  --trace FILE|-        write one line per command (connection, request id,\n"
     "                        outcome) and the decision trace `cnxsim explain` prints,\n"
     "                        to FILE or, with -, to standard output after the ready line\n"
-    "  --control PATH        listen on a Unix socket for lifecycle commands while\n"
-    "                        serving: status, upgrade-broker VERSION, restart-broker,\n"
-    "                        unload TOPIC (send them with `cnxsim ctl --socket PATH`)\n"
+
     "  --keepalive-seconds S PING a peer silent for S seconds, close it after 2*S\n"
     "                        (default 30)\n"
     "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
@@ -103,7 +105,6 @@ struct ServeArgs {
     std::string setupFile;
     std::string recordFile;
     std::string traceFile;
-    std::string controlPath;
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<std::string> faults;
     std::string bind = "127.0.0.1";
@@ -117,7 +118,7 @@ struct ServeArgs {
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
     static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
                                                 "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
-                                                "--control",        "--help",    "--keepalive-seconds",
+                                                "--help",           "--keepalive-seconds",
                                                 "--max-queued-bytes", "--record"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
@@ -160,8 +161,6 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             if (auto e = once(out.recordFile)) return e;
         } else if (name == "--trace") {
             if (auto e = once(out.traceFile)) return e;
-        } else if (name == "--control") {
-            if (auto e = once(out.controlPath)) return e;
         } else if (name == "--fault") {
             auto parsed = parseFault(value);
             if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
@@ -274,24 +273,29 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             .count();
     });
     AdminApi admin(broker);
-    // broker.conf, then the setup file, then --set: the last word is the command line's.
-    if (!args.configFile.empty()) {
-        if (auto e = applyConfigFile(args.configFile, broker, err)) {
-            err << "cnxsim serve: --config " << *e << "\n";
-            return sim::kExitInvalid;
+    // The start-up state, also what POST /cnxsim/reset returns to: a standalone
+    // broker's tenants and namespaces (not the scenario rule), then broker.conf,
+    // the setup file and --set, so the last word is the command line's.
+    Lifecycle::Prepare prepare = [&](Lifecycle::Done done) {
+        broker.metadata().makeStandalone();
+        if (!args.configFile.empty()) {
+            if (auto e = applyConfigFile(args.configFile, broker, err)) return done("--config " + *e);
         }
-    }
-    // Real clients meet a standalone broker's tenants and namespaces, not the scenario rule.
-    broker.metadata().makeStandalone();
-    if (auto e = applyServeSetup(setup.scenario, broker, admin, io)) {
-        err << "cnxsim serve: --setup " << args.setupFile << ": " << *e << "\n";
+        applyServeSetup(setup.scenario, broker, admin, [&, done](std::optional<std::string> e) {
+            if (e) return done("--setup " + args.setupFile + ": " + *e);
+            for (const auto& [key, value] : args.settings) {
+                if (auto bad = broker.setConfig(key, value)) return done("--set " + key + "=" + value + ": " + *bad);
+            }
+            done(std::nullopt);
+        });
+    };
+    std::optional<std::string> startError = "the start-up state was not applied";
+    prepare([&](std::optional<std::string> e) { startError = std::move(e); });
+    io.run();  // the setup's uploads, answered by the registry; nothing else runs yet
+    io.restart();
+    if (startError) {
+        err << "cnxsim serve: " << *startError << "\n";
         return sim::kExitInvalid;
-    }
-    for (const auto& [key, value] : args.settings) {
-        if (auto e = broker.setConfig(key, value)) {
-            err << "cnxsim serve: --set " << key << "=" << value << ": " << *e << "\n";
-            return sim::kExitInvalid;
-        }
     }
 
     std::ofstream traceFile;
@@ -333,8 +337,10 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     std::string url = "pulsar://" + host + ":" + std::to_string(server.port());
     broker.setServiceUrl(url);
 
-    Lifecycle lifecycle(broker, admin, server);
-    http::AdminRoutes routes(broker, admin, &lifecycle, &server);
+    DecisionRing ring;
+    server.addTap(&ring);
+    Lifecycle lifecycle(broker, server, *profile, prepare);
+    http::AdminRoutes routes(broker, admin, &lifecycle, &server, &ring);
     http::HttpServer adminServer(io, [&routes, &server](const http::Request& request, std::function<void(http::Response)> reply) {
         // `request` lives until `reply` is gone (the session holds it).
         routes.handle(request, [&server, &request, reply = std::move(reply)](http::Response response, TracePtr trace) {
@@ -348,19 +354,10 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         return sim::kExitInvalid;
     }
     std::string adminUrl = "http://" + host + ":" + std::to_string(adminServer.port());
-    ControlSocket control(io, lifecycle);
-    if (!args.controlPath.empty()) {
-        if (auto e = control.listen(args.controlPath)) {
-            err << "cnxsim serve: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
-    }
-
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: stopping", signal);
-        control.stop();
         adminServer.stop();
         server.stop();
     });

@@ -54,51 +54,61 @@ std::variant<ServeSetup, std::vector<std::string>> loadServeSetup(const std::fil
     return setup;
 }
 
-std::optional<std::string> applyServeSetup(const sim::Scenario& setup, Broker& broker, AdminApi& admin,
-                                           boost::asio::io_context& io) {
-    if (auto e = sim::applyBrokerSetup(setup, broker, admin)) return *e;
-    for (const auto& step : setup.steps) {
-        std::optional<std::string> failure;
-        auto check = [&](const AdminResponse& r) {
-            if (!r.ok() && !failure) failure = step.action + " refused: " + refused(r);
-        };
-        std::visit(
-            [&](const auto& body) {
-                using T = std::decay_t<decltype(body)>;
-                if constexpr (std::is_same_v<T, sim::UploadSchemaStep>) {
-                    auto topic = TopicName::parse(body.topic);
-                    if (!topic) {
-                        failure = "upload-schema: invalid topic '" + body.topic + "'";
-                        return;
-                    }
-                    bool answered = false;
-                    admin.postSchema(*topic, body.schema.data, [&](AdminResponse r) {
-                        answered = true;
-                        check(r);
-                    });
-                    io.restart();
-                    io.run();  // until the registry has answered
-                    if (!answered && !failure) failure = "upload-schema got no answer";
-                } else if constexpr (std::is_same_v<T, sim::SetPolicyStep>) {
-                    for (const auto& s : body.settings) {
-                        std::optional<std::string_view> value;
-                        if (s.value) value = *s.value;
-                        if (body.namespaceName) check(admin.setNamespacePolicy(*body.namespaceName, s.key, value));
-                        else check(admin.setTopicPolicy(*TopicName::parse(*body.topic), s.key, value));
-                    }
-                } else if constexpr (std::is_same_v<T, sim::SetBrokerConfigStep>) {
-                    for (const auto& s : body.settings) {
-                        std::optional<std::string_view> value;
-                        if (s.value) value = *s.value;
-                        check(admin.updateDynamicConfig(s.key, value));
-                    }
+namespace {
+
+/// Runs setup steps from `next` on; each upload continues the chain from its answer.
+struct SetupRun : std::enable_shared_from_this<SetupRun> {
+    const sim::Scenario& setup;
+    Broker& broker;
+    AdminApi& admin;
+    std::function<void(std::optional<std::string>)> done;
+
+    SetupRun(const sim::Scenario& s, Broker& b, AdminApi& a, std::function<void(std::optional<std::string>)> d)
+        : setup(s), broker(b), admin(a), done(std::move(d)) {}
+
+    void run(std::size_t next) {
+        for (; next < setup.steps.size(); ++next) {
+            const auto& step = setup.steps[next];
+            std::optional<std::string> failure;
+            auto check = [&](const AdminResponse& r) {
+                if (!r.ok() && !failure) failure = step.action + " refused: " + refused(r);
+            };
+            if (const auto* upload = std::get_if<sim::UploadSchemaStep>(&step.body)) {
+                auto topic = TopicName::parse(upload->topic);
+                if (!topic) return done(at(step.pos) + "upload-schema: invalid topic '" + upload->topic + "'");
+                admin.postSchema(*topic, upload->schema.data, [self = shared_from_this(), next](AdminResponse r) {
+                    const auto& s = self->setup.steps[next];
+                    if (!r.ok()) return self->done(at(s.pos) + s.action + " refused: " + refused(r));
+                    self->run(next + 1);
+                });
+                return;
+            }
+            if (const auto* policy = std::get_if<sim::SetPolicyStep>(&step.body)) {
+                for (const auto& s : policy->settings) {
+                    std::optional<std::string_view> value;
+                    if (s.value) value = *s.value;
+                    if (policy->namespaceName) check(admin.setNamespacePolicy(*policy->namespaceName, s.key, value));
+                    else check(admin.setTopicPolicy(*TopicName::parse(*policy->topic), s.key, value));
                 }
-            },
-            step.body);
-        if (failure) return at(step.pos) + *failure;
+            } else if (const auto* config = std::get_if<sim::SetBrokerConfigStep>(&step.body)) {
+                for (const auto& s : config->settings) {
+                    std::optional<std::string_view> value;
+                    if (s.value) value = *s.value;
+                    check(admin.updateDynamicConfig(s.key, value));
+                }
+            }
+            if (failure) return done(at(step.pos) + *failure);
+        }
+        done(std::nullopt);
     }
-    io.restart();
-    return std::nullopt;
+};
+
+}  // namespace
+
+void applyServeSetup(const sim::Scenario& setup, Broker& broker, AdminApi& admin,
+                     std::function<void(std::optional<std::string>)> done) {
+    if (auto e = sim::applyBrokerSetup(setup, broker, admin)) return done(*e);
+    std::make_shared<SetupRun>(setup, broker, admin, std::move(done))->run(0);
 }
 
 }  // namespace cnx::serve

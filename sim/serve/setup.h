@@ -19,6 +19,7 @@
 #include "broker_model/broker/broker.h"
 #include "sim/scenario/scenario.h"
 #include "sim/serve/fault.h"
+#include <functional>
 
 namespace cnx::serve {
 
@@ -30,10 +31,12 @@ struct ServeSetup {
 /// Loads and checks the setup file; every problem as `file:line:column: message`.
 std::variant<ServeSetup, std::vector<std::string>> loadServeSetup(const std::filesystem::path& path);
 
-/// Applies the setup's sections and runs its steps on `broker`, whose scheduler
-/// runs on `io` (nothing else may be pending on it). The error text when a
-/// setting, policy or step is refused.
-std::optional<std::string> applyServeSetup(const sim::Scenario& setup, Broker& broker, AdminApi& admin,
-                                           boost::asio::io_context& io);
+/// Applies the setup's sections and runs its steps on `broker`, one after the
+/// other (an upload waits for the registry's answer), then calls `done` with
+/// nullopt or the error text of the setting, policy or step refused. `setup`,
+/// `broker` and `admin` outlive the call. At start-up the caller runs the
+/// io_context until `done`; /cnxsim/reset calls it while serving.
+void applyServeSetup(const sim::Scenario& setup, Broker& broker, AdminApi& admin,
+                     std::function<void(std::optional<std::string>)> done);
 
 }  // namespace cnx::serve

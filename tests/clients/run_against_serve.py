@@ -4,8 +4,8 @@
 usage: run_against_serve.py CNXSIM [--serve-arg ARG ...] -- PROGRAM [ARG ...]
 
 Starts `CNXSIM serve --port 0 [serve args]`, waits for its ready line
-(`ready: pulsar://HOST:PORT (...)`), runs PROGRAM with every `{hostport}` and
-`{url}` in its arguments replaced, then stops the server with SIGTERM. Exits 0
+(`ready: pulsar://HOST:PORT (...), admin http://HOST:PORT`), runs PROGRAM with
+every `{hostport}`, `{url}` and `{admin}` (the admin URL) in its arguments replaced, then stops the server with SIGTERM. Exits 0
 only when the program exited 0 and the server exited 0 after SIGTERM; prints
 both outputs otherwise. Every wait is bounded, so a hung client or server
 fails the test instead of hanging it.
@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 
-READY = re.compile(r"^ready: pulsar://([^:/\s]+):(\d+) \(")
+READY = re.compile(r"^ready: pulsar://([^:/\s]+):(\d+) \(.*\), admin (http://\S+)$")
 
 
 def main(argv):
@@ -39,14 +39,15 @@ def main(argv):
     try:
         ready, _, _ = select.select([server.stdout], [], [], 15)
         line = server.stdout.readline() if ready else ""
-        m = READY.match(line)
+        m = READY.match(line.rstrip("\n"))
         if not m:
             server.kill()
             out, err = server.communicate(timeout=5)
             print(f"cnxsim serve did not print its ready line; got {line!r}\n{out}{err}", file=sys.stderr)
             return 1
         hostport = f"{m.group(1)}:{m.group(2)}"
-        args = [a.replace("{hostport}", hostport).replace("{url}", f"pulsar://{hostport}") for a in program]
+        args = [a.replace("{hostport}", hostport).replace("{url}", f"pulsar://{hostport}").replace("{admin}", m.group(3))
+                for a in program]
         try:
             client = subprocess.run(args, capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:

@@ -4,52 +4,12 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <nlohmann/json.hpp>
-
+#include "http_client.h"
 #include "serve_client.h"
 
 using namespace serve_test;
-using Json = nlohmann::json;
-namespace http = boost::beast::http;
 
 namespace {
-
-struct Answer {
-    int status = 0;
-    std::string reason;
-    std::string body;
-    std::string contentType;
-    std::string allow;
-    Json json() const { return Json::parse(body, nullptr, false); }
-};
-
-/// One request on a fresh connection; every wait bounded by the socket's timeouts.
-Answer call(std::uint16_t port, http::verb method, const std::string& target, const std::string& body = "",
-            const std::string& contentType = "application/json") {
-    boost::asio::io_context io;
-    boost::beast::tcp_stream stream(io);
-    stream.expires_after(std::chrono::seconds(10));
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    http::request<http::string_body> req{method, target, 11};
-    req.set(http::field::host, "127.0.0.1");
-    if (!body.empty()) req.set(http::field::content_type, contentType);
-    req.body() = body;
-    req.prepare_payload();
-    boost::beast::error_code written;
-    http::write(stream, req, written);  // a refused body may be cut short: the answer is still read
-    boost::beast::flat_buffer buffer;
-    http::response<http::string_body> res;
-    http::read(stream, buffer, res);
-    Answer a;
-    a.status = static_cast<int>(res.result_int());
-    a.reason = std::string(res.reason());
-    a.body = res.body();
-    a.contentType = std::string(res[http::field::content_type]);
-    a.allow = std::string(res[http::field::allow]);
-    return a;
-}
 
 std::string payload(const std::string& type, const std::string& schema, Json properties = Json::object()) {
     return Json{{"type", type}, {"schema", schema}, {"properties", properties}}.dump();
@@ -193,5 +153,145 @@ TEST_CASE("dynamic configuration and cnxsim's own control under /cnxsim/", "[ser
     CHECK_THAT(call(port, http::verb::get, "/cnxsim/status").json()["release"].get<std::string>(), Catch::StartsWith("4.0."));
     CHECK(call(port, http::verb::post, "/cnxsim/upgrade?version=9.9").status == 400);
     CHECK(call(port, http::verb::post, "/cnxsim/upgrade").status == 400);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409, unknown 404", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    CHECK(call(port, http::verb::get, "/admin/v2/tenants").json() == Json{"public", "pulsar"});
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/public").json() == Json{"public/default"});
+    const std::string info = R"({"adminRoles":[],"allowedClusters":["standalone"]})";
+    CHECK(call(port, http::verb::put, "/admin/v2/tenants/acme", info).status == 204);
+    auto again = call(port, http::verb::put, "/admin/v2/tenants/acme", info);
+    CHECK(again.status == 409);
+    CHECK(again.body == R"({"reason":"Tenant already exist"})");
+    CHECK(call(port, http::verb::put, "/admin/v2/tenants/other", R"({"allowedClusters":["elsewhere"]})").status == 412);
+    CHECK(call(port, http::verb::put, "/admin/v2/tenants/other").status == 412);
+    CHECK(call(port, http::verb::get, "/admin/v2/tenants/nobody").body == R"({"reason":"Tenant does not exist"})");
+
+    CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/orders").status == 204);
+    auto exists = call(port, http::verb::put, "/admin/v2/namespaces/acme/orders");
+    CHECK(exists.status == 409);
+    CHECK(exists.reason == "Namespace already exists");
+    auto noTenant = call(port, http::verb::put, "/admin/v2/namespaces/nobody/orders");
+    CHECK(noTenant.status == 404);
+    CHECK(noTenant.body == R"({"reason":"Tenant does not exist"})");
+    CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/bad", "{not json").status == 400);
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/orders").json() ==
+          Json{{"replication_clusters", {"standalone"}},
+               {"schema_compatibility_strategy", "UNDEFINED"},
+               {"schema_auto_update_compatibility_strategy", nullptr},
+               {"is_allow_auto_update_schema", true},
+               {"schema_validation_enforced", false}});
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/none/schemaCompatibilityStrategy").body ==
+          R"({"reason":"Namespace does not exist"})");
+    CHECK(call(port, http::verb::delete_, "/admin/v2/tenants/acme").status == 409);
+    CHECK(call(port, http::verb::delete_, "/admin/v2/namespaces/acme/orders").status == 204);
+    CHECK(call(port, http::verb::delete_, "/admin/v2/tenants/acme").status == 204);
+    CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme").status == 404);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("namespace schema policies: methods, JSON bodies, and what the GETs answer", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    const std::string ns = "/admin/v2/namespaces/public/default/";
+    CHECK(call(port, http::verb::get, ns + "schemaCompatibilityStrategy").body == R"("UNDEFINED")");
+    CHECK(call(port, http::verb::put, ns + "schemaCompatibilityStrategy", R"("BACKWARD")").status == 204);
+    CHECK(call(port, http::verb::get, ns + "schemaCompatibilityStrategy").body == R"("BACKWARD")");
+    CHECK(call(port, http::verb::put, ns + "schemaCompatibilityStrategy", "BACKWARD").status == 400);  // not JSON
+    CHECK(call(port, http::verb::put, ns + "schemaCompatibilityStrategy", "true").status == 400);      // not a string
+    CHECK(call(port, http::verb::put, ns + "schemaCompatibilityStrategy", R"("SIDEWAYS")").status == 400);
+    auto post = call(port, http::verb::post, ns + "schemaCompatibilityStrategy", R"("FULL")");
+    CHECK(post.status == 405);
+    CHECK(post.allow == "GET, PUT");
+    CHECK(call(port, http::verb::get, ns + "schemaAutoUpdateCompatibilityStrategy").status == 204);  // null
+    CHECK(call(port, http::verb::put, ns + "schemaAutoUpdateCompatibilityStrategy", R"("Forward")").status == 204);
+    CHECK(call(port, http::verb::get, ns + "schemaAutoUpdateCompatibilityStrategy").body == R"("Forward")");
+    CHECK(call(port, http::verb::get, ns + "isAllowAutoUpdateSchema").body == "true");  // the broker's default
+    CHECK(call(port, http::verb::post, ns + "isAllowAutoUpdateSchema", "false").status == 204);
+    CHECK(call(port, http::verb::get, ns + "isAllowAutoUpdateSchema").body == "false");
+    CHECK(call(port, http::verb::put, ns + "isAllowAutoUpdateSchema", "false").status == 405);
+    CHECK(call(port, http::verb::post, "/admin/v2/brokers/configuration/isSchemaValidationEnforced/true").status == 412);
+    CHECK(call(port, http::verb::get, ns + "schemaValidationEnforced").body == "false");
+    CHECK(call(port, http::verb::post, ns + "schemaValidationEnforced", "true").status == 204);
+    CHECK(call(port, http::verb::get, ns + "schemaValidationEnforced").body == "true");
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("GET schemaValidationEnforced?applied answers the broker's flag from #12349", "[serve][admin]") {
+    for (auto [version, applied] : {std::pair{"2.8", "false"}, std::pair{"3.0", "true"}}) {
+        ServeProcess server({"--broker-version", version, "--set", "isSchemaValidationEnforced=true"});
+        auto port = server.adminPort();
+        CHECK(call(port, http::verb::get, "/admin/v2/namespaces/public/default/schemaValidationEnforced?applied=true").body ==
+              applied);
+        CHECK(server.stop() == 0);
+    }
+}
+
+TEST_CASE("topic schema policies: 404 before their release, 405 while topic policies are disabled", "[serve][admin]") {
+    const std::string t = "/admin/v2/persistent/public/default/t/";
+    {
+        ServeProcess server({"--broker-version", "3.0"});
+        auto port = server.adminPort();
+        CHECK(call(port, http::verb::get, t + "schemaCompatibilityStrategy").status == 204);
+        CHECK(call(port, http::verb::put, "/admin/v2/namespaces/public/default/schemaCompatibilityStrategy", R"("BACKWARD")")
+                  .status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaCompatibilityStrategy?applied=true").body == R"("BACKWARD")");
+        CHECK(call(port, http::verb::put, t + "schemaCompatibilityStrategy", R"("FORWARD")").status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaCompatibilityStrategy").body == R"("FORWARD")");
+        CHECK(call(port, http::verb::delete_, t + "schemaCompatibilityStrategy").status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaCompatibilityStrategy").status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaValidationEnforced").body == "false");
+        CHECK(call(port, http::verb::post, t + "schemaValidationEnforced", "true").status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaValidationEnforced").body == "true");
+        CHECK(call(port, http::verb::delete_, t + "schemaValidationEnforced").status == 405);
+        CHECK(server.stop() == 0);
+    }
+    {
+        ServeProcess server({"--broker-version", "2.10"});
+        auto port = server.adminPort();
+        CHECK(call(port, http::verb::get, t + "schemaCompatibilityStrategy").status == 204);
+        CHECK(call(port, http::verb::get, t + "schemaValidationEnforced").status == 404);  // #15712 is 2.11
+        CHECK(server.stop() == 0);
+    }
+    {
+        ServeProcess server({"--broker-version", "2.9"});
+        CHECK(call(server.adminPort(), http::verb::get, t + "schemaCompatibilityStrategy").status == 404);  // #13297 is 2.10
+        CHECK(server.stop() == 0);
+    }
+    {
+        ServeProcess server({"--broker-version", "3.0", "--set", "topicLevelPoliciesEnabled=false"});
+        auto refused = call(server.adminPort(), http::verb::put, t + "schemaCompatibilityStrategy", R"("FORWARD")");
+        CHECK(refused.status == 405);
+        CHECK(refused.body == R"({"reason":"Topic level policies is disabled, to enable the topic level policy and retry."})");
+        CHECK(server.stop() == 0);
+    }
+}
+
+TEST_CASE("partitioned topics: create with the count as body, read, grow, delete", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    const std::string p = "/admin/v2/persistent/public/default/pt/partitions";
+    CHECK(call(port, http::verb::put, p, "3").status == 204);
+    auto exists = call(port, http::verb::put, p, "3");
+    CHECK(exists.status == 409);
+    CHECK(exists.body == R"({"reason":"This topic already exists"})");
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/zero/partitions", "0").status == 406);
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/x/partitions", R"("3")").status == 400);
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/nobody/ns/x/partitions", "3").status == 404);
+    CHECK(call(port, http::verb::get, p).body == R"({"partitions":3})");
+    CHECK(call(port, http::verb::post, p, "2").status == 409);
+    CHECK(call(port, http::verb::post, p, "5").status == 204);
+    CHECK(call(port, http::verb::get, p).body == R"({"partitions":5})");
+    CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/default/plain/partitions").body == R"({"partitions":0})");
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/plain").status == 204);
+    CHECK(call(port, http::verb::delete_, "/admin/v2/persistent/public/default/plain/partitions").status == 409);
+    auto topics = call(port, http::verb::get, "/admin/v2/namespaces/public/default/topics").json();
+    CHECK(topics.size() == 6);
+    CHECK(call(port, http::verb::delete_, p).status == 204);
+    CHECK(call(port, http::verb::delete_, p).status == 404);
+    CHECK(call(port, http::verb::get, "/admin/v2/brokers/version").body.rfind("3.0.", 0) == 0);
     CHECK(server.stop() == 0);
 }

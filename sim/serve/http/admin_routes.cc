@@ -8,6 +8,7 @@
 #include "broker_model/admin/schema_payload.h"
 #include "broker_model/policy/policies.h"
 #include "sim/serve/http/route_support.h"
+#include "sim/serve/decision_ring.h"
 #include "sim/serve/lifecycle.h"
 #include "sim/serve/server.h"
 
@@ -84,45 +85,18 @@ void AdminRoutes::handle(const Request& req, Answer done) {
         return reply(makeResponse(req.version(), req.keep_alive(), 200, metricsText(broker_, server_),
                                   "text/plain; version=0.0.4"));
     }
-    if (s.size() >= 2 && s[0] == "cnxsim") {
-        if (!lifecycle_) return notFound();
-        if (s.size() == 2 && s[1] == "status") {
-            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-            return reply(makeResponse(req.version(), req.keep_alive(), 200,
-                                      Json{{"release", broker_.profile().release.toString()},
-                                           {"profile", broker_.profile().name},
-                                           {"serviceUrl", broker_.serviceUrl()},
-                                           {"connections", server_ ? server_->connectionCount() : 0},
-                                           {"loadedTopics", broker_.loadedTopics().size()}}
-                                          .dump()));
-        }
-        if (s.size() == 2 && (s[1] == "upgrade" || s[1] == "restart")) {
-            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
-            std::string line = s[1] == "restart" ? "restart-broker" : "upgrade-broker";
-            if (s[1] == "upgrade") {
-                auto v = target->query.find("version");
-                if (v == target->query.end() || v->second.empty())
-                    return reply(error(req, 400, "upgrade needs ?version=RELEASE"));
-                line += " " + v->second;
-            }
-            auto text = lifecycle_->run(line);
-            bool ok = text.rfind("ok: ", 0) == 0;
-            return reply(makeResponse(req.version(), req.keep_alive(), ok ? 200 : 400,
-                                      ok ? Json{{"result", text.substr(4)}}.dump() : reasonBody(text.substr(7))));
-        }
-        return notFound();
-    }
+    if (s.size() >= 1 && s[0] == "cnxsim") return handleCnxsim(req, *target, done);
     if (s.size() < 2 || s[0] != "admin" || s[1] != "v2") return notFound();
+    if (s.size() == 4 && s[2] == "brokers" && s[3] == "version") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        // BrokersBase.version(): the broker's release as plain text.
+        return reply(makeResponse(req.version(), req.keep_alive(), 200, broker_.profile().release.toString(), "text/plain"));
+    }
     if (s.size() == 3 && s[2] == "clusters") {
         if (method != V::get) return reply(methodNotAllowed(req, "GET"));
         return reply(makeResponse(req.version(), req.keep_alive(), 200, R"(["standalone"])"));
     }
     if (s.size() >= 3 && s[2] == "brokers") {
-        if (s.size() == 4 && s[3] == "version") {  // BrokersBase.version(): the release, as text
-            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-            return reply(makeResponse(req.version(), req.keep_alive(), 200, broker_.profile().release.toString(),
-                                      "application/json"));
-        }
         if (s.size() == 4 && s[3] == "health") {
             if (method != V::get) return reply(methodNotAllowed(req, "GET"));
             return reply(makeResponse(req.version(), req.keep_alive(), 200, "ok", "text/plain"));
@@ -193,6 +167,56 @@ void AdminRoutes::handle(const Request& req, Answer done) {
     if (s.size() >= 4 && s[2] == "namespaces") return handleNamespaces(req, *target, done);
     if (s.size() >= 6 && (s[2] == "persistent" || s[2] == "non-persistent")) return handleTopic(req, *target, done);
     notFound();
+}
+
+void AdminRoutes::handleCnxsim(const Request& req, const Target& target, const Answer& done) {
+    const auto& s = target.segments;
+    const auto method = req.method();
+    using V = beast_http::verb;
+    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+    auto json = [&req](int status, const Json& body) {
+        return makeResponse(req.version(), req.keep_alive(), status, body.dump(-1, ' ', false, Json::error_handler_t::replace));
+    };
+    if (!lifecycle_ || s.size() != 2) return reply(error(req, 404, "HTTP 404 Not Found"));
+    const auto& what = s[1];
+    if (what == "status") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return reply(json(200, lifecycle_->status()));
+    }
+    if (what == "trace") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        if (!ring_) return reply(error(req, 404, "HTTP 404 Not Found"));
+        std::size_t last = 20;
+        if (auto it = target.query.find("last"); it != target.query.end()) {
+            const auto& text = it->second;
+            std::size_t n = 0;
+            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n == 0)
+                return reply(error(req, 400, "last must be a whole number of decisions, at least 1 (got '" + text + "')"));
+            last = n;
+        }
+        return reply(json(200, ring_->newest(last)));
+    }
+    if (what == "upgrade" || what == "restart") {
+        if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+        LifecycleAnswer answer;
+        if (what == "upgrade") {
+            auto v = target.query.find("version");
+            if (v == target.query.end() || v->second.empty()) return reply(error(req, 400, "upgrade needs ?version=RELEASE"));
+            answer = lifecycle_->upgrade(v->second);
+        } else {
+            answer = lifecycle_->restart();
+        }
+        return reply(answer.ok ? json(200, Json{{"result", answer.text}}) : error(req, 400, answer.text));
+    }
+    if (what == "reset") {
+        if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+        if (ring_) ring_->clear();
+        return lifecycle_->reset([done, &req, json](LifecycleAnswer answer) {
+            done(answer.ok ? json(200, Json{{"result", answer.text}}) : error(req, 500, answer.text), nullptr);
+        });
+    }
+    reply(error(req, 404, "HTTP 404 Not Found"));
 }
 
 }  // namespace cnx::serve::http

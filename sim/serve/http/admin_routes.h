@@ -13,10 +13,13 @@
 //   POST /admin/v2/schemas/{tenant}/{ns}/{topic}/version
 //   PUT  /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}/unload
 //   DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}  (?force, ?deleteSchema)
-//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /admin/v2/brokers/version, GET /metrics
+//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /metrics
 //   GET  /admin/v2/brokers/configuration, GET /admin/v2/brokers/configuration/values
 //   POST /admin/v2/brokers/configuration/{key}/{value}, DELETE /admin/v2/brokers/configuration/{key}
-//   cnxsim's own, under /cnxsim/: GET status, POST upgrade?version=V, POST restart
+//   GET  /admin/v2/brokers/version
+//   tenants, namespaces, topic set-up and policies: namespace_routes.cc
+//   cnxsim's own, under /cnxsim/: GET status, GET trace?last=N (decision_ring.h),
+//   POST upgrade?version=V, POST restart, POST reset (lifecycle.h)
 
 #include <functional>
 #include <string>
@@ -27,6 +30,7 @@
 #include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
+class DecisionRing;
 class Lifecycle;
 class Server;
 }  // namespace cnx::serve
@@ -39,9 +43,9 @@ struct Target;
 
 class AdminRoutes {
 public:
-    /// Every reference outlives this. `lifecycle` may be nullptr (no /cnxsim/ control).
-    AdminRoutes(Broker& broker, AdminApi& admin, Lifecycle* lifecycle, const Server* server)
-        : broker_(broker), admin_(admin), lifecycle_(lifecycle), server_(server) {}
+    /// Every reference outlives this; `lifecycle` and `ring` may be nullptr (no /cnxsim/ control, no trace).
+    AdminRoutes(Broker& broker, AdminApi& admin, Lifecycle* lifecycle, const Server* server, DecisionRing* ring = nullptr)
+        : broker_(broker), admin_(admin), lifecycle_(lifecycle), server_(server), ring_(ring) {}
 
     /// The answer and, when the model decided it, its decision trace.
     using Answer = std::function<void(Response, TracePtr)>;
@@ -53,11 +57,13 @@ private:
     void handleTenants(const Request& req, const detail::Target& target, const Answer& done);
     void handleNamespaces(const Request& req, const detail::Target& target, const Answer& done);
     void handleTopic(const Request& req, const detail::Target& target, const Answer& done);
+    void handleCnxsim(const Request& req, const detail::Target& target, const Answer& done);
 
     Broker& broker_;
     AdminApi& admin_;
     Lifecycle* lifecycle_;
     const Server* server_;
+    DecisionRing* ring_;
 };
 
 /// The exchange as the session taps see it (session_tap.h).

@@ -1,13 +1,18 @@
 // The official Pulsar C++ client (libpulsar, built outside this repository)
-// against `cnxsim serve --control SOCKET`, while the broker is rolled under
-// it: a producer and a consumer on an AVRO topic, the broker upgraded to
-// another release (`cnxsim ctl upgrade-broker`), the topic unloaded, and
+// against `cnxsim serve`, while the broker is rolled under it through the
+// admin port: a producer and a consumer on an AVRO topic, the broker upgraded
+// to another release (POST /cnxsim/upgrade), the topic unloaded (PUT …/unload), and
 // both keep working after the client's own reconnects; then SEEK back to the
 // earliest message. Prints one line per check; exit 0 when every check holds.
 //
-// usage: lifecycle_program pulsar://HOST:PORT CNXSIM SOCKET
+// usage: lifecycle_program pulsar://HOST:PORT http://HOST:ADMINPORT
 
 #include <pulsar/Client.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,10 +34,29 @@ void check(bool ok, const std::string& what, const std::string& detail = "") {
     if (!ok) ++failures;
 }
 
-/// `CNXSIM ctl --socket SOCKET COMMAND`: true when the server answered ok.
-bool ctl(const std::string& cnxsim, const std::string& socket, const std::string& command) {
-    std::string line = cnxsim + " ctl --socket " + socket + " " + command;
-    return std::system(line.c_str()) == 0;
+/// `METHOD PATH` to the admin URL `http://127.0.0.1:PORT` (HTTP/1.0, no body):
+/// true when the status is 2xx. A test's own few lines, not the server's code.
+bool admin(const std::string& url, const std::string& method, const std::string& path) {
+    auto colon = url.rfind(':');
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0 || colon == std::string::npos) return false;
+    timeval limit{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1))));
+    ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    std::string answer;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0) {
+        std::string request = method + " " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n";
+        if (::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size())) {
+            char buf[4096];
+            for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) answer.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    ::close(fd);
+    std::cout << method << " " << path << " -> " << answer.substr(0, answer.find('\r')) << "\n";
+    return answer.rfind("HTTP/1.1 2", 0) == 0 || answer.rfind("HTTP/1.0 2", 0) == 0;
 }
 
 /// Sends `count` messages named from `first`; true when every send is acknowledged.
@@ -89,11 +113,11 @@ std::vector<std::string> names(int first, int count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::cerr << "usage: lifecycle_program pulsar://HOST:PORT CNXSIM SOCKET\n";
+    if (argc != 3) {
+        std::cerr << "usage: lifecycle_program pulsar://HOST:PORT http://HOST:ADMINPORT\n";
         return 2;
     }
-    const std::string cnxsim = argv[2], socket = argv[3];
+    const std::string adminUrl = argv[2];
     pulsar::ClientConfiguration config;
     config.setOperationTimeoutSeconds(20);
     pulsar::Client client(argv[1], config);
@@ -119,12 +143,12 @@ int main(int argc, char** argv) {
     check(sendSome(producer, 0, 5), "5 messages sent");
     check(receiveSome(consumer, 5) == names(0, 5), "the consumer receives them");
 
-    check(ctl(cnxsim, socket, "upgrade-broker 2.10"), "the broker is upgraded under the client (to 2.10)");
+    check(admin(adminUrl, "POST", "/cnxsim/upgrade?version=2.10"), "the broker is upgraded under the client (to 2.10)");
     check(sendSome(producer, 5, 5), "the producer reconnects by itself and sends 5 more");
     auto problem = receiveExpected(consumer, names(5, 5), names(0, 5));
     check(problem.empty(), "the consumer reconnects by itself and receives them", problem);
 
-    check(ctl(cnxsim, socket, "unload " + std::string(kTopic)), "the topic is unloaded");
+    check(admin(adminUrl, "PUT", "/admin/v2/persistent/public/default/cpp-client-lifecycle/unload"), "the topic is unloaded");
     check(sendSome(producer, 10, 5), "the producer reconnects after the unload and sends 5 more");
     problem = receiveExpected(consumer, names(10, 5), names(0, 10));
     check(problem.empty(), "the consumer receives them", problem);
