@@ -183,6 +183,11 @@ Recording SessionRecorder::recording() const {
     if (!s.options.how.empty()) out.headerComments.push_back(s.options.how);
     out.headerComments.push_back("Every expect is the answer the broker gave; `cnxsim run` on this file replays it.");
     for (const auto& n : s.notes) out.headerComments.push_back(n);
+    // Publishes whose every message was resent after a reconnect are counted there instead.
+    std::vector<RecordedStep> kept;
+    for (std::size_t i = 0; i < out.steps.size(); ++i)
+        if (!s.meta[i].dropped) kept.push_back(std::move(out.steps[i]));
+    out.steps = std::move(kept);
     return out;
 }
 

@@ -41,6 +41,10 @@ struct Handle {
     std::size_t openedAt = 0;       // steps recorded when it last opened
     std::optional<std::size_t> closeStep;
     std::optional<std::size_t> reconnect;  // the reconnect being collected (index into reconnects)
+    // Sends: the highest sequence id counted per partition, and the ones to count
+    // again (refused while the broker had closed the producer: the client resends them).
+    std::map<int, std::uint64_t> highestSequence;
+    std::set<std::pair<int, std::uint64_t>> resendable;
 };
 
 struct Reconnect {
@@ -71,7 +75,11 @@ struct Conn {
     int protocol = 0;
     std::map<std::uint64_t, Request> requests;
     std::map<std::uint64_t, Part> producers, consumers;
-    std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> sends;  // (producer, sequence) -> step
+    struct Sent {
+        std::size_t step = 0;
+        int messages = 1;
+    };
+    std::map<std::pair<std::uint64_t, std::uint64_t>, Sent> sends;  // (producer, sequence) -> its publish
     std::map<std::string, std::pair<sim::SchemaRef, std::optional<std::int64_t>>> schemaFor;  // topic -> GOCS result
 };
 
@@ -80,6 +88,7 @@ struct StepMeta {
     std::optional<std::size_t> handle;   // publish / close: whose
     bool answered = false;
     bool mergeable = false;              // a publish later sends may join
+    bool dropped = false;                // a publish all of whose sends were resent later
 };
 
 // First failure in partition order, else partition 0's (or the only) version.
@@ -297,6 +306,16 @@ struct SessionRecorder::State {
         if (it == cn.producers.end()) return;
         auto& h = handles[it->second.handle];
         if (h.name.empty() || h.failed) return;
+        // A client resends what the broker did not acknowledge once it has reconnected
+        // (same sequence ids): a message is counted once, and not while the producer is closed.
+        int partition = it->second.partition;
+        std::uint64_t seq = send.sequence_id();
+        if (h.awaiting) return;
+        auto highest = h.highestSequence.find(partition);
+        bool again = h.resendable.erase({partition, seq}) > 0;
+        if (highest != h.highestSequence.end() && seq <= highest->second && !again) return;
+        std::uint64_t last = std::max(seq, send.highest_sequence_id());
+        if (highest == h.highestSequence.end() || highest->second < last) h.highestSequence[partition] = last;
         int count = send.has_num_messages() ? std::max(1, send.num_messages()) : 1;
         auto schema = cn.schemaFor.find(h.topic);
         std::size_t at = steps.size();
@@ -317,7 +336,7 @@ struct SessionRecorder::State {
             s.step.body = body;
             at = addStep(std::move(s), {h.app, it->second.handle, true, !body.schema});
         }
-        cn.sends[{send.producer_id(), send.sequence_id()}] = at;
+        cn.sends[{send.producer_id(), seq}] = {at, count};
     }
 
     void received(std::uint64_t c, const BaseCommand& cmd) {
@@ -453,12 +472,23 @@ struct SessionRecorder::State {
                 return;
             }
             case BaseCommand::SEND_ERROR: {
-                auto it = cn.sends.find({cmd.send_error().producer_id(), cmd.send_error().sequence_id()});
+                const auto& e = cmd.send_error();
+                auto it = cn.sends.find({e.producer_id(), e.sequence_id()});
                 if (it == cn.sends.end()) return;
-                steps[it->second].observed = Observed::failure(pulsar::proto::ServerError_Name(cmd.send_error().error()),
-                                                               cmd.send_error().message());
-                meta[it->second].mergeable = false;
+                auto [step, messages] = it->second;
                 cn.sends.erase(it);
+                auto part = cn.producers.find(e.producer_id());
+                if (part != cn.producers.end() && handles[part->second.handle].awaiting) {
+                    // Refused because the broker had just closed the producer: the client
+                    // resends it after reconnecting, so it is counted then instead.
+                    auto& count = std::get<sim::PublishStep>(steps[step].step.body).count;
+                    count -= messages;
+                    meta[step].dropped = count <= 0;
+                    handles[part->second.handle].resendable.insert({part->second.partition, e.sequence_id()});
+                    return;
+                }
+                steps[step].observed = Observed::failure(pulsar::proto::ServerError_Name(e.error()), e.message());
+                meta[step].mergeable = false;
                 return;
             }
             case BaseCommand::SEND_RECEIPT:

@@ -505,3 +505,48 @@ TEST_CASE("recorder: a KEY_VALUE schema whose layout is no text is written as it
     CHECK(alias.data.data == data);
     requireReplayPasses(yaml);
 }
+
+// After an unload the client resends what the broker did not acknowledge,
+// with the same sequence ids: each message counts once. A send the broker
+// refused because it had just closed the producer (the proxy saw the SEND
+// before the CLOSE_PRODUCER) counts when it is resent, not as a failure.
+TEST_CASE("recorder: messages resent after a reconnect count once", "[record]") {
+    auto r = recorder();
+    r.received(1, connect());
+    r.received(1, producer("persistent://public/default/u", 1, 1, "p1", "String"));
+    r.sent(1, producerSuccess(1, "p1", 0), nullptr);
+    r.received(1, send(1, 0));
+    r.sent(1, receipt(1, 0), nullptr);
+    r.received(1, send(1, 1));  // in flight when the broker closes the producer
+    r.received(1, send(1, 2));
+    BaseCommand close;
+    close.set_type(BaseCommand::CLOSE_PRODUCER);
+    close.mutable_close_producer()->set_producer_id(1);
+    close.mutable_close_producer()->set_request_id(0);
+    r.sent(1, close, nullptr);
+    BaseCommand refused;
+    refused.set_type(BaseCommand::SEND_ERROR);
+    refused.mutable_send_error()->set_producer_id(1);
+    refused.mutable_send_error()->set_sequence_id(2);
+    refused.mutable_send_error()->set_error(pulsar::proto::NotAllowedError);
+    refused.mutable_send_error()->set_message("Producer not found");
+    r.sent(1, refused, nullptr);
+    r.received(1, send(1, 3));  // while closed: the client resends it after reconnecting
+    r.admin(exchange("PUT", "/admin/v2/persistent/public/default/u/unload", "", 204));
+    r.received(1, producer("persistent://public/default/u", 1, 2, "p1", "String"));
+    r.sent(1, producerSuccess(2, "p1", 0), nullptr);
+    for (std::uint64_t seq = 1; seq <= 3; ++seq) r.received(1, send(1, seq));  // the resends
+    r.received(1, send(1, 4));
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "steps:\n"
+                      "  - producer: { topic: u, name: p1, schema: STRING }\n"
+                      "    expect: { schema_version: 0 }\n"
+                      "  - publish: { producer: p1, count: 2 }\n"
+                      "    expect: ok\n"
+                      "  - unload: u\n"
+                      "    expect: { p1: { schema_version: 0 } }\n"
+                      "  - publish: { producer: p1, count: 3 }\n"
+                      "    expect: ok\n");
+    requireReplayPasses(yaml);
+}
