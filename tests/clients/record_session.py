@@ -2,6 +2,7 @@
 """Records a real session and replays it (issue 11's acceptance tests).
 
 usage: record_session.py CNXSIM NODE PULSAR_FLEX_DIR WORKDIR [--through-proxy]
+                         [--client-program PROGRAM]
 
 Starts `CNXSIM serve --port 0 --admin-port 0 --record WORKDIR/serve.yaml`,
 waits until GET /admin/v2/clusters answers, then drives a small session with
@@ -15,6 +16,8 @@ With --through-proxy every call goes through `CNXSIM record` in front of the
 server (`-o WORKDIR/proxy.yaml`), after a peer sending an oversized frame has
 been closed by the proxy; the proxy's recording must pass too, and
 its steps (everything after `steps:`) must equal the server's own recording.
+With --client-program the session is PROGRAM's instead: it is run as
+`PROGRAM pulsar://HOST:PORT http://ADMIN-HOST:PORT` and must exit 0.
 Every wait is bounded; exit 0 only when all of that held.
 """
 import json
@@ -137,12 +140,27 @@ def steps_of(path):
     return text[text.index("\nsteps:\n"):]
 
 
+def program_session(program, hostport, admin):
+    done = subprocess.run([program, "pulsar://" + hostport, admin], capture_output=True, text=True, timeout=90)
+    print(done.stdout, end="")
+    if done.returncode != 0:
+        fail(f"{program} exited {done.returncode}\n{done.stdout}{done.stderr}")
+
+
 def main(argv):
-    if len(argv) not in (5, 6) or (len(argv) == 6 and argv[5] != "--through-proxy"):
+    options, program = argv[5:], None
+    if "--client-program" in options:
+        at = options.index("--client-program")
+        if at + 1 >= len(options):
+            print(__doc__, file=sys.stderr)
+            return 2
+        program = options[at + 1]
+        del options[at:at + 2]
+    if len(argv) < 5 or options not in ([], ["--through-proxy"]):
         print(__doc__, file=sys.stderr)
         return 2
     cnxsim, node, flex_dir, workdir = argv[1:5]
-    through_proxy = len(argv) == 6
+    through_proxy = options == ["--through-proxy"]
     os.makedirs(workdir, exist_ok=True)
     serve_file = os.path.join(workdir, "serve.yaml")
     proxy_file = os.path.join(workdir, "proxy.yaml")
@@ -160,7 +178,10 @@ def main(argv):
                                            RECORD_READY, "cnxsim record")
             wait_for_clusters(admin)
             bad_peer(hostport)
-        session(node, flex_dir, hostport, admin)
+        if program:
+            program_session(program, hostport, admin)
+        else:
+            session(node, flex_dir, hostport, admin)
     finally:
         for proc in (proxy, server):
             if proc and proc.poll() is None:
