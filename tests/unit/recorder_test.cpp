@@ -550,3 +550,31 @@ TEST_CASE("recorder: messages resent after a reconnect count once", "[record]") 
                       "    expect: ok\n");
     requireReplayPasses(yaml);
 }
+
+TEST_CASE("recorder: topic policies, removed settings and refused calls are set-policy and set-broker-config steps",
+          "[record]") {
+    auto r = recorder();
+    r.admin(exchange("PUT", "/admin/v2/persistent/public/default/t/schemaCompatibilityStrategy", "\"FORWARD\"", 204));
+    r.admin(exchange("DELETE", "/admin/v2/persistent/public/default/t/schemaCompatibilityStrategy", "", 204));
+    r.admin(exchange("POST", "/admin/v2/persistent/public/default/t/schemaValidationEnforced", "true", 204));
+    r.admin(exchange("DELETE", "/admin/v2/brokers/configuration/isAllowAutoUpdateSchemaEnabled", "", 204));
+    r.admin(exchange("POST", "/admin/v2/brokers/configuration/schemaCompatibilityStrategy/FULL", "", 412,
+                     R"({"reason":"Can't update non-dynamic configuration"})"));
+    r.admin(exchange("GET", "/admin/v2/namespaces/public/default/schemaCompatibilityStrategy", "", 200, "\"FULL\""));
+    r.admin(exchange("PUT", "/admin/v2/namespaces/public/default/schemaCompatibilityStrategy", "FULL", 400,
+                     R"({"reason":"bad body"})"));  // not JSON: nothing a step can say
+    auto yaml = yamlOf(r);
+    CHECK(yaml == kHead +
+                      "steps:\n"
+                      "  - set-policy: { topic: t, schema_compatibility_strategy: FORWARD }\n"
+                      "    expect: ok\n"
+                      "  - set-policy: { topic: t, schema_compatibility_strategy: null }\n"
+                      "    expect: ok\n"
+                      "  - set-policy: { topic: t, schema_validation_enforced: true }\n"
+                      "    expect: ok\n"
+                      "  - set-broker-config: { isAllowAutoUpdateSchemaEnabled: null }\n"
+                      "    expect: ok\n"
+                      "  - set-broker-config: { schemaCompatibilityStrategy: FULL }\n"
+                      "    expect: { error: 412, message: \"Can't update non-dynamic configuration\" }\n");
+    requireReplayPasses(yaml);
+}
