@@ -227,11 +227,25 @@ AdminResponse AdminApi::createTopic(const TopicName& topic) {
 AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int partitions) {
     auto trace = std::make_shared<Trace>();
     int existing = broker_.partitionsOf(topic);
-    if (existing == 0) return refused(trace, "update partitions", 409, "Topic is not partitioned topic");
-    if (partitions <= existing)
+    bool async = broker_.profile().adminUpdatePartitionsAsync;  // #19166
+    if (existing == 0)
+        return refused(trace, "update partitions", 409,
+                       async ? "Topic " + topic.toString() + " is not the partitioned topic." : "Topic is not partitioned topic");
+    if (async && partitions == existing) {
+        trace->add("§7", "update partitions", "the same count (" + std::to_string(existing) + "): nothing changes (#19166)");
+        return noContent(trace);
+    }
+    if (partitions <= existing) {
+        if (async)
+            return refused(trace, "update partitions", 422,
+                           "Expect partitions " + std::to_string(partitions) + " can't less than current partitions " +
+                               std::to_string(existing) + ".");
         return refused(trace, "update partitions", 409, "number of partitions must be more than existing " + std::to_string(existing));
+    }
     broker_.declareTopic(topic, partitions);
     trace->add("§3", "update partitions", topic.toString() + ": " + std::to_string(existing) + " -> " + std::to_string(partitions));
+    trace->notModelled("§3", "update partitions",
+                       "the durable subscriptions of the existing partitions are not created on the new ones, as Pulsar does");
     return noContent(trace);
 }
 

@@ -177,6 +177,10 @@ struct BehaviourProfile {
     bool adminValidationEnforcedApplied = false;
     bool adminTopicStrategyEndpoint = false;    // topic-level schemaCompatibilityStrategy GET/PUT/DELETE (#13297)
     bool adminTopicValidationEndpoint = false;  // topic-level schemaValidationEnforced GET/POST (#15712)
+    // POST …/partitions (#19166, 3.0.0): the same count is a 204 that changes nothing,
+    // fewer partitions a 422, a topic that is not partitioned a 409 naming it; before,
+    // anything but more partitions was a 409.
+    bool adminUpdatePartitionsAsync = false;
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;

@@ -172,6 +172,8 @@ const std::vector<Fix>& fixes() {
              p.adminInvalidDefinitionStatus = 422;
              p.adminVersionSuccessStatus = 200;
          }},
+        {"#19166", "§7", {v(3, 0, 0)}, {"adminUpdatePartitionsAsync"},
+         [](BehaviourProfile& p) { p.adminUpdatePartitionsAsync = true; }},
         {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
          {"autoConsumeSkipsSchema", "idleIgnoresAutoConsumeConsumers", "maxProtocolVersion"},
          [](BehaviourProfile& p) {
@@ -488,6 +490,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminValidationEnforcedApplied", flag(p.adminValidationEnforcedApplied)},
         {"adminTopicStrategyEndpoint", flag(p.adminTopicStrategyEndpoint)},
         {"adminTopicValidationEndpoint", flag(p.adminTopicValidationEndpoint)},
+        {"adminUpdatePartitionsAsync", flag(p.adminUpdatePartitionsAsync)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},

@@ -257,6 +257,16 @@ std::string ServerCnx::producerErrorText(const BrokerError& error) const {
 
 // --- §1 producer -----------------------------------------------------------------
 
+// A served broker keeps tenants and namespaces explicit (ClusterMetadata); a
+// real broker refuses a topic whose namespace does not exist, in its lookup
+// and topic load. That refusal is not modelled: the trace says so.
+void ServerCnx::noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const {
+    if (broker_.metadata().namespaceExists(name.namespaceName())) return;
+    trace.notModelled(section, "not modelled: namespace existence on the binary protocol",
+                      "namespace " + name.namespaceName() +
+                          " does not exist: a real broker refuses the topic; the model admits it");
+}
+
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
@@ -267,6 +277,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
         return;
     }
+    noteMissingNamespace(*name, "§1.1", *trace);
     // §1.1 step 3: producer-id de-duplication on the connection.
     if (auto it = producers_.find(cmd.producer_id()); it != producers_.end()) {
         const auto& slot = it->second;
@@ -405,6 +416,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
         sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
         return;
     }
+    noteMissingNamespace(*name, "§2.1", *trace);
     if (auto it = consumers_.find(cmd.consumer_id()); it != consumers_.end()) {
         switch (it->second.state) {
             case State::pending:

@@ -88,6 +88,7 @@ private:
 
     std::optional<std::string> dispatch(const wire::Frame& frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
+    void noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const;
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
     void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);

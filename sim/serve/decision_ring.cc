@@ -7,7 +7,11 @@ namespace cnx::serve {
 
 nlohmann::json traceJson(const Trace& trace) {
     auto out = nlohmann::json::array();
-    for (const auto& e : trace.entries()) out.push_back({{"section", e.section}, {"rule", e.rule}, {"detail", e.detail}});
+    for (const auto& e : trace.entries()) {
+        nlohmann::json entry{{"section", e.section}, {"rule", e.rule}, {"detail", e.detail}};
+        if (e.notModelled) entry["notModelled"] = true;
+        out.push_back(std::move(entry));
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "http_client.h"
 #include "serve_client.h"
+#include "serve_commands.h"
 
 using namespace serve_test;
 
@@ -282,7 +283,10 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/x/partitions", R"("3")").status == 400);
     CHECK(call(port, http::verb::put, "/admin/v2/persistent/nobody/ns/x/partitions", "3").status == 404);
     CHECK(call(port, http::verb::get, p).body == R"({"partitions":3})");
-    CHECK(call(port, http::verb::post, p, "2").status == 409);
+    CHECK(call(port, http::verb::post, p, "3").status == 204);  // the same count: nothing changes (#19166)
+    auto fewer = call(port, http::verb::post, p, "2");
+    CHECK(fewer.status == 422);
+    CHECK(fewer.body == R"({"reason":"Expect partitions 2 can't less than current partitions 3."})");
     CHECK(call(port, http::verb::post, p, "5").status == 204);
     CHECK(call(port, http::verb::get, p).body == R"({"partitions":5})");
     CHECK(call(port, http::verb::get, "/admin/v2/persistent/public/default/plain/partitions").body == R"({"partitions":0})");
@@ -293,5 +297,58 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(call(port, http::verb::delete_, p).status == 204);
     CHECK(call(port, http::verb::delete_, p).status == 404);
     CHECK(call(port, http::verb::get, "/admin/v2/brokers/version").body.rfind("3.0.", 0) == 0);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("growing a partitioned topic before 3.0 refuses anything but more partitions with 409", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "2.10"});
+    auto port = server.adminPort();
+    const std::string p = "/admin/v2/persistent/public/default/pt/partitions";
+    REQUIRE(call(port, http::verb::put, p, "3").status == 204);
+    auto same = call(port, http::verb::post, p, "3");
+    CHECK(same.status == 409);
+    CHECK(same.body == R"({"reason":"number of partitions must be more than existing 3"})");
+    CHECK(call(port, http::verb::post, "/admin/v2/persistent/public/default/plain/partitions", "3").body ==
+          R"({"reason":"Topic is not partitioned topic"})");
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("GetSchemaResponse exactly, then topic unload and delete with force and deleteSchema", "[serve][admin]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(call(port, http::verb::post, kBase + "/schema", payload("AVRO", kV1, {{"owner", "billing"}})).status == 200);
+    auto got = call(port, http::verb::get, kBase + "/schema");
+    CHECK(got.contentType == "application/json");
+    auto body = got.json();
+    REQUIRE(body["timestamp"].is_number_integer());
+    CHECK(body["timestamp"].get<std::int64_t>() > 1700000000000);  // the wall clock, in ms
+    body.erase("timestamp");
+    CHECK(body == Json{{"version", 0}, {"type", "AVRO"}, {"data", kV1}, {"properties", {{"owner", "billing"}}}});
+    // KEY_VALUE: a primitive component rendered as "", the other as its JSON, compactly, keys in order.
+    const std::string kv = R"({"key":"","value":{"type":"record","name":"V","fields":[{"name":"a","type":"int"}]}})";
+    REQUIRE(call(port, http::verb::post, kBase + "-kv2/schema",
+                 payload("KEY_VALUE", kv, {{"key.schema.type", "STRING"}, {"value.schema.type", "AVRO"},
+                                          {"kv.encoding.type", "INLINE"}}))
+                .status == 200);
+    CHECK(call(port, http::verb::get, kBase + "-kv2/schema").json()["data"] == kv);
+
+    Client c(server.port());
+    REQUIRE(c.handshake().type() == BaseCommand::CONNECTED);
+    auto v1 = cmd::schema(pulsar::proto::Schema::Avro, kV1);
+    const std::string topic = "persistent://public/default/admin-http";
+    REQUIRE(c.call(cmd::producer(topic, 1, 1, v1)).type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/public/default/admin-http/unload").status == 204);
+    auto closed = c.read();
+    REQUIRE(closed);
+    CHECK(closed->type() == BaseCommand::CLOSE_PRODUCER);
+    REQUIRE(c.call(cmd::producer(topic, 1, 2, v1)).type() == BaseCommand::PRODUCER_SUCCESS);
+    auto busy = call(port, http::verb::delete_, "/admin/v2/persistent/public/default/admin-http");
+    CHECK(busy.status == 412);
+    CHECK(busy.body == R"({"reason":"Topic has active producers/subscriptions"})");
+    CHECK(call(port, http::verb::delete_, "/admin/v2/persistent/public/default/admin-http?force=true").status == 204);
+    // 2.11+: the schema goes with the topic (§3.6).
+    CHECK(call(port, http::verb::get, "/admin/v2/schemas/public/default/admin-http/schema").status == 404);
+    CHECK(call(port, http::verb::delete_, "/admin/v2/persistent/public/default/admin-http").body ==
+          R"({"reason":"Topic not found"})");
     CHECK(server.stop() == 0);
 }

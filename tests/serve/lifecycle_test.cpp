@@ -435,6 +435,12 @@ TEST_CASE("GET /cnxsim/trace?last=N answers the newest decisions as JSON", "[ser
     auto one = call(admin, http::verb::get, "/cnxsim/trace?last=1").json()["decisions"];
     REQUIRE(one.size() == 1);
     CHECK(one[0] == decisions[1]);
+    // A namespace that does not exist: admitted, and the trace says a real broker would refuse.
+    REQUIRE(c.call(producerCmd("persistent://ghost/ns/t", 2, 2, &v1)).type() == BaseCommand::PRODUCER_SUCCESS);
+    auto ghost = call(admin, http::verb::get, "/cnxsim/trace?last=1").json()["decisions"][0]["trace"];
+    bool flagged = false;
+    for (const auto& e : ghost) flagged = flagged || (e.value("notModelled", false) && e["detail"].get<std::string>().find("ghost/ns") != std::string::npos);
+    CHECK(flagged);
     CHECK(call(admin, http::verb::get, "/cnxsim/trace?last=0").status == 400);
     CHECK(call(admin, http::verb::get, "/cnxsim/trace?last=x").status == 400);
     CHECK(server.stop() == 0);
