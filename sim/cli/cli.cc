@@ -21,6 +21,7 @@
 #include "sim/run/runner.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
+#include "sim/record/record_command.h"
 
 namespace cnx::sim {
 namespace {
@@ -35,6 +36,7 @@ constexpr std::string_view kUsage =
     "  profiles           list the broker behaviour profiles\n"
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
+    "  record             a proxy in front of a real broker that records the session\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -483,6 +485,7 @@ std::string_view usageOf(const std::string& command) {
     if (command == "profiles") return kProfilesUsage;
     if (command == "compat") return compatUsage();
     if (command == "serve") return serve::serveUsage();
+    if (command == "record") return record::recordUsage();
     return kUsage;
 }
 
@@ -504,8 +507,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
+    if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "help"};
+        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "record", "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;

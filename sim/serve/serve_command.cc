@@ -19,6 +19,7 @@
 #include "broker_model/profile/profile.h"
 #include "broker_model/runtime/asio_scheduler.h"
 #include "sim/cli/cli.h"
+#include "sim/record/recording_file.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/serve/decision_ring.h"
@@ -37,7 +38,7 @@ constexpr std::string_view kServeUsage =
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
     "                    [--port N] [--admin-port N] [--trace FILE|-]\n"
     "                    [--keepalive-seconds S]\n"
-    "                    [--max-queued-bytes N] [-v]\n"
+    "                    [--max-queued-bytes N] [--record FILE.yaml] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
@@ -81,6 +82,10 @@ constexpr std::string_view kServeUsage =
     "                        (default 30)\n"
     "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
     "                        sent to it (default 16777216, at least 1024)\n"
+    "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
+    "                        step with the broker's answer as its expect, the --setup\n"
+    "                        file as its header; written when serve stops\n"
+    "                        (`cnxsim run FILE.yaml` replays it)\n"
     "  -v                    log connections and why each closed, on stderr\n"
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
@@ -90,13 +95,15 @@ constexpr std::string_view kServeUsage =
     "watchers, transactions; such a command closes its connection with the reason\n"
     "(logged at -v).\n"
     "\n"
-    "exit status: 0 stopped by a signal, 2 invalid arguments, a bad --config or\n"
-    "--setup file, or an address that cannot be bound\n";
+    "exit status: 0 stopped by a signal, 1 the --record file could not be written,\n"
+    "2 invalid arguments, a bad --config or --setup file, or an address that\n"
+    "cannot be bound\n";
 
 struct ServeArgs {
     std::string version;
     std::string configFile;
     std::string setupFile;
+    std::string recordFile;
     std::string traceFile;
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<std::string> faults;
@@ -112,7 +119,7 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
     static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
                                                 "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
                                                 "--help",           "--keepalive-seconds",
-                                                "--max-queued-bytes"};
+                                                "--max-queued-bytes", "--record"};
     for (std::size_t i = 0; i < in.size(); ++i) {
         const std::string& a = in[i];
         if (a == "-h" || a == "--help") {
@@ -150,6 +157,8 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             if (auto e = once(out.configFile)) return e;
         } else if (name == "--setup") {
             if (auto e = once(out.setupFile)) return e;
+        } else if (name == "--record") {
+            if (auto e = once(out.recordFile)) return e;
         } else if (name == "--trace") {
             if (auto e = once(out.traceFile)) return e;
         } else if (name == "--fault") {
@@ -309,6 +318,17 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     Server server(io, broker, args.options);
     server.setFaults(std::move(faults));
     if (trace) server.addTap(trace.get());
+    std::unique_ptr<record::SessionRecorder> recorder;
+    if (!args.recordFile.empty()) {
+        if (auto e = record::checkRecordTarget(args.recordFile)) {
+            err << "cnxsim serve: --record " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+        recorder = std::make_unique<record::SessionRecorder>(record::RecorderOptions{
+            profile->release.toString(), record::recordedHow("cnxsim serve --record"), ""});
+        recorder->setSetup(setup.scenario);
+        server.addTap(recorder.get());
+    }
     if (auto e = server.listen(args.bind, args.port)) {
         err << "cnxsim serve: " << *e << "\n";
         return sim::kExitInvalid;
@@ -344,6 +364,12 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour), admin " << adminUrl
         << std::endl;
     io.run();
+    if (recorder) {
+        if (auto e = record::writeRecording(args.recordFile, *recorder)) {
+            err << "cnxsim serve: --record " << *e << "\n";
+            return sim::kExitFailed;
+        }
+    }
     return sim::kExitPassed;
 }
 

@@ -27,6 +27,7 @@ struct AdminExchange {
     int status = 0;
     std::string responseBody;
     const Trace* trace = nullptr;  // the decision trace, when the model answered (nullptr: none)
+    std::string reason;            // the reason phrase (the only text of a bare 409/422)
 };
 
 class SessionTap {

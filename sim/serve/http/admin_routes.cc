@@ -62,7 +62,8 @@ std::optional<std::string> percentDecode(std::string_view text) {
 
 AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace) {
     return AdminExchange{std::string(request.method_string()), std::string(request.target()), request.body(),
-                         static_cast<int>(response.result_int()), response.body(), trace};
+                         static_cast<int>(response.result_int()), response.body(), trace,
+                         std::string(response.reason())};
 }
 
 void AdminRoutes::handle(const Request& req, Answer done) {
