@@ -165,7 +165,9 @@ Recording SessionRecorder::recording() const {
         }
     }
     // Partitioned topics the clients found (PARTITIONED_METADATA) are declared.
-    for (const auto& [topic, partitions] : s.partitionsOf) {
+    for (const auto& found : s.partitionsOf) {
+        const auto& topic = found.first;  // not a structured binding: clang 14 cannot capture one
+        int partitions = found.second;
         auto it = std::find_if(out.header.topics.begin(), out.header.topics.end(),
                                [&](const sim::TopicDecl& t) { return t.name == topic; });
         if (it == out.header.topics.end()) out.header.topics.push_back({topic, partitions, {}, {}});

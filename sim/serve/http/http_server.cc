@@ -153,7 +153,7 @@ private:
 };
 
 HttpServer::HttpServer(asio::io_context& io, Handler handler)
-    : io_(io), handler_(std::move(handler)), acceptor_(io), retry_(io) {}
+    : handler_(std::move(handler)), acceptor_(io), retry_(io) {}
 
 HttpServer::~HttpServer() { stop(); }
 

@@ -53,7 +53,6 @@ private:
     class Session;
     void accept();
 
-    boost::asio::io_context& io_;
     Handler handler_;
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer retry_;
