@@ -9,7 +9,7 @@
 #include "broker_model/admin/schema_payload.h"
 #include "broker_model/core/topic_name.h"
 #include "sim/clients/admin_client.h"
-#include "sim/serve/http/admin_routes.h"
+#include "sim/serve/http/request_target.h"
 
 namespace cnx::record {
 namespace {
@@ -17,47 +17,9 @@ namespace {
 using Json = nlohmann::json;
 using sim::AdminCall;
 
-struct Target {
-    std::vector<std::string> s;                // decoded path segments
-    std::map<std::string, std::string> query;  // decoded
-};
+using Target = serve::http::RequestTarget;
 
-std::optional<Target> parse(const std::string& target) {
-    Target out;
-    auto q = target.find('?');
-    std::string path = target.substr(0, q);
-    std::size_t at = 0;
-    while (at <= path.size()) {
-        auto slash = path.find('/', at);
-        auto seg = path.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
-        if (!seg.empty()) {
-            auto decoded = serve::http::percentDecode(seg);
-            if (!decoded) return std::nullopt;
-            out.s.push_back(*decoded);
-        }
-        if (slash == std::string::npos) break;
-        at = slash + 1;
-    }
-    if (q == std::string::npos) return out;
-    std::string query = target.substr(q + 1);
-    std::size_t from = 0;
-    while (from < query.size()) {
-        auto amp = query.find('&', from);
-        auto pair = query.substr(from, amp == std::string::npos ? std::string::npos : amp - from);
-        auto eq = pair.find('=');
-        auto key = serve::http::percentDecode(pair.substr(0, eq));
-        auto value = serve::http::percentDecode(eq == std::string::npos ? "" : pair.substr(eq + 1));
-        if (key && value) out.query[*key] = *value;
-        if (amp == std::string::npos) break;
-        from = amp + 1;
-    }
-    return out;
-}
-
-bool isTrue(const Target& t, const char* key) {
-    auto it = t.query.find(key);
-    return it != t.query.end() && (it->second == "true" || it->second == "TRUE" || it->second == "True");
-}
+bool isTrue(const Target& t, const char* key) { return serve::http::queryIsTrue(t, key); }
 
 sim::Observed observe(AdminCall call, const serve::AdminExchange& x) {
     AdminResponse r;
@@ -97,7 +59,7 @@ std::optional<AdminEffect> policyEffect(const serve::AdminExchange& x, const Tar
         {"isAllowAutoUpdateSchema", "is_allow_auto_update_schema"},
         {"schemaValidationEnforced", "schema_validation_enforced"},
     };
-    const std::string& policy = t.s.back();
+    const std::string& policy = t.segments.back();
     auto field = kFields.find(policy);
     if (field == kFields.end() || x.method == "GET") return std::nullopt;
     sim::Setting setting;
@@ -108,8 +70,8 @@ std::optional<AdminEffect> policyEffect(const serve::AdminExchange& x, const Tar
         setting.value = *value;
     }
     sim::SetPolicyStep body;
-    if (topicLevel) body.topic = t.s[2] + "://" + t.s[3] + "/" + t.s[4] + "/" + t.s[5];
-    else body.namespaceName = t.s[3] + "/" + t.s[4];
+    if (topicLevel) body.topic = t.segments[2] + "://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
+    else body.namespaceName = t.segments[3] + "/" + t.segments[4];
     body.settings.push_back(std::move(setting));
     AdminEffect e;
     e.step = step("set-policy", body, observe(AdminCall::setPolicy, x));
@@ -117,15 +79,15 @@ std::optional<AdminEffect> policyEffect(const serve::AdminExchange& x, const Tar
 }
 
 std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Target& t, SchemaAliases& aliases) {
-    std::string topic = "persistent://" + t.s[3] + "/" + t.s[4] + "/" + t.s[5];
+    std::string topic = "persistent://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
     auto schemaOfBody = [&]() -> std::optional<sim::SchemaRef> {
         auto parsed = schemaFromPostPayload(x.requestBody);
         if (auto* s = std::get_if<SchemaData>(&parsed)) return aliases.refFor(*s, topic);
         return std::nullopt;  // a refused payload: the format cannot write it
     };
     AdminEffect e;
-    const std::string& what = t.s[6];
-    if (what == "schema" && t.s.size() == 7) {
+    const std::string& what = t.segments[6];
+    if (what == "schema" && t.segments.size() == 7) {
         if (x.method == "GET") e.step = step("get-schema", sim::GetSchemaStep{topic, {}}, observe(AdminCall::getSchema, x));
         if (x.method == "DELETE")
             e.step = step("delete-schema", sim::DeleteSchemaStep{topic, isTrue(t, "force")},
@@ -135,12 +97,12 @@ std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Tar
             if (!ref) return std::nullopt;
             e.step = step("upload-schema", sim::UploadSchemaStep{topic, *ref}, observe(AdminCall::uploadSchema, x));
         }
-    } else if (what == "schema" && t.s.size() == 8 && x.method == "GET") {
+    } else if (what == "schema" && t.segments.size() == 8 && x.method == "GET") {
         std::int64_t version = 0;
-        auto [p, ec] = std::from_chars(t.s[7].data(), t.s[7].data() + t.s[7].size(), version);
-        if (ec != std::errc() || p != t.s[7].data() + t.s[7].size() || version < 0) return std::nullopt;
+        auto [p, ec] = std::from_chars(t.segments[7].data(), t.segments[7].data() + t.segments[7].size(), version);
+        if (ec != std::errc() || p != t.segments[7].data() + t.segments[7].size() || version < 0) return std::nullopt;
         e.step = step("get-schema", sim::GetSchemaStep{topic, version}, observe(AdminCall::getSchema, x));
-    } else if ((what == "compatibility" || what == "version") && t.s.size() == 7 && x.method == "POST") {
+    } else if ((what == "compatibility" || what == "version") && t.segments.size() == 7 && x.method == "POST") {
         auto ref = schemaOfBody();
         if (!ref) return std::nullopt;
         if (what == "version")
@@ -155,16 +117,16 @@ std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Tar
 }
 
 std::optional<AdminEffect> topicEffect(const serve::AdminExchange& x, const Target& t) {
-    std::string topic = t.s[2] + "://" + t.s[3] + "/" + t.s[4] + "/" + t.s[5];
+    std::string topic = t.segments[2] + "://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
     if (!TopicName::parse(topic)) return std::nullopt;
     AdminEffect e;
-    bool partitionsPath = t.s.size() == 7 && t.s[6] == "partitions";
-    if (x.method == "DELETE" && (t.s.size() == 6 || partitionsPath)) {
+    bool partitionsPath = t.segments.size() == 7 && t.segments[6] == "partitions";
+    if (x.method == "DELETE" && (t.segments.size() == 6 || partitionsPath)) {
         e.step = step("delete-topic", sim::DeleteTopicStep{topic, isTrue(t, "force"), isTrue(t, "deleteSchema")},
                       observe(AdminCall::deleteTopic, x));
-    } else if (x.method == "PUT" && t.s.size() == 7 && t.s[6] == "unload") {
+    } else if (x.method == "PUT" && t.segments.size() == 7 && t.segments[6] == "unload") {
         e.step = step("unload", sim::UnloadStep{topic}, observe(AdminCall::unloadTopic, x));
-    } else if (x.method == "PUT" && (t.s.size() == 6 || partitionsPath)) {
+    } else if (x.method == "PUT" && (t.segments.size() == 6 || partitionsPath)) {
         if (x.status / 100 != 2 && x.status != 409) return std::nullopt;
         int partitions = 0;
         if (partitionsPath) {
@@ -174,7 +136,7 @@ std::optional<AdminEffect> topicEffect(const serve::AdminExchange& x, const Targ
         }
         e.createdTopic = topic;
         e.partitions = partitions;
-    } else if (t.s.size() == 7) {
+    } else if (t.segments.size() == 7) {
         return policyEffect(x, t, true);
     }
     if (!e.step && !e.createdTopic) return std::nullopt;
@@ -182,10 +144,10 @@ std::optional<AdminEffect> topicEffect(const serve::AdminExchange& x, const Targ
 }
 
 std::optional<AdminEffect> brokerEffect(const serve::AdminExchange& x, const Target& t) {
-    if (t.s.size() < 5 || t.s[3] != "configuration") return std::nullopt;
+    if (t.segments.size() < 5 || t.segments[3] != "configuration") return std::nullopt;
     sim::SetBrokerConfigStep body;
-    if (x.method == "POST" && t.s.size() == 6) body.settings.push_back({t.s[4], t.s[5], {}});
-    else if (x.method == "DELETE" && t.s.size() == 5) body.settings.push_back({t.s[4], std::nullopt, {}});
+    if (x.method == "POST" && t.segments.size() == 6) body.settings.push_back({t.segments[4], t.segments[5], {}});
+    else if (x.method == "DELETE" && t.segments.size() == 5) body.settings.push_back({t.segments[4], std::nullopt, {}});
     else return std::nullopt;
     AdminEffect e;
     e.step = step("set-broker-config", body, observe(AdminCall::setBrokerConfig, x));
@@ -193,11 +155,11 @@ std::optional<AdminEffect> brokerEffect(const serve::AdminExchange& x, const Tar
 }
 
 std::optional<AdminEffect> cnxsimEffect(const serve::AdminExchange& x, const Target& t) {
-    if (t.s.size() != 2 || x.method != "POST" || x.status / 100 != 2) return std::nullopt;
+    if (t.segments.size() != 2 || x.method != "POST" || x.status / 100 != 2) return std::nullopt;
     AdminEffect e;
-    if (t.s[1] == "restart") e.step = step("restart-broker", sim::RestartBrokerStep{}, sim::Observed::success());
+    if (t.segments[1] == "restart") e.step = step("restart-broker", sim::RestartBrokerStep{}, sim::Observed::success());
     auto version = t.query.find("version");
-    if (t.s[1] == "upgrade" && version != t.query.end())
+    if (t.segments[1] == "upgrade" && version != t.query.end())
         e.step = step("upgrade-broker", sim::UpgradeBrokerStep{version->second}, sim::Observed::success());
     if (!e.step) return std::nullopt;
     return e;
@@ -206,9 +168,9 @@ std::optional<AdminEffect> cnxsimEffect(const serve::AdminExchange& x, const Tar
 }  // namespace
 
 AdminEffect adminEffect(const serve::AdminExchange& x, SchemaAliases& aliases) {
-    auto t = parse(x.target);
+    auto t = serve::http::parseRequestTarget(x.target);
     if (!t) return {};
-    const auto& s = t->s;
+    const auto& s = t->segments;
     std::optional<AdminEffect> e;
     if (s.size() >= 2 && s[0] == "cnxsim") {
         e = cnxsimEffect(x, *t);

@@ -37,28 +37,6 @@ std::string metricsText(const Broker& broker, const Server* server) {
 
 }  // namespace
 
-std::optional<std::string> percentDecode(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        if (c == '+') {  // a form-encoded space in a query
-            out += ' ';
-            continue;
-        }
-        if (c != '%') {
-            out += c;
-            continue;
-        }
-        if (i + 2 >= text.size()) return std::nullopt;
-        unsigned v = 0;
-        auto [p, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, v, 16);
-        if (ec != std::errc() || p != text.data() + i + 3) return std::nullopt;
-        out += static_cast<char>(v);
-        i += 2;
-    }
-    return out;
-}
 
 AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace) {
     return AdminExchange{std::string(request.method_string()), std::string(request.target()), request.body(),
@@ -68,7 +46,7 @@ AdminExchange exchangeOf(const Request& request, const Response& response, const
 
 void AdminRoutes::handle(const Request& req, Answer done) {
     auto reply = [done](Response response) { done(std::move(response), nullptr); };
-    auto target = parseTarget(std::string_view(req.target().data(), req.target().size()));
+    auto target = parseRequestTarget(std::string_view(req.target().data(), req.target().size()));
     if (!target) {
         reply(error(req, 400, "Bad request: invalid percent-encoding in '" + std::string(req.target()) + "'"));
         return;

@@ -27,6 +27,7 @@
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
 #include "sim/serve/http/http_server.h"
+#include "sim/serve/http/request_target.h"
 #include "sim/serve/session_tap.h"
 
 namespace cnx::serve {
@@ -36,10 +37,6 @@ class Server;
 }  // namespace cnx::serve
 
 namespace cnx::serve::http {
-
-namespace detail {
-struct Target;
-}
 
 class AdminRoutes {
 public:
@@ -54,10 +51,10 @@ public:
 
 private:
     // namespace_routes.cc: /admin/v2/tenants, /admin/v2/namespaces, /admin/v2/{persistent|non-persistent}
-    void handleTenants(const Request& req, const detail::Target& target, const Answer& done);
-    void handleNamespaces(const Request& req, const detail::Target& target, const Answer& done);
-    void handleTopic(const Request& req, const detail::Target& target, const Answer& done);
-    void handleCnxsim(const Request& req, const detail::Target& target, const Answer& done);
+    void handleTenants(const Request& req, const RequestTarget& target, const Answer& done);
+    void handleNamespaces(const Request& req, const RequestTarget& target, const Answer& done);
+    void handleTopic(const Request& req, const RequestTarget& target, const Answer& done);
+    void handleCnxsim(const Request& req, const RequestTarget& target, const Answer& done);
 
     Broker& broker_;
     AdminApi& admin_;
@@ -69,7 +66,5 @@ private:
 /// The exchange as the session taps see it (session_tap.h).
 AdminExchange exchangeOf(const Request& request, const Response& response, const Trace* trace);
 
-/// `%XX` decoded; nullopt for a bad escape.
-std::optional<std::string> percentDecode(std::string_view text);
 
 }  // namespace cnx::serve::http

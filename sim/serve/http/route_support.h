@@ -14,26 +14,20 @@
 
 #include "broker_model/admin/admin_api.h"
 #include "sim/serve/http/http_server.h"
+#include "sim/serve/http/request_target.h"
 
 namespace cnx::serve::http::detail {
 
 using Json = nlohmann::json;
 
-struct Target {
-    std::vector<std::string> segments;          // decoded path segments, empty ones dropped
-    std::map<std::string, std::string> query;   // decoded
-};
-
-/// nullopt for a bad %-escape.
-std::optional<Target> parseTarget(std::string_view target);
+using Target = RequestTarget;
 std::string reasonBody(const std::string& reason);
 /// The AdminApi answer as an HTTP response.
 Response fromAdmin(const Request& req, const AdminResponse& r);
 /// A RestException(status, reason): `{"reason": …}` and the reason phrase.
 Response error(const Request& req, int status, const std::string& reason);
 Response methodNotAllowed(const Request& req, const std::string& allow);
-/// `?key=true` (Jersey's boolean parsing: true in any case).
-bool isTrue(const Target& t, const char* key);
+inline bool isTrue(const Target& t, const char* key) { return queryIsTrue(t, key); }
 /// The body as JSON, or the 400 a malformed body gets (Jackson's message as the reason).
 std::optional<Json> jsonBody(const Request& req, Response* refusal);
 
