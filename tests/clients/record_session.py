@@ -58,7 +58,11 @@ def start(args, ready, what):
 
 
 def stop(proc, what):
-    proc.send_signal(signal.SIGTERM)
+    # One SIGTERM only: a second one may land after the process has torn its
+    # handler down on its way out, and kill it (exit -15).
+    if not getattr(proc, "signalled", False):
+        proc.send_signal(signal.SIGTERM)
+        proc.signalled = True
     try:
         out, err = proc.communicate(timeout=15)
     except subprocess.TimeoutExpired:
@@ -186,6 +190,7 @@ def main(argv):
         for proc in (proxy, server):
             if proc and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
+                proc.signalled = True
     if proxy:
         stop(proxy, "cnxsim record")
     stop(server, "cnxsim serve")
