@@ -74,6 +74,9 @@ bool Broker::topicExists(const TopicName& name) const {
 
 std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
     auto full = name.toString();
+    // Loading is idempotent: whoever loads first, the topic is then loaded; so
+    // loads only read "loaded", and what unloads or deletes topics writes it.
+    scheduler_.touch("loaded", full, false);
     if (auto it = topics_.find(full); it != topics_.end()) return it->second;
     if (!topicExists(name) && !create) return nullptr;
     declared_.insert(full);
@@ -84,6 +87,7 @@ std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
 }
 
 void Broker::dropLoaded(const std::string& full) {
+    scheduler_.touch("loaded", full, true);
     auto it = topics_.find(full);
     if (it == topics_.end()) return;
     it->second->fence();

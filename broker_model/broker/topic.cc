@@ -17,7 +17,7 @@ BrokerError fencedError() { return busy(RefusalKind::topicFenced, "Topic is temp
 
 }  // namespace
 
-Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(broker) {
+Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), fullName_(name_.toString()), broker_(broker) {
     // Durable cursors survive unloads and restarts: their subscriptions come
     // back without consumers.
     if (const auto* ledger = broker_.findLedger(name_)) {
@@ -31,6 +31,8 @@ Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), broker_(b
     }
     if (!persistent()) liveLog_.ledgerId = broker_.nextLedgerId();
 }
+
+void Topic::touched(bool write) const { broker_.scheduler().touch("topic", fullName_, write); }
 
 bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
 
@@ -49,6 +51,7 @@ void Topic::addSchema(const SchemaData& schema, TracePtr trace, VersionCallback 
 }
 
 int Topic::consumerCount() const {
+    touched(false);
     int n = 0;
     for (const auto& [_, sub] : subscriptions_) n += static_cast<int>(sub.consumers.size());
     return n;
@@ -56,6 +59,7 @@ int Topic::consumerCount() const {
 
 // §3.5, per profile: which attachments and data make the topic "not idle".
 bool Topic::notIdle(std::string* why) const {
+    touched(false);
     const auto& profile = broker_.profile();
     bool schema = hasSchema();
     std::uint64_t data = 0;
@@ -163,6 +167,7 @@ void Topic::checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrate
 // Producer-name conflicts and access modes (AbstractTopic, 4.x; not schema
 // logic, but they run after the schema step and decide the final answer).
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
+    touched(true);
     if (fenced_) return fencedError();
     if (producerNames_.count(producer.name)) {
         return busy(RefusalKind::producerNameTaken,
@@ -191,6 +196,7 @@ std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) 
 }
 
 const AttachedProducer* Topic::exclusiveHolder() const {
+    touched(false);
     if (nonSharedProducers_ == 0) return nullptr;
     auto it = std::find_if(producers_.begin(), producers_.end(),
                            [](const AttachedProducer& p) { return p.accessMode != "Shared"; });
@@ -198,6 +204,7 @@ const AttachedProducer* Topic::exclusiveHolder() const {
 }
 
 void Topic::attachProducer(const AttachedProducer& producer) {
+    touched(true);
     producers_.push_back(producer);
     producerNames_.insert(producer.name);
     if (producer.accessMode != "Shared") ++nonSharedProducers_;
@@ -214,6 +221,7 @@ void Topic::detachProducersIf(Pred detach) {
 }
 
 void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId) {
+    touched(true);
     detachProducersIf([&](const AttachedProducer& p) {
         return p.connectionId == connectionId && p.producerId == producerId;
     });
@@ -221,6 +229,7 @@ void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId)
 
 std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
                                             const AttachedConsumer& consumer, bool earliest) {
+    touched(true);
     if (fenced_) return fencedError();
     auto it = subscriptions_.find(subscription);
     if (it != subscriptions_.end()) {
@@ -250,6 +259,7 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
 }
 
 void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
+    touched(true);
     for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
         auto& consumers = it->second.consumers;
         for (auto& c : consumers)
@@ -265,6 +275,7 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
 }
 
 void Topic::removeConnection(std::uint64_t connectionId) {
+    touched(true);
     detachProducersIf([&](const AttachedProducer& p) { return p.connectionId == connectionId; });
     for (auto& [_, sub] : subscriptions_) {
         for (auto& c : sub.consumers)
@@ -276,6 +287,7 @@ void Topic::removeConnection(std::uint64_t connectionId) {
 }
 
 Position Topic::publish(std::size_t bytes, pulsar::proto::MessageMetadata metadata, std::string payload) {
+    touched(true);
     ++entriesAdded_;
     if (persistent()) broker_.ledger(name_).retainedBytes += bytes;
     auto position = log().append(std::move(metadata), std::move(payload));

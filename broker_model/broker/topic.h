@@ -129,12 +129,24 @@ public:
     /// The last stored entry, or nullptr when the log is empty.
     const Entry* lastEntry() const;
 
-    const std::vector<AttachedProducer>& producers() const { return producers_; }
-    const std::map<std::string, Subscription>& subscriptions() const { return subscriptions_; }
+    const std::vector<AttachedProducer>& producers() const {
+        touched(false);
+        return producers_;
+    }
+    const std::map<std::string, Subscription>& subscriptions() const {
+        touched(false);
+        return subscriptions_;
+    }
     int consumerCount() const;
-    bool hasSubscription(const std::string& name) const { return subscriptions_.count(name) > 0; }
+    bool hasSubscription(const std::string& name) const {
+        touched(false);
+        return subscriptions_.count(name) > 0;
+    }
 
 private:
+    /// Tells the scheduler that the attachments, subscriptions or log of this
+    /// topic are read or written (Scheduler::touch), for a race explorer.
+    void touched(bool write) const;
     /// A stage of this topic (its name and schema id).
     Stage stage(StageKind kind) const { return Stage{kind, {}, name_.toString(), name_.schemaId()}; }
     bool notIdle(std::string* why) const;
@@ -164,6 +176,7 @@ private:
                                 const CheckCallback& done);
 
     TopicName name_;
+    std::string fullName_;  // name_.toString(), kept for touched()
     Broker& broker_;
     std::vector<AttachedProducer> producers_;
     // Indexes of producers_, so attaching is O(1) however many are attached:

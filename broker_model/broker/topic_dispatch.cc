@@ -46,6 +46,7 @@ void Topic::persistCursor(const Subscription& sub) {
 }
 
 void Topic::dispatch(Subscription& sub) {
+    touched(true);
     if (fenced_ || sub.consumers.empty()) return;
     const auto& entries = log().entries;
     bool single = sub.subType == "Exclusive" || sub.subType == "Failover";
@@ -112,6 +113,7 @@ void Topic::releasePending(Subscription& sub, AttachedConsumer& consumer, bool c
 }
 
 void Topic::flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint32_t permits) {
+    touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return;
     consumer->permits += permits;
@@ -120,6 +122,7 @@ void Topic::flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint
 
 bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,
                         const std::vector<Position>& positions) {
+    touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return false;
     auto& cursor = sub->cursor;
@@ -139,6 +142,7 @@ bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bo
 }
 
 void Topic::redeliver(std::uint64_t connectionId, std::uint64_t consumerId, const std::vector<Position>& positions) {
+    touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return;
     if (positions.empty()) {
@@ -156,6 +160,7 @@ void Topic::redeliver(std::uint64_t connectionId, std::uint64_t consumerId, cons
 std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> Topic::seekConsumers(std::uint64_t connectionId,
                                                                                            std::uint64_t consumerId,
                                                                                            std::string* subscription) {
+    touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return std::nullopt;
     *subscription = sub->name;
@@ -165,6 +170,7 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> Topic::seekC
 }
 
 void Topic::resetCursor(const std::string& subscription, const SeekTarget& target) {
+    touched(true);
     auto it = subscriptions_.find(subscription);
     if (it == subscriptions_.end()) return;  // a reader's subscription went with its consumer
     const auto& l = log();
@@ -192,6 +198,7 @@ void Topic::resetCursor(const std::string& subscription, const SeekTarget& targe
 }
 
 std::optional<BrokerError> Topic::unsubscribe(std::uint64_t connectionId, std::uint64_t consumerId, bool force) {
+    touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return BrokerError{RefusalKind::subscriptionBusy, "Consumer is not attached"};
     if (sub->consumers.size() > 1 && !force)

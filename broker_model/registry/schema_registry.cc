@@ -49,6 +49,7 @@ SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Scheduler& sched
 
 const std::vector<StoredSchema>& SchemaRegistry::history(const std::string& id) const {
     static const std::vector<StoredSchema> kEmpty;
+    scheduler_.touch("schema", id, false);
     auto it = locators_.find(id);
     return it == locators_.end() ? kEmpty : it->second.entries;
 }
@@ -93,11 +94,13 @@ compat::CheckOptions SchemaRegistry::options() const {
 }
 
 std::uint64_t SchemaRegistry::generationOf(const std::string& id) const {
+    scheduler_.touch("schema", id, false);
     auto it = locators_.find(id);
     return it == locators_.end() ? 0 : it->second.generation;
 }
 
 SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& schema, bool deleted) {
+    scheduler_.touch("schema", id, true);
     auto& loc = locators_[id];
     SchemaVersion v = loc.entries.empty() ? 0 : loc.entries.back().version + 1;
     StoredSchema entry{v, schema, deleted, clock_ ? clock_() : 0};
@@ -110,6 +113,7 @@ SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& sc
 }
 
 SchemaVersion SchemaRegistry::deleteSchema(const std::string& id, bool force) {
+    scheduler_.touch("schema", id, true);
     if (force) {
         locators_.erase(id);  // §4.9 hard delete: the next schema gets version 0
         return kNoVersion;
@@ -199,6 +203,30 @@ std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id
     auto err = runChecker(r, false, schema.type, trace);
     if (err) err->failedAgainst = existing->version;
     return err;
+}
+
+std::optional<std::string> SchemaRegistry::firstInadmissibleVersion(const std::string& id,
+                                                                   CompatibilityStrategy strategy) const {
+    auto live = liveList(id);
+    if (profile_->alwaysCompatibleShortCircuit && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE)
+        return std::nullopt;
+    auto schemas = schemasOf(live);
+    for (std::size_t i = 1; i < live.size(); ++i) {
+        std::size_t from = isTransitive(strategy) ? 0 : i - 1;
+        for (std::size_t j = from; j < i; ++j) {
+            if (typeMismatch(live[j].schema, live[i].schema))
+                return "v" + std::to_string(live[i].version) + " is " + typeName(live[i].schema.type) + ", v" +
+                       std::to_string(live[j].version) + " is " + typeName(live[j].schema.type);
+        }
+        const auto& check = checkers_.forType(live[i].schema.type);
+        auto r = isTransitive(strategy)
+                     ? check.checkCompatible(std::span<const SchemaData>(schemas.data(), i), live[i].schema, strategy,
+                                             options())
+                     : check.checkCompatible(live[i - 1].schema, live[i].schema, strategy, options());
+        if (!r.ok())
+            return "v" + std::to_string(live[i].version) + " under " + strategyName(strategy) + ": " + r.message;
+    }
+    return std::nullopt;
 }
 
 std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, const SchemaData& schema,

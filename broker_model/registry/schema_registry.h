@@ -93,6 +93,13 @@ public:
     /// under the section of the checker of `type` (§6.1).
     static void recordProblems(BrokerError& refusal, std::vector<Problem> problems, SchemaType type, Trace& trace);
 
+    /// For a race's `admitted-schemas-compatible` invariant: the first live
+    /// version that is not compatible with the live versions before it under
+    /// `strategy` (transitive strategies: all before it; others: the one before),
+    /// as "v2 vs v1: <checker message>"; nullopt when every version is. No hash
+    /// shortcut: an identical second version fails ALWAYS_INCOMPATIBLE.
+    std::optional<std::string> firstInadmissibleVersion(const std::string& id, CompatibilityStrategy strategy) const;
+
     /// §4.6 primitives, exposed for tests.
     std::optional<BrokerError> checkWithLatest(const std::string& id, const SchemaData& schema,
                                                CompatibilityStrategy strategy, Trace& trace) const;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string_view>
 
 #include "broker_model/runtime/stage.h"
 
@@ -32,6 +33,16 @@ public:
     /// Drops every continuation not yet run, without running it (their owner
     /// is going away). Returns how many were dropped.
     virtual std::size_t discardPending() = 0;
+
+    /// Declares that the running code reads (or writes) a piece of the broker's
+    /// shared state: `what` names the kind ("schema" for a registry entry,
+    /// "topic" for a loaded topic's attachments), `key` which one. A race
+    /// explorer uses it to know which continuations commute; others ignore it.
+    virtual void touch(std::string_view what, std::string_view key, bool write) {
+        (void)what;
+        (void)key;
+        (void)write;
+    }
 
     /// The request being handled (connection 0: none).
     const Origin& currentOrigin() const { return current_; }

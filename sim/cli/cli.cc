@@ -63,6 +63,13 @@ constexpr std::string_view kRunUsage =
     "                           within a step: first-in first-out (default), or\n"
     "                           chosen at random from --seed (shakes out order\n"
     "                           dependence; the same seed replays the same order)\n"
+    "  --schedule [D/]S:CHOICES run the race at step S (of document D) along one\n"
+    "                           schedule only, as a race failure's replay line\n"
+    "                           prints it; combine with commas (random,3:0.1)\n"
+    "  --max-interleavings N    stop an exhaustive race after N schedules and report\n"
+    "                           it as not exhaustive (default 100000; --strict fails)\n"
+    "  --explore-all            explore every interleaving of an exhaustive race, no\n"
+    "                           partial-order reduction (to check the reduction)\n"
     "  --version V              run each scenario on release V only (a line, \"2.10\",\n"
     "                           or an exact release, \"2.10.2\"), whether or not its\n"
     "                           broker.version lists it\n"
@@ -126,7 +133,8 @@ struct Args {
 // Options that take a value, per command.
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule", "--shard", "--version"}},
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule", "--shard", "--version",
+                 "--max-interleavings"}},
         {"explain", {}},
         {"lint", {}},
         {"profiles", {"--diff"}},
@@ -136,7 +144,7 @@ const std::map<std::string, std::set<std::string>>& valueOptions() {
 
 const std::map<std::string, std::set<std::string>>& flagOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--accept", "--accept=all", "--strict", "--help"}},
+        {"run", {"--accept", "--accept=all", "--strict", "--explore-all", "--help"}},
         {"explain", {"--help"}},
         {"lint", {"--help"}},
         {"profiles", {"--gaps", "--help"}},
@@ -205,7 +213,6 @@ Loaded loadPaths(const std::vector<std::string>& paths) {
         auto r = loadScenarioFile(f);
         for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
         for (auto& s : r.scenarios) {
-            for (auto& e : unsupportedSteps(s, f.string())) loaded.errors.push_back(std::move(e));
             loaded.scenarios.emplace_back(f.string(), std::move(s));
         }
     }
@@ -296,6 +303,17 @@ std::optional<std::string> parseSelection(const Args& args, std::optional<Shard>
     return std::nullopt;
 }
 
+// The 1-based document of `entry` in its file when the file has several, else 0.
+int documentOf(const Loaded& loaded, const std::pair<std::string, Scenario>* entry) {
+    int index = 0, count = 0;
+    for (const auto& e : loaded.scenarios) {
+        if (e.first != entry->first) continue;
+        ++count;
+        if (&e == entry) index = count;
+    }
+    return count > 1 ? index : 0;
+}
+
 int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     RunOptions options;
     std::optional<Shard> shard;
@@ -313,12 +331,18 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (auto it = args.options.find("--schedule"); it != args.options.end()) {
-        auto mode = parseScheduleMode(it->second);
-        if (!mode) {
-            err << "cnxsim run: --schedule takes fifo or random, got '" << it->second << "'\n";
+        if (auto e = parseScheduleOption(it->second, options)) {
+            err << "cnxsim run: " << *e << "\n";
             return kExitInvalid;
         }
-        options.schedule = *mode;
+    }
+    if (auto it = args.options.find("--max-interleavings"); it != args.options.end()) {
+        const auto& s = it->second;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), options.maxInterleavings);
+        if (ec != std::errc() || p != s.data() + s.size() || options.maxInterleavings == 0) {
+            err << "cnxsim run: --max-interleavings expects a positive integer, got '" << s << "'\n";
+            return kExitInvalid;
+        }
     }
     if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
     if (auto it = args.options.find("--exclude-tags"); it != args.options.end())
@@ -331,6 +355,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         }
     }
     options.strict = args.options.count("--strict") > 0;
+    options.reduce = args.options.count("--explore-all") == 0;
     bool accept = args.options.count("--accept") || args.options.count("--accept=all");
     bool acceptAll = args.options.count("--accept=all") > 0;
     if (auto it = args.options.find("--report"); it != args.options.end()) {
@@ -355,6 +380,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     int passed = 0, failed = 0;
     for (const auto& run : runs) {
         const auto& [file, scenario] = *run.entry;
+        options.document = documentOf(loaded, run.entry);
         auto r = runScenario(scenario, file, run.version, options);
         out << consoleLine(r) << "\n";
         if (!r.passed)

@@ -25,15 +25,79 @@ struct Node {
     std::vector<Transition> enabled;
     std::vector<Asleep> sleep;
     std::vector<Asleep> done;
+    std::vector<std::uint64_t> backtrack;  // ids to explore from here (source sets)
     std::size_t chosen = 0;
 };
 
-std::optional<std::size_t> nextCandidate(const Node& n) {
+bool contains(const std::vector<std::uint64_t>& v, std::uint64_t id) { return std::find(v.begin(), v.end(), id) != v.end(); }
+
+// The next transition to explore from `n`: one in its backtrack set (every
+// enabled one without reduction) that is neither asleep nor done. A fresh
+// state's backtrack set starts with its first transition that is not asleep.
+std::optional<std::size_t> nextCandidate(Node& n, bool reduce) {
+    if (reduce && n.backtrack.empty()) {
+        for (const auto& t : n.enabled)
+            if (!asleep(n.sleep, t.id)) {
+                n.backtrack.push_back(t.id);
+                break;
+            }
+    }
     for (std::size_t i = 0; i < n.enabled.size(); ++i) {
         const auto id = n.enabled[i].id;
+        if (reduce && !contains(n.backtrack, id)) continue;
         if (!asleep(n.sleep, id) && !asleep(n.done, id)) return i;
     }
     return std::nullopt;
+}
+
+// Source-DPOR (Abdulla, Aronis, Jonsson, Sagonas 2014): for every pair of
+// events of the schedule in a reversible race (they conflict, are not
+// causally ordered, and nothing happens between them in the happens-before
+// order), the state before the first must also explore a schedule in which
+// the second comes first: add one of the initials of "the events after the
+// first that do not depend on it, then the second" to its backtrack set.
+void addBacktracks(std::vector<Node>& path, const std::vector<Transition>& ran) {
+    const std::size_t n = std::min(path.size(), ran.size());
+    std::vector<std::vector<char>> conflict(n, std::vector<char>(n, 0)), hb(n, std::vector<char>(n, 0));
+    std::vector<std::vector<char>> causal(n, std::vector<char>(n, 0));
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t i = 0; i < j; ++i) {
+            const auto& after = ran[j].after;
+            causal[i][j] = std::find(after.begin(), after.end(), ran[i].id) != after.end();
+            conflict[i][j] = !independent(ran[i].footprint, ran[j].footprint);
+            if (causal[i][j] || conflict[i][j]) {
+                hb[i][j] = 1;
+                for (std::size_t k = 0; k < i; ++k)
+                    if (hb[k][i]) hb[k][j] = 1;
+            }
+        }
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t i = 0; i < j; ++i) {
+            if (!conflict[i][j] || causal[i][j]) continue;
+            bool between = false;
+            for (std::size_t k = i + 1; k < j && !between; ++k) between = hb[i][k] && hb[k][j];
+            if (between) continue;
+            std::vector<std::size_t> v;
+            for (std::size_t k = i + 1; k < j; ++k)
+                if (!hb[i][k]) v.push_back(k);
+            v.push_back(j);
+            auto& node = path[i];
+            std::optional<std::uint64_t> pick;
+            bool covered = false;
+            for (std::size_t a = 0; a < v.size() && !covered; ++a) {
+                bool initial = true;
+                for (std::size_t b = 0; b < a && initial; ++b) initial = !hb[v[b]][v[a]];
+                if (!initial) continue;
+                auto id = ran[v[a]].id;
+                if (contains(node.backtrack, id)) covered = true;
+                else if (!pick && std::any_of(node.enabled.begin(), node.enabled.end(),
+                                              [&](const Transition& t) { return t.id == id; }))
+                    pick = id;
+            }
+            if (!covered && pick) node.backtrack.push_back(*pick);
+        }
+    }
 }
 
 // The sleep set of the child reached by running `t` from `n`.
@@ -105,16 +169,29 @@ private:
 
 }  // namespace
 
-bool independent(const Footprint& a, const Footprint& b) {
-    if (a.global || b.global) return false;
-    auto i = a.keys.begin();
-    auto j = b.keys.begin();
-    while (i != a.keys.end() && j != b.keys.end()) {
-        if (*i == *j) return false;
+void Footprint::finish() {
+    for (auto* v : {&reads, &writes}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+}
+
+namespace {
+bool intersect(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+    auto i = a.begin();
+    auto j = b.begin();
+    while (i != a.end() && j != b.end()) {
+        if (*i == *j) return true;
         if (*i < *j) ++i;
         else ++j;
     }
-    return true;
+    return false;
+}
+}  // namespace
+
+bool independent(const Footprint& a, const Footprint& b) {
+    if (a.global || b.global) return false;
+    return !intersect(a.writes, b.writes) && !intersect(a.writes, b.reads) && !intersect(b.writes, a.reads);
 }
 
 std::uint64_t keyOf(const std::string& text) {
@@ -142,7 +219,7 @@ Leaf runSchedule(Execution& execution, const std::vector<std::size_t>& choices) 
         std::size_t i = step < choices.size() ? std::min(choices[step], enabled.size() - 1) : 0;
         leaf.choices.push_back(i);
         leaf.ran.push_back(enabled[i]);
-        execution.execute(i);
+        leaf.ran.back().footprint = execution.execute(i);
     }
     return leaf;
 }
@@ -165,16 +242,21 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
                 complete = true;
                 break;
             }
-            auto i = nextCandidate(n);
-            if (!i) break;  // every enabled transition sleeps: this schedule is equivalent to an explored one
+            auto i = nextCandidate(n, limits.reduce);
+            if (!i) {  // every enabled transition sleeps: this schedule is equivalent to an explored one
+                path.push_back(std::move(n));
+                break;
+            }
             n.chosen = *i;
-            sleep = childSleep(n, n.enabled[*i], limits.reduce);
             leaf.choices.push_back(*i);
             leaf.ran.push_back(n.enabled[*i]);
-            exec->execute(*i);
+            n.enabled[*i].footprint = leaf.ran.back().footprint = exec->execute(*i);
+            sleep = childSleep(n, n.enabled[*i], limits.reduce);
             ++stats.transitions;
             path.push_back(std::move(n));
         }
+        if (!complete) path.pop_back();  // the blocked state itself has nothing to explore
+        if (limits.reduce) addBacktracks(path, leaf.ran);
         if (complete) {
             ++stats.explored;
             counting.add(leaf.ran, stats);
@@ -189,7 +271,7 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             for (auto& n : path) {
                 Node copy = n;
                 copy.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-                if (nextCandidate(copy)) more = true;
+                if (nextCandidate(copy, limits.reduce)) more = true;
             }
             stats.exhaustive = !more;
             return stats;
@@ -199,7 +281,7 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
         while (!path.empty()) {
             auto& n = path.back();
             n.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-            if ((next = nextCandidate(n))) break;
+            if ((next = nextCandidate(n, limits.reduce))) break;
             path.pop_back();
         }
         if (path.empty()) return stats;
@@ -210,16 +292,16 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             leaf.choices.push_back(path[d].chosen);
             leaf.ran.push_back(path[d].enabled[path[d].chosen]);
             exec->enabled();
-            exec->execute(path[d].chosen);
+            leaf.ran.back().footprint = exec->execute(path[d].chosen);
             ++stats.transitions;
         }
         auto& n = path.back();
         exec->enabled();  // the state's enabled list, as the execution expects before execute()
         n.chosen = *next;
-        sleep = childSleep(n, n.enabled[*next], limits.reduce);
         leaf.choices.push_back(*next);
         leaf.ran.push_back(n.enabled[*next]);
-        exec->execute(*next);
+        n.enabled[*next].footprint = leaf.ran.back().footprint = exec->execute(*next);
+        sleep = childSleep(n, n.enabled[*next], limits.reduce);
         ++stats.transitions;
     }
 }
@@ -239,7 +321,7 @@ ExploreStats exploreRandom(const ExecutionFactory& make, std::size_t runs, std::
             auto i = static_cast<std::size_t>(rng.below(enabled.size()));
             leaf.choices.push_back(i);
             leaf.ran.push_back(enabled[i]);
-            exec->execute(i);
+            leaf.ran.back().footprint = exec->execute(i);
             ++stats.transitions;
         }
         ++stats.explored;

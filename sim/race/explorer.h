@@ -29,14 +29,22 @@
 
 namespace cnx::sim::race {
 
-/// What a transition touches: hashed keys (topic or schema id, client), or
-/// everything (`global`: policies, broker config, unload, restart).
+/// What a transition read and wrote, as hashed keys (a registry entry, a
+/// topic's attachments, a connection, a client), or everything (`global`:
+/// policies, broker config, unload, restart). Known once it ran.
 struct Footprint {
     bool global = false;
-    std::vector<std::uint64_t> keys;  // sorted, unique
+    std::vector<std::uint64_t> reads;   // sorted, unique
+    std::vector<std::uint64_t> writes;  // sorted, unique
+
+    void read(std::uint64_t key) { reads.push_back(key); }
+    void write(std::uint64_t key) { writes.push_back(key); }
+    /// Sorts and de-duplicates (call before comparing).
+    void finish();
 };
 
-/// Whether two transitions commute: neither is global and no key is shared.
+/// Whether two transitions commute: neither is global and neither writes
+/// what the other reads or writes.
 bool independent(const Footprint& a, const Footprint& b);
 
 /// A 64-bit key for a footprint.
@@ -46,8 +54,8 @@ std::uint64_t mixIds(std::uint64_t a, std::uint64_t b);
 
 struct Transition {
     std::uint64_t id = 0;     // the same transition has the same id in every schedule that reaches it
-    Footprint footprint;
     std::vector<std::uint64_t> after;  // ids of the transitions it causally follows (posted it, or it waited for)
+    Footprint footprint;      // filled in once it ran
 };
 
 class Execution {
@@ -55,8 +63,8 @@ public:
     virtual ~Execution() = default;
     /// The transitions that may run next, in canonical order; empty when the race is over.
     virtual std::vector<Transition> enabled() = 0;
-    /// Runs enabled()[index].
-    virtual void execute(std::size_t index) = 0;
+    /// Runs enabled()[index] and returns what it touched.
+    virtual Footprint execute(std::size_t index) = 0;
 };
 
 using ExecutionFactory = std::function<std::unique_ptr<Execution>()>;

@@ -1,75 +1,120 @@
 #include "sim/race/fiber.h"
 
+#include <cstdlib>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CNX_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CNX_ASAN_FIBERS 1
+#endif
+#endif
+#ifdef CNX_ASAN_FIBERS
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace cnx::sim::race {
 namespace {
 
-thread_local Fiber* tCurrent = nullptr;
+// Enough for the model's deepest paths (the checkers keep deep recursion on
+// a large stack of their own, broker_model/compat/large_stack.h).
+constexpr std::size_t kStackSize = 512 * 1024;
 
-// Thrown by suspend() of a fiber being destroyed; caught in Fiber::main only.
+Fiber* gCurrent = nullptr;
+Fiber* gStarting = nullptr;
+
+// Thrown by suspend() of a fiber being destroyed; caught in Fiber::entry only.
 struct Unwind {};
+
+// Stacks are reused: an exploration starts and ends fibers by the thousand.
+std::vector<std::unique_ptr<char[]>>& freeStacks() {
+    static std::vector<std::unique_ptr<char[]>> stacks;
+    return stacks;
+}
+
+std::unique_ptr<char[]> takeStack() {
+    auto& free = freeStacks();
+    if (free.empty()) return std::unique_ptr<char[]>(new char[kStackSize]);
+    auto s = std::move(free.back());
+    free.pop_back();
+    return s;
+}
+
+void startSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom,
+                 [[maybe_unused]] std::size_t size) {
+#ifdef CNX_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(fake, bottom, size);
+#endif
+}
+
+void finishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom,
+                  [[maybe_unused]] std::size_t* size) {
+#ifdef CNX_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(fake, bottom, size);
+#endif
+}
 
 }  // namespace
 
 Fiber::Fiber(std::function<void()> body) : body_(std::move(body)) {}
 
 Fiber::~Fiber() {
-    if (!thread_.joinable()) return;
-    {
-        std::unique_lock lock(mutex_);
-        if (!finished_) {
-            cancelled_ = true;
-            turn_ = Turn::fiber;
-            changed_.notify_all();
-            waitFor(Turn::controller, lock);
-        }
+    if (started_ && !finished_) {
+        cancelled_ = true;
+        resume();  // suspend() throws Unwind; entry() catches it and ends the fiber
     }
-    thread_.join();
+    if (stack_ && freeStacks().size() < 64) freeStacks().push_back(std::move(stack_));
 }
 
-Fiber* Fiber::current() { return tCurrent; }
-
-void Fiber::waitFor(Turn turn, std::unique_lock<std::mutex>& lock) {
-    changed_.wait(lock, [&] { return turn_ == turn; });
-}
+Fiber* Fiber::current() { return gCurrent; }
 
 void Fiber::resume() {
-    std::unique_lock lock(mutex_);
     if (finished_) return;
-    turn_ = Turn::fiber;
     if (!started_) {
         started_ = true;
-        thread_ = std::thread([this] { main(); });
-    } else {
-        changed_.notify_all();
+        stack_ = takeStack();
+        getcontext(&context_);
+        context_.uc_stack.ss_sp = stack_.get();
+        context_.uc_stack.ss_size = kStackSize;
+        context_.uc_link = nullptr;
+        gStarting = this;
+        makecontext(&context_, &Fiber::entry, 0);
     }
-    waitFor(Turn::controller, lock);
+    outer_ = gCurrent;
+    gCurrent = this;
+    void* fake = nullptr;
+    startSwitch(&fake, stack_.get(), kStackSize);
+    swapcontext(&controller_, &context_);
+    finishSwitch(fake, nullptr, nullptr);
+    gCurrent = outer_;
 }
 
 void Fiber::suspend() {
-    std::unique_lock lock(mutex_);
-    turn_ = Turn::controller;
-    changed_.notify_all();
-    waitFor(Turn::fiber, lock);
+    switchOut(false);
     if (cancelled_) throw Unwind{};
 }
 
-void Fiber::main() {
-    {
-        std::unique_lock lock(mutex_);
-        waitFor(Turn::fiber, lock);
-    }
-    tCurrent = this;
-    if (!cancelled_) {
+void Fiber::switchOut(bool exiting) {
+    startSwitch(exiting ? nullptr : &fakeStack_, controllerBottom_, controllerSize_);
+    swapcontext(&context_, &controller_);
+    // Back in the fiber (never reached after the exiting switch).
+    finishSwitch(fakeStack_, &controllerBottom_, &controllerSize_);
+}
+
+void Fiber::entry() {
+    Fiber* self = gStarting;
+    gStarting = nullptr;
+    finishSwitch(nullptr, &self->controllerBottom_, &self->controllerSize_);
+    if (!self->cancelled_) {
         try {
-            body_();
+            self->body_();
         } catch (const Unwind&) {
         }
     }
-    tCurrent = nullptr;
-    std::unique_lock lock(mutex_);
-    finished_ = true;
-    turn_ = Turn::controller;
-    changed_.notify_all();
+    self->finished_ = true;
+    self->switchOut(true);
+    std::abort();  // a finished fiber is never resumed
 }
 
 }  // namespace cnx::sim::race

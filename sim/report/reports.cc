@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "broker_model/core/release_version.h"
+#include "sim/report/race_text.h"
 #include "sim/report/shorten.h"
 #include "sim/run/expectation.h"
 #include "sim/io/file_write.h"
@@ -158,6 +159,10 @@ std::string failureBlock(const ScenarioResult& r) {
     for (const auto& s : r.steps) {
         if (s.status != StepStatus::failed) continue;
         out << "  " << s.label << " at " << position(*s.step) << "\n";
+        if (s.race) {
+            out << "    why:      " << elideEmbeddedJson(s.why) << "\n" << raceBlock(s, "    ", false);
+            continue;
+        }
         std::string expected = s.expected                  ? renderExpect(*s.expected)
                                : s.step->action == "check" ? std::string("(check assertions)")
                                                            : std::string("(none)");
@@ -179,6 +184,13 @@ std::string explainBlock(const ScenarioResult& r) {
     if (!r.setupError.empty()) out << "  set-up failed: " << r.setupError << "\n";
     for (const auto& s : r.steps) {
         out << "  " << s.label << " at " << position(*s.step) << "\n";
+        if (s.race) {
+            out << "    " << (s.status == StepStatus::failed ? "[FAIL: " + s.why + "]" : std::string(s.status == StepStatus::passed ? "[pass]" : "[not asserted]")) << "\n";
+            out << raceBlock(s, "    ", true);
+            out << "    the run goes on from the canonical schedule (the branches as written):\n";
+            out << s.observed.trace.format("      ");
+            continue;
+        }
         out << "    observed: " << observedText(s) << "\n" << notModelledLines(s, "              ");
         if (s.expected) out << "    expected: " << renderExpect(*s.expected) << (s.status == StepStatus::passed ? "  [pass]" : "  [FAIL: " + s.why + "]") << "\n";
         out << s.observed.trace.format("      ");

@@ -8,10 +8,14 @@
 namespace cnx::sim {
 namespace {
 
-race::Footprint footprintOf(std::vector<std::uint64_t> keys, bool global = false) {
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    return {global, std::move(keys)};
+// A turn's own footprint: it reads the schema and topic it is about and
+// writes its client's handles; `global` for steps that change everything.
+race::Footprint turnFootprint(const std::string& topic, const std::string* client, bool global = false) {
+    race::Footprint f;
+    f.global = global;
+    if (!topic.empty()) f.read(schemaKey(TopicName::parse(topic) ? TopicName::parse(topic)->schemaId() : topic));
+    if (client) f.write(clientKey(*client));
+    return f;
 }
 
 std::string schemaIdOfTopic(const std::string& topic) {
@@ -30,6 +34,7 @@ std::string decisionOf(const TraceEntry& e) {
 std::uint64_t schemaKey(const std::string& schemaId) { return race::keyOf("schema:" + schemaId); }
 std::uint64_t clientKey(const std::string& client) { return race::keyOf("client:" + client); }
 
+
 RaceDriver::RaceDriver(ScenarioRun& run, const ConcurrentlyStep& step) : run_(run), step_(step) {
     results_.resize(step.branches.size());
     // Connections and first-connect order as written, whatever the schedule,
@@ -45,8 +50,14 @@ RaceDriver::RaceDriver(ScenarioRun& run, const ConcurrentlyStep& step) : run_(ru
     }
     for (std::size_t b = 0; b < step.branches.size(); ++b) {
         const auto& branch = step.branches[b];
-        addFiber(whoOf(branch), static_cast<int>(b), 0, -1, race::mixIds(race::keyOf("branch"), b),
-                 footprintOfBranch(branch), [this, b] { results_[b] = run_.run(step_.branches[b]); });
+        int f = addFiber(whoOf(branch), static_cast<int>(b), 0, -1, race::mixIds(race::keyOf("branch"), b),
+                         footprintOfBranch(branch), [this, b] { results_[b] = run_.run(step_.branches[b]); });
+        auto& state = *fibers_[static_cast<std::size_t>(f)];
+        if (const auto* p = std::get_if<ProducerStep>(&branch.body)) state.client = p->client;
+        else if (const auto* c = std::get_if<SubscribeStep>(&branch.body)) state.client = c->client;
+        else if (const auto* cl = std::get_if<CloseStep>(&branch.body)) state.client = handleClient(cl->name);
+        else if (const auto* pub = std::get_if<PublishStep>(&branch.body)) state.client = handleClient(pub->producer);
+        else state.admin = true;
     }
 }
 
@@ -82,37 +93,49 @@ std::string RaceDriver::whoOf(const Step& step) const {
         step.body);
 }
 
+std::string RaceDriver::handleClient(const std::string& name) const {
+    for (const auto* map : {&run_.producers_, &run_.consumers_})
+        if (auto it = map->find(name); it != map->end()) return it->second.client;
+    return {};
+}
+
 race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
     auto handle = [&](const std::string& name) -> race::Footprint {
         for (const auto* map : {&run_.producers_, &run_.consumers_}) {
             if (auto it = map->find(name); it != map->end())
-                return footprintOf({schemaKey(schemaIdOfTopic(it->second.topic())), clientKey(it->second.client)});
+                return turnFootprint(it->second.topic(), &it->second.client);
         }
-        return footprintOf({}, true);
+        return turnFootprint({}, nullptr, true);
     };
     return std::visit(
         [&](const auto& s) -> race::Footprint {
             using T = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<T, ProducerStep> || std::is_same_v<T, SubscribeStep>)
-                return footprintOf({schemaKey(schemaIdOfTopic(s.topic)), clientKey(s.client)});
+                return turnFootprint(s.topic, &s.client);
             else if constexpr (std::is_same_v<T, CloseStep>) return handle(s.name);
             else if constexpr (std::is_same_v<T, PublishStep>) return handle(s.producer);
             else if constexpr (std::is_same_v<T, UploadSchemaStep> || std::is_same_v<T, GetSchemaStep> ||
                                std::is_same_v<T, GetSchemaVersionStep> || std::is_same_v<T, DeleteSchemaStep> ||
                                std::is_same_v<T, DeleteTopicStep> || std::is_same_v<T, TestCompatibilityStep>)
-                return footprintOf({schemaKey(schemaIdOfTopic(s.topic))});
-            else return footprintOf({}, true);  // policies, broker config, unload, restart, upgrade
+                return turnFootprint(s.topic, nullptr);
+            else return turnFootprint({}, nullptr, true);  // policies, broker config, unload, restart, upgrade
         },
         step.body);
 }
 
+// What a continuation touches besides what the model reports: its schema id
+// (read). The connection it answers on is not shared state between requests:
+// answers go to their own request ids, and a request's continuations are
+// ordered anyway; the client's turns write the client.
 race::Footprint RaceDriver::footprintOfStage(const Stage& stage) const {
+    race::Footprint f;
     std::string id = !stage.schemaId.empty() ? stage.schemaId
                      : !stage.topic.empty()  ? schemaIdOfTopic(stage.topic)
                                              : std::string();
-    if (id.empty()) return footprintOf({}, true);
-    return footprintOf({schemaKey(id)});
+    if (!id.empty()) f.read(schemaKey(id));
+    return f;
 }
+
 
 bool RaceDriver::turnEnabled(std::size_t fiber) const {
     const auto& f = *fibers_[fiber];
@@ -137,7 +160,6 @@ std::vector<race::Transition> RaceDriver::enabled() {
         int ordinal = t.fiber >= 0 ? fibers_[static_cast<std::size_t>(t.fiber)]->ordinal : 0;
         o.order = {branch, ordinal, 1, t.seq};
         o.transition.id = t.id;
-        o.transition.footprint = footprintOfStage(*t.stage);
         if (t.parent != 0) o.transition.after.push_back(t.parent);
         offers_.push_back(std::move(o));
     }
@@ -148,7 +170,6 @@ std::vector<race::Transition> RaceDriver::enabled() {
         o.fiber = static_cast<int>(i);
         o.order = {f.branch, f.ordinal, 0, 0};
         o.transition.id = race::mixIds(f.key, f.turns);
-        o.transition.footprint = f.footprint;
         o.transition.after = f.after;
         offers_.push_back(std::move(o));
     }
@@ -177,24 +198,37 @@ std::string RaceDriver::describeTask(const Offer& offer, const Stage& stage, std
     return line;
 }
 
-void RaceDriver::execute(std::size_t index) {
+race::Footprint RaceDriver::execute(std::size_t index) {
     Offer o = offers_.at(index);
+    auto& scheduler = run_.scheduler_;
     if (o.task) {
         Stage stage;
-        for (const auto& t : run_.scheduler_.readyTasks())
+        for (const auto& t : scheduler.readyTasks())
             if (t.id == o.transition.id) stage = *t.stage;
         const auto* before = requestTrace(stage);
         std::size_t traceBefore = before ? before->entries().size() : 0;
-        run_.scheduler_.runTask(o.transition.id);
+        scheduler.beginFootprint();
+        scheduler.runTask(o.transition.id);
+        auto fp = scheduler.endFootprint();
+        auto extra = footprintOfStage(stage);
+        fp.reads.insert(fp.reads.end(), extra.reads.begin(), extra.reads.end());
+        fp.writes.insert(fp.writes.end(), extra.writes.begin(), extra.writes.end());
+        fp.finish();
         if (o.fiber >= 0) fibers_[static_cast<std::size_t>(o.fiber)]->after.push_back(o.transition.id);
         log_.push_back(describeTask(o, stage, traceBefore));
-        return;
+        return fp;
     }
     auto& f = *fibers_[static_cast<std::size_t>(o.fiber)];
     bool first = f.turns == 0;
-    run_.scheduler_.setTransition(o.transition.id, o.fiber);
+    race::Footprint fp = f.footprint;
+    scheduler.setTransition(o.transition.id, o.fiber);
+    scheduler.beginFootprint();
     f.fiber->resume();
-    run_.scheduler_.setTransition(0, -1);
+    auto touched = scheduler.endFootprint();
+    scheduler.setTransition(0, -1);
+    fp.reads.insert(fp.reads.end(), touched.reads.begin(), touched.reads.end());
+    fp.writes.insert(fp.writes.end(), touched.writes.begin(), touched.writes.end());
+    fp.finish();
     ++f.turns;
     f.after = {o.transition.id};
     if (f.fiber->finished()) {
@@ -213,6 +247,7 @@ void RaceDriver::execute(std::size_t index) {
         line += first ? "sends its request" : "sends its next request";
     }
     log_.push_back(std::move(line));
+    return fp;
 }
 
 bool RaceDriver::finished() const {
@@ -234,19 +269,20 @@ void RaceDriver::settle() {
     fibers_[i]->fiber->suspend();
 }
 
-void RaceDriver::forkJoin(const std::vector<std::string>& labels, const std::vector<race::Footprint>& footprints,
-                          const std::function<void(std::size_t)>& body) {
+void RaceDriver::forkJoin(const std::vector<Fork>& forks, const std::function<void(std::size_t)>& body) {
     int parent = currentFiber();
-    if (labels.empty()) return;
+    if (forks.empty()) return;
     auto& p = *fibers_[static_cast<std::size_t>(parent)];
     std::uint64_t parentKey = p.key;
     int branch = p.branch;
-    std::uint64_t forks = p.turns;
+    std::uint64_t turnId = race::mixIds(parentKey, p.turns);
     std::vector<int> children;
-    for (std::size_t i = 0; i < labels.size(); ++i) {
-        int c = addFiber(labels[i], branch, static_cast<int>(i) + 1, parent,
-                         race::mixIds(race::mixIds(parentKey, forks), i + 1), footprints[i], [&body, i] { body(i); });
-        fibers_[static_cast<std::size_t>(c)]->after = {race::mixIds(parentKey, forks)};
+    for (std::size_t i = 0; i < forks.size(); ++i) {
+        int c = addFiber(forks[i].who, branch, static_cast<int>(i) + 1, parent, race::mixIds(turnId, i + 1),
+                         turnFootprint(forks[i].topic, &forks[i].client), [&body, i] { body(i); });
+        auto& child = *fibers_[static_cast<std::size_t>(c)];
+        child.after = {turnId};
+        child.client = forks[i].client;
         children.push_back(c);
     }
     auto& again = *fibers_[static_cast<std::size_t>(parent)];  // addFiber may have moved the vector's storage

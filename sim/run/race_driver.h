@@ -43,7 +43,7 @@ public:
     ~RaceDriver() override;
 
     std::vector<race::Transition> enabled() override;
-    void execute(std::size_t index) override;
+    race::Footprint execute(std::size_t index) override;
 
     /// Whether every branch finished (false with nothing enabled: the race is stuck).
     bool finished() const;
@@ -58,10 +58,15 @@ public:
     bool onFiber() const;
     /// Waits until no continuation of the calling fiber is pending.
     void settle();
-    /// Runs body(i) for i < labels.size(), each on a fiber of its own that races
-    /// the others, and returns when all are done. `footprints` as labels.
-    void forkJoin(const std::vector<std::string>& labels, const std::vector<race::Footprint>& footprints,
-                  const std::function<void(std::size_t)>& body);
+    /// A fiber to fork: who it is in schedules, the client it acts for, its topic.
+    struct Fork {
+        std::string who;
+        std::string client;
+        std::string topic;
+    };
+    /// Runs body(i) for each of `forks`, each on a fiber of its own that races
+    /// the others, and returns when all are done.
+    void forkJoin(const std::vector<Fork>& forks, const std::function<void(std::size_t)>& body);
 
 private:
     enum class Wait { start, settle, join, done };
@@ -72,7 +77,9 @@ private:
         int parent = -1;
         std::uint64_t key = 0;
         std::uint64_t turns = 0;
-        race::Footprint footprint;
+        race::Footprint footprint;  // what every turn touches besides what the model reports
+        std::string client;         // whose connection its turns use (none for admin steps)
+        bool admin = false;
         std::unique_ptr<race::Fiber> fiber;
         Wait wait = Wait::start;
         std::vector<std::uint64_t> after;  // what its next turn causally follows
@@ -92,6 +99,7 @@ private:
     race::Footprint footprintOfStage(const Stage& stage) const;
     race::Footprint footprintOfBranch(const Step& step) const;
     std::string whoOf(const Step& step) const;
+    std::string handleClient(const std::string& name) const;
     std::string describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore) const;
     const Trace* requestTrace(const Stage& stage) const;
 
@@ -105,7 +113,8 @@ private:
 
 /// The key of a schema id in footprints.
 std::uint64_t schemaKey(const std::string& schemaId);
-/// The key of a client (its connection and the runner's handles) in footprints.
+/// The key of a client (the runner's handles of it) in footprints.
 std::uint64_t clientKey(const std::string& client);
+
 
 }  // namespace cnx::sim

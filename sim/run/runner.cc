@@ -1,6 +1,7 @@
 #include "sim/run/runner.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 
 #include <spdlog/spdlog.h>
@@ -51,17 +52,89 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
     return r;
 }
 
+// A race: explored on fresh runs, then run along the canonical (or forced)
+// schedule on `run`, which goes on from there.
+StepResult judgeRace(const Step& step, std::size_t index, const ConcurrentlyStep& c, ScenarioRun& run,
+                     const RaceSetting& setting, const ReleaseVersion& release, const RunOptions& options,
+                     const std::string& file, const std::string& version) {
+    auto report = exploreRace(setting, c, release, options.strict);
+    auto forced = setting.forced.find(index);
+    std::string stuck;
+    auto results = runRace(run, c, forced == setting.forced.end() ? std::vector<std::size_t>{} : forced->second,
+                           nullptr, nullptr, &stuck);
+    StepResult r;
+    r.index = index;
+    r.label = stepLabel(step, index);
+    r.step = &step;
+    for (std::size_t b = 0; b < results.size() && b < c.branches.size(); ++b) {
+        const auto& branch = c.branches[b];
+        r.observed.trace.append(results[b].trace, stepLabel(branch, b) + ": ");
+    }
+    r.notModelled = r.observed.trace.gaps();
+    if (!report.passed) {
+        r.status = StepStatus::failed;
+        r.why = report.why;
+        r.observed.ok = false;
+        r.observed.error = "RaceFailed";
+        r.observed.message = report.why;
+    } else if (!report.outcomesAsserted) {
+        r.status = report.outcomesCovered ? StepStatus::unasserted : StepStatus::notAsserted;
+    } else {
+        r.status = StepStatus::passed;
+    }
+    if (options.strict && !r.notModelled.empty() && r.status != StepStatus::failed) {
+        r.status = StepStatus::failed;
+        r.why = "the answer passes through a path the model does not implement (--strict): " + r.notModelled.front();
+    }
+    // The line that replays a failing schedule exactly.
+    for (auto& o : report.outcomes) {
+        std::string where = (options.document ? std::to_string(options.document) + "/" : "") + std::to_string(index + 1);
+        o.replay = "cnxsim run " + file + " --version " + version + " --schedule " +
+                   (options.schedule == ScheduleMode::random ? "random," : "") + where + ":" +
+                   race::formatChoices(o.choices) +
+                   (options.schedule == ScheduleMode::random ? " --seed " + std::to_string(options.seed) : "");
+    }
+    r.race = std::make_shared<RaceReport>(std::move(report));
+    return r;
+}
+
 }  // namespace
 
-std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file) {
-    std::vector<LoadError> errors;
-    for (const auto& step : scenario.steps) {
-        if (!std::holds_alternative<ConcurrentlyStep>(step.body)) continue;
-        SourcePos pos = step.pos;
-        if (pos.file.empty()) pos.file = file;
-        errors.push_back({pos, "'concurrently' is not supported yet by this cnxsim (races come in a later release)"});
+std::optional<std::string> parseScheduleOption(const std::string& text, RunOptions& options) {
+    std::size_t start = 0;
+    for (;;) {
+        auto comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (auto mode = parseScheduleMode(item)) {
+            options.schedule = *mode;
+        } else {
+            auto colon = item.find(':');
+            if (colon == std::string::npos)
+                return "--schedule takes fifo, random or a race's STEP:CHOICES (as a failure's replay line prints it), got '" +
+                       item + "'";
+            std::string where = item.substr(0, colon);
+            RunOptions::RaceSchedule rs;
+            auto slash = where.find('/');
+            auto number = [](const std::string& t) -> std::optional<std::size_t> {
+                std::size_t v = 0;
+                if (t.empty() || t.size() > 6) return std::nullopt;
+                auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+                if (ec != std::errc() || p != t.data() + t.size() || v == 0) return std::nullopt;
+                return v;
+            };
+            auto doc = slash == std::string::npos ? std::optional<std::size_t>(0) : number(where.substr(0, slash));
+            auto step = number(slash == std::string::npos ? where : where.substr(slash + 1));
+            auto choices = race::parseChoices(item.substr(colon + 1));
+            if (!doc || !step || !choices)
+                return "--schedule: '" + item + "' is not [DOC/]STEP:CHOICES (e.g. 3:0.1.1 or 2/3:1)";
+            rs.document = static_cast<int>(*doc);
+            rs.step = *step;
+            rs.choices = std::move(*choices);
+            options.raceSchedules.push_back(std::move(rs));
+        }
+        if (comma == std::string::npos) return std::nullopt;
+        start = comma + 1;
     }
-    return errors;
 }
 
 bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags) {
@@ -115,8 +188,25 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     // Expectations are matched against the exact release the profile models
     // ("2.10" is the line's newest modelled release).
     const auto& release = profile->release;
+    RaceSetting race;
+    race.scenario = &scenario;
+    race.profile = profile;
+    race.version = version;
+    race.mode = options.schedule;
+    race.seed = options.seed;
+    race.maxInterleavings = options.maxInterleavings;
+    race.reduce = options.reduce;
+    for (const auto& rs : options.raceSchedules)
+        if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
+        if (const auto* c = std::get_if<ConcurrentlyStep>(&step.body)) {
+            race.stepIndex = i;
+            auto r = judgeRace(step, i, *c, run, race, release, options, file, version);
+            if (r.status == StepStatus::failed) result.passed = false;
+            result.steps.push_back(std::move(r));
+            continue;
+        }
         auto r = judge(step, i, run.run(step), release, options);
         spdlog::debug("  {} -> {}", r.label, r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;

@@ -3,6 +3,7 @@
 // each step matched against the expectation that applies to that version.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "sim/run/observed.h"
 #include "sim/runtime/chooser.h"
 #include "sim/scenario/scenario.h"
+#include "sim/run/race_step.h"
 
 namespace cnx::sim {
 
@@ -32,6 +34,9 @@ struct StepResult {
     /// The known gaps the step's decision met (`not modelled: #NNNN (...)`):
     /// its answer is what the model says on a path it does not implement.
     std::vector<std::string> notModelled;
+    /// A `concurrently` step: what its exploration found (its `observed` holds the
+    /// canonical schedule's branch traces, which the rest of the run went on from).
+    std::shared_ptr<const RaceReport> race;
 };
 
 struct ScenarioResult {
@@ -53,10 +58,25 @@ struct RunOptions {
                           // does a step whose answer met a known gap (not modelled)
     std::uint64_t seed = 1;         // the run's one seeded random source (sim/runtime/rng.h)
     ScheduleMode schedule = ScheduleMode::fifo;  // the order ready continuations run in (--schedule)
+    /// `--schedule [DOC/]STEP:CHOICES`: that race runs only that schedule.
+    struct RaceSchedule {
+        int document = 0;       // 1-based document of its file; 0: every document
+        std::size_t step = 0;   // 1-based step
+        std::vector<std::size_t> choices;
+    };
+    std::vector<RaceSchedule> raceSchedules;
+    std::size_t maxInterleavings = 100000;  // --max-interleavings: bound of an exhaustive race
+    bool reduce = true;  // false (--explore-all): every interleaving, no partial-order reduction
+    /// Set per scenario by the caller: its 1-based document in a file of several (0: the only one).
+    /// Races' replay lines name it.
+    int document = 0;
 };
 
-/// Steps this cnxsim cannot run yet, as load errors pointing at them.
-std::vector<LoadError> unsupportedSteps(const Scenario& scenario, const std::string& file);
+/// Parses the value of `--schedule`: a comma-separated list of `fifo`,
+/// `random` and `[DOC/]STEP:CHOICES` (CHOICES as a race's failure prints it,
+/// e.g. `3:0.1.1` or `2/3:1` ; empty = the canonical schedule). The error text, or nullopt.
+std::optional<std::string> parseScheduleOption(const std::string& text, RunOptions& options);
+
 
 /// Whether `scenario` carries one of `tags` (all scenarios when `tags` is empty).
 bool selectedByTags(const Scenario& scenario, const std::vector<std::string>& tags);

@@ -80,6 +80,12 @@ std::vector<ScenarioRun::OpenProducer> ScenarioRun::openProducers() const {
     return out;
 }
 
+std::optional<std::string> ScenarioRun::topicOfHandle(const std::string& name) const {
+    for (const auto* map : {&producers_, &consumers_})
+        if (auto it = map->find(name); it != map->end()) return it->second.topic();
+    return std::nullopt;
+}
+
 ClientSession& ScenarioRun::session(const std::string& client) {
     auto it = sessions_.find(client);
     if (it != sessions_.end() && !it->second->cnx().closed()) return *it->second;

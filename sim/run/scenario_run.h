@@ -59,6 +59,8 @@ public:
         bool schemaless = false;
     };
     std::vector<OpenProducer> openProducers() const;
+    /// The topic of the open producer or consumer `name`, if one is open.
+    std::optional<std::string> topicOfHandle(const std::string& name) const;
 
 private:
     friend class RaceDriver;

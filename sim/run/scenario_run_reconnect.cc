@@ -24,15 +24,9 @@ Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& wh
     std::vector<Observed> results(handles.size());
     if (race_ && race_->onFiber()) {
         // In a race every client reconnects on its own, racing the others.
-        std::vector<std::string> labels;
-        std::vector<race::Footprint> footprints;
-        for (const auto& h : handles) {
-            labels.push_back(h.name + " (reconnect)");
-            std::vector<std::uint64_t> keys{schemaKey(TopicName::parse(h.topic())->schemaId()), clientKey(h.client)};
-            std::sort(keys.begin(), keys.end());
-            footprints.push_back({false, keys});
-        }
-        race_->forkJoin(labels, footprints, [&](std::size_t i) { results[i] = reconnectOne(handles[i]); });
+        std::vector<RaceDriver::Fork> forks;
+        for (const auto& h : handles) forks.push_back({h.name + " (reconnect)", h.client, h.topic()});
+        race_->forkJoin(forks, [&](std::size_t i) { results[i] = reconnectOne(handles[i]); });
     } else {
         for (std::size_t i = 0; i < handles.size(); ++i) results[i] = reconnectOne(handles[i]);
     }

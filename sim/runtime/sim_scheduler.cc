@@ -38,6 +38,32 @@ bool SimScheduler::runTask(std::uint64_t id) {
     return false;
 }
 
+void SimScheduler::beginFootprint() {
+    tracking_ = true;
+    footprint_ = {};
+}
+
+race::Footprint SimScheduler::endFootprint() {
+    tracking_ = false;
+    return std::move(footprint_);
+}
+
+void SimScheduler::touch(std::string_view what, std::string_view key, bool write) {
+    if (!tracking_) return;
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of "what:key", as race::keyOf
+    auto mix = [&h](std::string_view text) {
+        for (unsigned char c : text) {
+            h ^= c;
+            h *= 1099511628211ULL;
+        }
+    };
+    mix(what);
+    mix(":");
+    mix(key);
+    if (write) footprint_.write(h);
+    else footprint_.read(h);
+}
+
 std::size_t SimScheduler::pendingOf(int fiber) const {
     std::size_t n = 0;
     for (const auto& t : ready_) n += t.fiber == fiber;

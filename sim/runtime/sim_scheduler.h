@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "broker_model/runtime/scheduler.h"
+#include "sim/race/explorer.h"
 #include "sim/runtime/chooser.h"
 
 namespace cnx::sim {
@@ -71,6 +72,11 @@ public:
     bool runTask(std::uint64_t id);
     /// Ready continuations tagged `fiber`.
     std::size_t pendingOf(int fiber) const;
+    /// Starts recording what the model touches (Scheduler::touch) ...
+    void beginFootprint();
+    /// ... and returns it (unsorted keys: "what:key" hashed).
+    race::Footprint endFootprint();
+    void touch(std::string_view what, std::string_view key, bool write) override;
 
 private:
     struct Task {
@@ -96,6 +102,8 @@ private:
     std::uint64_t posted_ = 0;  // by the current transition
     int currentFiber_ = -1;
     std::uint64_t nextSeq_ = 0;
+    bool tracking_ = false;
+    race::Footprint footprint_;
 };
 
 /// "fifo" / "random" -> the mode; nullopt for anything else.

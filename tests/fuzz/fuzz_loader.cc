@@ -28,10 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     for (const auto& scenario : result.scenarios) {
         if (scenario.steps.size() > kMaxStepsRun) continue;
-        if (!cnx::sim::unsupportedSteps(scenario, "fuzz.yaml").empty()) continue;
         auto versions = cnx::sim::versionsOf(scenario);
         if (versions.empty()) continue;
-        cnx::sim::runScenario(scenario, "fuzz.yaml", versions.front(), cnx::sim::RunOptions{});
+        cnx::sim::RunOptions options;
+        options.maxInterleavings = 20;  // races are explored, but briefly
+        cnx::sim::runScenario(scenario, "fuzz.yaml", versions.front(), options);
     }
     return 0;
 }

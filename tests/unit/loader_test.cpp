@@ -376,13 +376,13 @@ steps:
     CHECK(c.branches[1].pos.line == 30);
     CHECK(c.randomRuns == 200);
     CHECK(c.randomSeed == 7u);
-    REQUIRE(c.outcomes.size() == 2);
-    CHECK(c.outcomes[0][0].ok);
-    CHECK(c.outcomes[0][1].error == "IncompatibleSchema");
+    REQUIRE(c.outcomes.single.size() == 2);
+    CHECK(c.outcomes.single[0][0].ok);
+    CHECK(c.outcomes.single[0][1].error == "IncompatibleSchema");
     CHECK(c.invariants == std::vector<std::string>{"admitted-schemas-compatible"});
     const auto& c2 = body<ConcurrentlyStep>(s.steps[25]);
     CHECK_FALSE(c2.randomRuns);
-    CHECK(c2.outcomes.empty());
+    CHECK(!c2.outcomes.present);
     CHECK(c2.invariants == std::vector<std::string>{"a", "b"});
 }
 

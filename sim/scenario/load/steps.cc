@@ -154,6 +154,11 @@ std::optional<Action> DocumentLoader::concurrentlyOf(const Entry& e, const Entri
         ctx_.error(e.value.pos, "concurrently needs at least two steps to race");
         return std::nullopt;
     }
+    if (items->size() > kMaxRaceBranches) {
+        ctx_.error(e.value.pos, "concurrently races at most " + std::to_string(kMaxRaceBranches) + " steps, got " +
+                                    std::to_string(items->size()));
+        return std::nullopt;
+    }
     ConcurrentlyStep c;
     std::vector<ActionKind> kinds;
     std::size_t before = ctx_.errors.size();

@@ -23,6 +23,8 @@ constexpr std::array<std::string_view, 2> kLibraries{"java", "cpp"};
 constexpr std::array<std::string_view, 2> kEncodings{"INLINE", "SEPARATED"};
 constexpr std::array<std::string_view, 3> kFileKeys{"type", "schema", "properties"};
 constexpr std::array<std::string_view, 1> kExhaustive{"exhaustive"};
+// How many steps one `concurrently` may race (the interleavings grow as their factorial).
+constexpr std::size_t kMaxRaceBranches = 16;
 // `invariant:` of a race (doc/scenario-format.md, "Invariants").
 constexpr std::array<std::string_view, 5> kInvariants{"admitted-schemas-compatible", "no-duplicate-versions",
                                                       "versions-contiguous", "every-request-answered",

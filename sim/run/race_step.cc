@@ -1,0 +1,228 @@
+#include "sim/run/race_step.h"
+
+#include <memory>
+
+#include "sim/run/expectation.h"
+#include "sim/run/race_driver.h"
+#include "sim/run/race_invariants.h"
+#include "sim/run/scenario_run.h"
+
+namespace cnx::sim {
+namespace {
+
+// A fresh run of the scenario up to the race, with the race's branches started.
+class RaceExecution final : public race::Execution {
+public:
+    RaceExecution(const RaceSetting& s, const ConcurrentlyStep& race) {
+        run_ = std::make_unique<ScenarioRun>(*s.scenario, *s.profile, s.version, s.mode, s.seed);
+        if (auto err = run_->setUp()) setupError_ = *err;
+        for (std::size_t i = 0; i < s.stepIndex && setupError_.empty(); ++i) {
+            const auto& step = s.scenario->steps[i];
+            if (const auto* earlier = std::get_if<ConcurrentlyStep>(&step.body)) {
+                auto forced = s.forced.find(i);
+                runRace(*run_, *earlier, forced == s.forced.end() ? std::vector<std::size_t>{} : forced->second);
+            } else {
+                run_->run(step);
+            }
+        }
+        driver_ = std::make_unique<RaceDriver>(*run_, race);
+        run_->setRace(driver_.get());
+    }
+    ~RaceExecution() override {
+        driver_.reset();  // fibers first: they run on the ScenarioRun
+        run_.reset();
+    }
+    std::vector<race::Transition> enabled() override { return driver_->enabled(); }
+    race::Footprint execute(std::size_t index) override { return driver_->execute(index); }
+
+    ScenarioRun& run() { return *run_; }
+    RaceDriver& driver() { return *driver_; }
+    const std::string& setupError() const { return setupError_; }
+
+private:
+    std::unique_ptr<ScenarioRun> run_;
+    std::unique_ptr<RaceDriver> driver_;
+    std::string setupError_;
+};
+
+std::size_t switchesOf(const std::vector<std::string>& stages) {
+    std::size_t n = 0;
+    auto who = [](const std::string& line) { return line.substr(0, line.find(": ")); };
+    for (std::size_t i = 1; i < stages.size(); ++i) n += who(stages[i]) != who(stages[i - 1]);
+    return n;
+}
+
+const std::vector<std::vector<Expect>>* setsFor(const OutcomeSets& sets, const ReleaseVersion& release,
+                                                bool* covered) {
+    *covered = true;
+    if (!sets.present) return nullptr;
+    if (sets.perProfile.empty()) return &sets.single;
+    const std::vector<std::vector<Expect>>* fallback = nullptr;
+    for (const auto& [range, list] : sets.perProfile) {
+        if (range.op == VersionRange::Op::any) {
+            fallback = &list;
+            continue;
+        }
+        if (rangeCovers(range, release)) return &list;
+    }
+    if (!fallback) *covered = false;
+    return fallback;
+}
+
+bool setAllows(const std::vector<Expect>& set, const std::vector<Observed>& results) {
+    for (std::size_t i = 0; i < set.size() && i < results.size(); ++i)
+        if (!mismatch(set[i], results[i]).empty()) return false;
+    return set.size() == results.size();
+}
+
+std::string renderSet(const std::vector<Expect>& set) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < set.size(); ++i) out += (i ? ", " : "") + renderExpect(set[i]);
+    return out + "]";
+}
+
+}  // namespace
+
+std::string RaceOutcome::text() const {
+    std::string out = "[";
+    for (std::size_t i = 0; i < rendered.size(); ++i) out += (i ? ", " : "") + rendered[i];
+    return out + "]";
+}
+
+std::string renderRaceResult(const Observed& o, const Step& branch) {
+    if (!o.perClient.empty()) {
+        std::string out = "{ ";
+        bool first = true;
+        for (const auto& [name, each] : o.perClient) {
+            out += (first ? "" : ", ") + name + ": " + renderRaceResult(each, branch);
+            first = false;
+        }
+        return out + " }";
+    }
+    if (!o.ok) return "{ error: " + o.error + " }";
+    return renderObserved(o, branch.action);
+}
+
+std::vector<std::string> racedTopics(const ScenarioRun& run, const ConcurrentlyStep& race) {
+    std::vector<std::string> out;
+    for (const auto& b : race.branches) {
+        std::visit(
+            [&](const auto& s) {
+                using T = std::decay_t<decltype(s)>;
+                if constexpr (requires { std::string(s.topic); }) {
+                    out.push_back(s.topic);
+                } else if constexpr (std::is_same_v<T, CloseStep>) {
+                    if (auto t = run.topicOfHandle(s.name)) out.push_back(*t);
+                } else if constexpr (std::is_same_v<T, PublishStep>) {
+                    if (auto t = run.topicOfHandle(s.producer)) out.push_back(*t);
+                }
+            },
+            b.body);
+    }
+    // Topics the run already knows about take part too (an unload or a policy change races them).
+    for (const auto& p : run.openProducers()) out.push_back(p.topic);
+    return out;
+}
+
+std::vector<Observed> runRace(ScenarioRun& run, const ConcurrentlyStep& race, const std::vector<std::size_t>& choices,
+                              std::vector<std::string>* log, std::vector<std::size_t>* ran, std::string* stuck) {
+    RaceDriver driver(run, race);
+    run.setRace(&driver);
+    auto leaf = race::runSchedule(driver, choices);
+    run.setRace(nullptr);
+    if (log) *log = driver.log();
+    if (ran) *ran = leaf.choices;
+    if (stuck && !driver.finished()) *stuck = "the race could not finish: a branch waits for an answer that never comes";
+    return driver.results();
+}
+
+RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race, const ReleaseVersion& release,
+                       bool strict) {
+    RaceReport report;
+    std::vector<std::string> topics;
+    auto make = [&]() -> std::unique_ptr<race::Execution> { return std::make_unique<RaceExecution>(setting, race); };
+    auto onLeaf = [&](const race::Leaf& leaf) {
+        auto& exec = static_cast<RaceExecution&>(*leaf.execution);
+        if (!exec.driver().finished() && report.stuck.empty())
+            report.stuck = "the race could not finish along the schedule " + race::formatChoices(leaf.choices);
+        const auto& results = exec.driver().results();
+        if (topics.empty()) topics = racedTopics(exec.run(), race);
+        std::vector<std::string> rendered;
+        for (std::size_t i = 0; i < results.size(); ++i) rendered.push_back(renderRaceResult(results[i], race.branches[i]));
+        auto broken = brokenInvariants(exec.run(), race.invariants, topics);
+        RaceOutcome* slot = nullptr;
+        for (auto& o : report.outcomes)
+            if (o.rendered == rendered && o.broken == broken) slot = &o;
+        const auto& stages = exec.driver().log();
+        auto switches = switchesOf(stages);
+        if (!slot) {
+            report.outcomes.push_back({});
+            slot = &report.outcomes.back();
+            slot->rendered = rendered;
+            slot->broken = broken;
+            slot->switches = static_cast<std::size_t>(-1);
+        }
+        ++slot->schedules;
+        if (switches < slot->switches) {
+            slot->switches = switches;
+            slot->results = results;
+            slot->choices = leaf.choices;
+            slot->stages = stages;
+        }
+    };
+    if (auto forced = setting.forced.find(setting.stepIndex); forced != setting.forced.end()) {
+        report.exploration = "the schedule '" + race::formatChoices(forced->second) + "' (--schedule)";
+        auto exec = make();
+        auto leaf = race::runSchedule(*exec, forced->second);
+        report.stats.explored = 1;
+        report.stats.exhaustive = false;
+        onLeaf(leaf);
+    } else if (race.randomRuns) {
+        std::uint64_t seed = race.randomSeed ? *race.randomSeed : Rng(setting.seed).derive(setting.stepIndex);
+        report.exploration = "random " + std::to_string(*race.randomRuns) + " (seed " + std::to_string(seed) + ")";
+        report.stats = race::exploreRandom(make, static_cast<std::size_t>(*race.randomRuns), seed, onLeaf);
+    } else {
+        report.exploration = "exhaustive";
+        race::ExploreLimits limits;
+        limits.maxInterleavings = setting.maxInterleavings;
+        limits.reduce = setting.reduce;
+        report.stats = race::exploreExhaustive(make, limits, onLeaf);
+    }
+    // The verdict.
+    auto fail = [&](std::string why) {
+        if (report.passed) report.why = std::move(why);
+        report.passed = false;
+    };
+    if (!report.stuck.empty()) fail(report.stuck);
+    bool covered = true;
+    const auto* allowed = setsFor(race.outcomes, release, &covered);
+    report.outcomesCovered = covered;
+    report.outcomesAsserted = allowed != nullptr;
+    for (auto& o : report.outcomes) {
+        if (allowed) {
+            o.allowed = false;
+            for (const auto& set : *allowed) o.allowed = o.allowed || setAllows(set, o.results);
+            if (!o.allowed) fail("the outcome " + o.text() + " is not allowed");
+        }
+        if (!o.broken.empty()) fail("invariant broken: " + o.broken.front());
+    }
+    bool reachCovered = true;
+    if (const auto* wanted = setsFor(race.reachable, release, &reachCovered)) {
+        for (const auto& set : *wanted) {
+            bool hit = false;
+            for (const auto& o : report.outcomes) hit = hit || setAllows(set, o.results);
+            if (hit) continue;
+            report.unreached.push_back(renderSet(set));
+            fail("the outcome " + renderSet(set) + " was not reached in " + std::to_string(report.stats.explored) +
+                 " schedule(s)");
+        }
+    }
+    if (!report.stats.exhaustive && !race.randomRuns && setting.forced.count(setting.stepIndex) == 0) {
+        if (strict) fail("not exhaustive: stopped at --max-interleavings " + std::to_string(setting.maxInterleavings) + " (--strict)");
+    }
+    if (!covered && strict) fail("no outcomes cover version " + release.toString() + " (--strict)");
+    if (!allowed && covered && strict) fail("the race has no outcomes (--strict)");
+    return report;
+}
+
+}  // namespace cnx::sim
