@@ -309,7 +309,7 @@ steps:
       - close: p2
       - close: c2
     explore: exhaustive
-    invariant: [a, b]
+    invariant: [no-duplicate-versions, versions-contiguous]
 )";
     Scenario s = loadOne(yaml);
     REQUIRE(s.steps.size() == 26);
@@ -383,7 +383,7 @@ steps:
     const auto& c2 = body<ConcurrentlyStep>(s.steps[25]);
     CHECK_FALSE(c2.randomRuns);
     CHECK(!c2.outcomes.present);
-    CHECK(c2.invariants == std::vector<std::string>{"a", "b"});
+    CHECK(c2.invariants == std::vector<std::string>{"no-duplicate-versions", "versions-contiguous"});
 }
 
 TEST_CASE("every expectation form", "[loader]") {
