@@ -71,6 +71,13 @@ public:
     /// with `TopicFencedException` (ServiceNotReady), as a fenced topic's are.
     void fence() { fenced_ = true; }
     bool fenced() const { return fenced_; }
+    /// Whether its first load completed: until then a connect waits for it (a
+    /// topicLoad stage), as for the future `getOrCreateTopic` returns.
+    bool loaded() const { return loaded_; }
+    void markLoaded() {
+        touched(true);
+        loaded_ = true;
+    }
 
     /// §3.2: the latest registry entry exists and is not a delete marker.
     bool hasSchema() const;
@@ -187,6 +194,7 @@ private:
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
     MessageLog liveLog_;              // non-persistent: the entries while loaded
     bool fenced_ = false;
+    bool loaded_ = false;
 };
 
 }  // namespace cnx

@@ -267,6 +267,21 @@ void ServerCnx::noteMissingNamespace(const TopicName& name, const char* section,
                           " does not exist: a real broker refuses the topic; the model admits it");
 }
 
+// A connect waits for the topic's first load (`getOrCreateTopic` completes its
+// future later); on a loaded topic it goes on at once, as a completed future's
+// callbacks run inline.
+void ServerCnx::afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next) {
+    if (topic->loaded()) {
+        next();
+        return;
+    }
+    Stage stage{StageKind::topicLoad, {}, topic->name().toString(), topic->name().schemaId()};
+    broker_.scheduler().post(std::move(stage), [topic, next = std::move(next)] {
+        topic->markLoaded();
+        next();
+    });
+}
+
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
@@ -321,13 +336,19 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         auto v = r.value();
         cnx->attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
-    if (!cmd.has_schema()) {
-        producerWithoutSchema(topic, isReplicator(producerName), done, trace);
-        return;
-    }
-    auto schema = wire::fromProto(cmd.schema());
-    trace->add("§1.4", "handleProducer", "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
-    topic->addSchema(schema, trace, done);
+    bool replicator = isReplicator(producerName);
+    afterTopicLoad(topic, [self = lifetime_.guard(), cmd, topic, replicator, done, trace] {
+        auto* cnx = self.get();
+        if (!cnx) return;
+        if (!cmd.has_schema()) {
+            cnx->producerWithoutSchema(topic, replicator, done, trace);
+            return;
+        }
+        auto schema = wire::fromProto(cmd.schema());
+        trace->add("§1.4", "handleProducer",
+                   "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
+        topic->addSchema(schema, trace, done);
+    });
 }
 
 bool ServerCnx::isReplicator(const std::string& producerName) const {
@@ -450,6 +471,14 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                      trace);
         return;
     }
+    afterTopicLoad(topic, [self = lifetime_.guard(), cmd, topic, trace] {
+        if (auto* cnx = self.get()) cnx->subscribeWithSchema(cmd, topic, trace);
+    });
+}
+
+// §2.2 / §2.3: the schema step of a subscribe, once the topic is loaded.
+void ServerCnx::subscribeWithSchema(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic,
+                                    TracePtr trace) {
     if (!cmd.has_schema()) {
         trace->add("§2.2", "handleSubscribe", "no schema -> subscribe directly (recorded as no schema)");
         attachConsumer(cmd, topic, SchemaType::NONE, trace);

@@ -89,6 +89,8 @@ private:
     std::optional<std::string> dispatch(const wire::Frame& frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const;
+    void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
+    void subscribeWithSchema(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
     void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);

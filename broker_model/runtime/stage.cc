@@ -4,6 +4,7 @@ namespace cnx {
 
 std::string_view to_string_view(StageKind kind) {
     switch (kind) {
+        case StageKind::topicLoad: return "topic load";
         case StageKind::schemaLookup: return "schema lookup";
         case StageKind::registryRead: return "registry read";
         case StageKind::registryWrite: return "registry write";

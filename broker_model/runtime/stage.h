@@ -12,16 +12,18 @@
 namespace cnx {
 
 enum class StageKind : std::uint8_t {
+    topicLoad,      // the topic's first load (`getOrCreateTopic`'s future), which a connect waits for (§1.1, §2.1)
     schemaLookup,   // `hasSchema` / the topic's schema read before a decision (§1.3, §3.3)
     registryRead,   // the schema locator and history read (§4.11)
     registryWrite,  // the conditional write of a new version or a delete marker (§4.11)
     subscribe,      // attaching a consumer to its subscription (§2.1)
 };
 
-inline constexpr StageKind kAllStageKinds[] = {StageKind::schemaLookup, StageKind::registryRead,
-                                               StageKind::registryWrite, StageKind::subscribe};
+inline constexpr StageKind kAllStageKinds[] = {StageKind::topicLoad, StageKind::schemaLookup,
+                                               StageKind::registryRead, StageKind::registryWrite,
+                                               StageKind::subscribe};
 
-/// "schema lookup", "registry read", "registry write", "subscribe".
+/// "topic load", "schema lookup", "registry read", "registry write", "subscribe".
 std::string_view to_string_view(StageKind kind);
 
 /// Who a stage works for: a client connection and one of its requests, or
