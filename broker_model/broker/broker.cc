@@ -74,10 +74,13 @@ bool Broker::topicExists(const TopicName& name) const {
 
 std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
     auto full = name.toString();
-    // Loading is idempotent: whoever loads first, the topic is then loaded; so
-    // loads only read "loaded", and what unloads or deletes topics writes it.
-    scheduler_.touch("loaded", full, false);
-    if (auto it = topics_.find(full); it != topics_.end()) return it->second;
+    // Finding the topic loaded reads "loaded"; creating it, unloading and
+    // deleting it write it.
+    if (auto it = topics_.find(full); it != topics_.end()) {
+        scheduler_.touch("loaded", full, false);
+        return it->second;
+    }
+    scheduler_.touch("loaded", full, true);
     if (!topicExists(name) && !create) return nullptr;
     declared_.insert(full);
     auto topic = std::make_shared<Topic>(name, *this);

@@ -34,6 +34,15 @@ Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), fullName_
 
 void Topic::touched(bool write) const { broker_.scheduler().touch("topic", fullName_, write); }
 
+void Topic::whenLoaded(std::function<void()> next) {
+    if (loadStarted_) {
+        next();
+        return;
+    }
+    loadStarted_ = true;
+    broker_.scheduler().post(stage(StageKind::topicLoad), [next = std::move(next)] { next(); });
+}
+
 bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
 
 // §3.3 / §4.8: auto-update allowed -> putSchemaIfAbsent with the effective

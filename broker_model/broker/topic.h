@@ -73,11 +73,12 @@ public:
     bool fenced() const { return fenced_; }
     /// Whether its first load completed: until then a connect waits for it (a
     /// topicLoad stage), as for the future `getOrCreateTopic` returns.
-    bool loaded() const { return loaded_; }
-    void markLoaded() {
-        touched(true);
-        loaded_ = true;
-    }
+    /// Runs `next` after the topic's first load: the connect that created the
+    /// topic waits for it (a topicLoad stage); any other goes on at once. (In
+    /// the broker the others wait on the same future and run right after it
+    /// completes; letting them run earlier only adds schedules whose steps
+    /// the broker can also take later, at their own asynchronous stages.)
+    void whenLoaded(std::function<void()> next);
 
     /// §3.2: the latest registry entry exists and is not a delete marker.
     bool hasSchema() const;
@@ -194,7 +195,7 @@ private:
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
     MessageLog liveLog_;              // non-persistent: the entries while loaded
     bool fenced_ = false;
-    bool loaded_ = false;
+    bool loadStarted_ = false;
 };
 
 }  // namespace cnx

@@ -271,15 +271,7 @@ void ServerCnx::noteMissingNamespace(const TopicName& name, const char* section,
 // future later); on a loaded topic it goes on at once, as a completed future's
 // callbacks run inline.
 void ServerCnx::afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next) {
-    if (topic->loaded()) {
-        next();
-        return;
-    }
-    Stage stage{StageKind::topicLoad, {}, topic->name().toString(), topic->name().schemaId()};
-    broker_.scheduler().post(std::move(stage), [topic, next = std::move(next)] {
-        topic->markLoaded();
-        next();
-    });
+    topic->whenLoaded(std::move(next));
 }
 
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
