@@ -19,6 +19,7 @@
 #include "sim/scenario/loader.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
+#include "sim/run/shard.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
 #include "sim/record/record_command.h"
@@ -62,6 +63,14 @@ constexpr std::string_view kRunUsage =
     "                           within a step: first-in first-out (default), or\n"
     "                           chosen at random from --seed (shakes out order\n"
     "                           dependence; the same seed replays the same order)\n"
+    "  --version V              run each scenario on release V only (a line, \"2.10\",\n"
+    "                           or an exact release, \"2.10.2\"), whether or not its\n"
+    "                           broker.version lists it\n"
+    "  --shard K/N              run only shard K of N (1 <= K <= N <= 1000): of the\n"
+    "                           (scenario, version) runs in file, document and\n"
+    "                           version order, the K-th, (K+N)-th, (K+2N)-th, ...\n"
+    "                           (doc/ci/sharding.md); --junit and --report cover\n"
+    "                           the shard's runs\n"
     "  --strict                 a step with an outcome (every step but `check`;\n"
     "                           upgrade-broker, restart-broker and unload when they\n"
     "                           reconnect a client) fails without an expectation\n"
@@ -70,15 +79,18 @@ constexpr std::string_view kRunUsage =
     "\n"
     "Reports and --accept replace files atomically and never write through a\n"
     "symbolic link, fifo or device (a symlinked scenario is followed to its file\n"
-    "by --accept); --accept refuses read-only scenarios.\n"    "\n"
+    "by --accept); --accept refuses read-only scenarios and cannot be combined with\n"
+    "--shard or --version (it rewrites a step from every version it runs on).\n"
+    "\n"
     "Limits: only regular files are read; a scenario file is at most 8 MiB and\n"
     "1,000,000 YAML nodes (an alias counts as what it expands to), one scalar at\n"
     "most 1 MiB, nesting at most 256 levels; a schema file at most 16 MiB.\n"
     "A step whose answer meets a known gap of the model (cnxsim profiles --gaps)\n"
     "says `not modelled: #NNNN (...)`; --strict fails it.\n"
     "\n"
-    "exit status: 0 all passed, 1 some failed, 2 invalid input, including a\n"
-    "path or a --tags / --exclude-tags filter that selects no scenario\n";
+    "exit status: 0 all passed (a shard with no run passes), 1 some failed,\n"
+    "2 invalid input, including a path or a --tags / --exclude-tags filter that\n"
+    "selects no scenario, a bad --shard and an unknown --version\n";
 
 constexpr std::string_view kExplainUsage =
     "usage: cnxsim explain FILE [-v]\n"
@@ -114,7 +126,7 @@ struct Args {
 // Options that take a value, per command.
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule"}},
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule", "--shard", "--version"}},
         {"explain", {}},
         {"lint", {}},
         {"profiles", {"--diff"}},
@@ -264,8 +276,34 @@ int writeAccepted(const std::vector<ScenarioResult>& results, AcceptMode mode, s
     return status;
 }
 
+// --shard and --version, checked before anything is loaded.
+std::optional<std::string> parseSelection(const Args& args, std::optional<Shard>& shard,
+                                          std::optional<std::string>& onlyVersion) {
+    if (auto it = args.options.find("--shard"); it != args.options.end()) {
+        std::string error;
+        shard = parseShard(it->second, &error);
+        if (!shard) return error;
+    }
+    if (auto it = args.options.find("--version"); it != args.options.end()) {
+        std::string error;
+        if (!profileFor(it->second, &error)) return "--version: " + error;
+        onlyVersion = it->second;
+    }
+    bool accept = args.options.count("--accept") || args.options.count("--accept=all");
+    if (accept && (shard || onlyVersion))
+        return std::string("--accept cannot be combined with ") + (shard ? "--shard" : "--version") +
+               ": it rewrites a step from every version the scenario runs on";
+    return std::nullopt;
+}
+
 int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     RunOptions options;
+    std::optional<Shard> shard;
+    std::optional<std::string> onlyVersion;
+    if (auto e = parseSelection(args, shard, onlyVersion)) {
+        err << "cnxsim run: " << *e << "\n";
+        return kExitInvalid;
+    }
     if (auto it = args.options.find("--seed"); it != args.options.end()) {
         const auto& s = it->second;
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), options.seed);
@@ -311,20 +349,21 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitInvalid;
     }
     out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
+    auto plan = planRuns(selected, onlyVersion);
+    auto runs = shard ? selectShard(plan, *shard) : plan;
     std::vector<ScenarioResult> results;
     int passed = 0, failed = 0;
-    for (const auto* entry : selected) {
-        const auto& [file, scenario] = *entry;
-        for (const auto& version : versionsOf(scenario)) {
-            auto r = runScenario(scenario, file, version, options);
-            out << consoleLine(r) << "\n";
-            if (!r.passed)
-                out << failureBlock(r) << "  (replay: cnxsim run " << file
-                    << (options.schedule == ScheduleMode::random ? " --schedule random" : "") << " --seed "
-                    << options.seed << ")\n";
-            (r.passed ? passed : failed)++;
-            results.push_back(std::move(r));
-        }
+    for (const auto& run : runs) {
+        const auto& [file, scenario] = *run.entry;
+        auto r = runScenario(scenario, file, run.version, options);
+        out << consoleLine(r) << "\n";
+        if (!r.passed)
+            out << failureBlock(r) << "  (replay: cnxsim run " << file
+                << (onlyVersion ? " --version " + *onlyVersion : "")
+                << (options.schedule == ScheduleMode::random ? " --schedule random" : "") << " --seed "
+                << options.seed << ")\n";
+        (r.passed ? passed : failed)++;
+        results.push_back(std::move(r));
     }
     int status = failed ? kExitFailed : kExitPassed;
     if (auto it = args.options.find("--junit"); it != args.options.end()) {
@@ -341,6 +380,9 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, out, err) != 0)
         status = kExitInvalid;
+    if (shard)
+        out << "shard " << to_string(*shard) << ": " << runs.size() << " of " << plan.size() << " runs"
+            << (runs.empty() ? " (nothing to run in this shard)" : "") << "\n";
     out << passed << " passed, " << failed << " failed\n";
     return status;
 }

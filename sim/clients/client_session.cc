@@ -21,6 +21,15 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
             closes_.push_back({false, c.close_consumer().consumer_id()});
             return;
         }
+        if (auto rid = wire::requestIdOf(c); rid && c.type() != BaseCommand::CONNECTED) {
+            if (auto it = asked_.find(*rid); it != asked_.end()) ++it->second.second;
+        }
+        if (c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR) {
+            auto key = c.type() == BaseCommand::SEND_RECEIPT
+                           ? std::pair{c.send_receipt().producer_id(), c.send_receipt().sequence_id()}
+                           : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
+            if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
+        }
         inbox_.push_back(std::move(decoded->command));
     });
     BaseCommand connect;
@@ -38,7 +47,24 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
 }
 
 std::optional<std::string> ClientSession::send(const BaseCommand& command) {
+    if (auto rid = wire::requestIdOfRequest(command))
+        asked_.emplace(*rid, std::pair{BaseCommand::Type_Name(command.type()), 0});
     return cnx_->receive(wire::encodeFrame(command));
+}
+
+std::vector<std::string> ClientSession::unanswered() const {
+    std::vector<std::string> out;
+    for (const auto& [rid, what] : asked_) {
+        if (what.second == 1 || (what.second == 0 && cnx_->closed())) continue;  // a dropped connection answers
+        out.push_back("request " + std::to_string(rid) + " (" + what.first + "): " + std::to_string(what.second) +
+                      " answers");
+    }
+    for (const auto& [key, n] : sent_) {
+        if (n == 1 || (n == 0 && cnx_->closed())) continue;
+        out.push_back("SEND of producer " + std::to_string(key.first) + " sequence " + std::to_string(key.second) +
+                      ": " + std::to_string(n) + " receipts");
+    }
+    return out;
 }
 
 std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, std::uint64_t sequenceId,
@@ -53,6 +79,7 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
     meta.set_sequence_id(sequenceId);
     meta.set_publish_time(1);
     if (!schemaVersion.empty()) meta.set_schema_version(schemaVersion);
+    sent_.emplace(std::pair{producerId, sequenceId}, 0);
     return cnx_->receive(wire::encodePayloadFrame(send, meta, "cnxsim-message"));
 }
 

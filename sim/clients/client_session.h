@@ -4,6 +4,7 @@
 // what the broker sends back until the runner asks for it.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,10 @@ public:
     /// Takes the SEND_RECEIPT / SEND_ERROR of (producer, sequence), if it arrived.
     std::optional<pulsar::proto::BaseCommand> takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId);
 
+    /// Requests that did not get exactly one answer so far, one line each
+    /// ("request 3 (PRODUCER): 0 answers"); receipts of SEND count as answers.
+    std::vector<std::string> unanswered() const;
+
     std::uint64_t nextRequestId() { return ++lastRequestId_; }
     std::uint64_t nextProducerId() { return ++lastProducerId_; }
     std::uint64_t nextConsumerId() { return ++lastConsumerId_; }
@@ -57,6 +62,9 @@ private:
     ClientModel model_;
     std::vector<pulsar::proto::BaseCommand> inbox_;
     std::vector<BrokerClose> closes_;
+    // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
+    std::map<std::uint64_t, std::pair<std::string, int>> asked_;
+    std::map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
     std::uint64_t lastRequestId_ = 0;

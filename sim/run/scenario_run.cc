@@ -9,6 +9,7 @@
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
 #include "sim/run/broker_setup.h"
+#include "sim/run/race_driver.h"
 
 namespace cnx::sim {
 namespace {
@@ -57,6 +58,28 @@ ScenarioRun::~ScenarioRun() {
 
 std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }
 
+void ScenarioRun::settle() {
+    if (race_ && race_->onFiber()) race_->settle();
+    else scheduler_.runUntilIdle();
+}
+
+void ScenarioRun::reserveOrder(const std::string& key) {
+    if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
+}
+
+std::vector<std::string> ScenarioRun::unansweredRequests() const {
+    std::vector<std::string> out;
+    for (const auto& [client, s] : sessions_)
+        for (auto& line : s->unanswered()) out.push_back((client.empty() ? "default client" : "client " + client) + ": " + line);
+    return out;
+}
+
+std::vector<ScenarioRun::OpenProducer> ScenarioRun::openProducers() const {
+    std::vector<OpenProducer> out;
+    for (const auto& [name, h] : producers_) out.push_back({h.topic(), !h.wireSchema.has_value()});
+    return out;
+}
+
 ClientSession& ScenarioRun::session(const std::string& client) {
     auto it = sessions_.find(client);
     if (it != sessions_.end() && !it->second->cnx().closed()) return *it->second;
@@ -68,6 +91,7 @@ ClientSession& ScenarioRun::session(const std::string& client) {
         if (auto d = scenario_.clients.find(client); d != scenario_.clients.end()) decl = d->second;
         model = clientModels_.emplace(client, makeClientModel(decl, version_)).first;
     }
+    // A client's connection is its own in a race: turns of different clients commute.
     auto made = std::make_unique<ClientSession>(*broker_, model->second);
     auto& ref = *made;
     sessions_[client] = std::move(made);
@@ -127,7 +151,7 @@ std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSessio
     get.mutable_getschema()->set_request_id(rid);
     get.mutable_getschema()->set_topic(topic.toString());
     s.send(get);
-    scheduler_.runUntilIdle();
+    settle();
     auto response = s.takeResponse(rid);
     appendTrace(trace, *s.cnx().trace(rid), "client GET_SCHEMA: ");
     if (!response || response->getschemaresponse().has_error_code() || !response->getschemaresponse().has_schema()) {
@@ -230,7 +254,7 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
         requests.push_back(h.producer ? cmd.producer().request_id() : cmd.subscribe().request_id());
         if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
     }
-    scheduler_.runUntilIdle();
+    settle();
     std::optional<Observed> failure;
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto response = s.takeResponse(requests[i]);
@@ -266,7 +290,7 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
         }
         s.send(c);
     }
-    scheduler_.runUntilIdle();
+    settle();
 }
 
 // Handles are kept in the order they first connected (reconnects follow it).
@@ -321,7 +345,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         cmd.mutable_getorcreateschema()->set_topic(h.parts.front().first);
         *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
         s.send(cmd);
-        scheduler_.runUntilIdle();
+        settle();
         appendTrace(out.trace, *s.cnx().trace(rid), "");
         auto response = s.takeResponse(rid);
         if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
@@ -339,7 +363,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         const auto& [part, id] = h.parts[static_cast<std::size_t>(i) % h.parts.size()];
         auto seq = h.nextSequence++;
         s.sendMessage(id, seq, h.name, version);
-        scheduler_.runUntilIdle();
+        settle();
         auto receipt = s.takeReceipt(id, seq);
         if (!receipt || receipt->type() == BaseCommand::SEND_ERROR) {
             auto o = receipt ? Observed::failure(pulsar::proto::ServerError_Name(receipt->send_error().error()),

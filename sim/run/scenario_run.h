@@ -23,6 +23,8 @@
 
 namespace cnx::sim {
 
+class RaceDriver;
+
 class ScenarioRun {
 public:
     /// `scenario` and `profile` must outlive the run. `version` is the release
@@ -42,8 +44,32 @@ public:
     /// Continuations executed so far (for benchmarks).
     std::size_t continuationsRun() const { return scheduler_.executed(); }
     const SimScheduler& scheduler() const { return scheduler_; }
+    SimScheduler& scheduler() { return scheduler_; }
+
+    /// Races run through `driver` from now on (nullptr: steps run sequentially).
+    /// The driver runs branches on fibers; see sim/run/race_driver.h.
+    void setRace(RaceDriver* driver) { race_ = driver; }
+    /// Clients of the run, for invariants: every session's unanswered requests.
+    std::vector<std::string> unansweredRequests() const;
+    /// Admin calls whose callback did not run exactly once.
+    const std::vector<std::string>& unansweredAdminCalls() const { return adminUnanswered_; }
+    /// Open producers of the run (name -> whether it connected without a schema, and its topic).
+    struct OpenProducer {
+        std::string topic;
+        bool schemaless = false;
+    };
+    std::vector<OpenProducer> openProducers() const;
 
 private:
+    friend class RaceDriver;
+
+    /// Waits for the broker: on a race's fiber, until this branch's
+    /// continuations ran (the explorer interleaves them); otherwise runs the
+    /// scheduler until nothing is pending.
+    void settle();
+    /// Fixes the first-connect order of a handle before it connects (a race's branches: as written).
+    void reserveOrder(const std::string& key);
+
     /// An open producer or consumer: what the client asked for (replayed on
     /// reconnects) and where it is attached.
     struct OpenHandle {
@@ -84,6 +110,7 @@ private:
     void remember(OpenHandle h);
     void forget(bool producer, const std::string& name);
     Observed reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace);
+    Observed reconnectOne(OpenHandle h);
     /// The keys ("p/<name>", "c/<name>") of the open handles the broker closed
     /// since the last call: a CLOSE_PRODUCER / CLOSE_CONSUMER for one of their
     /// ids, or their connection dropped. A handle whose connection was already
@@ -121,6 +148,8 @@ private:
     std::unordered_map<std::string, std::uint64_t> orderOf_;
     std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
+    RaceDriver* race_ = nullptr;
+    std::vector<std::string> adminUnanswered_;
 };
 
 }  // namespace cnx::sim

@@ -6,13 +6,28 @@
 #include "sim/clients/admin_client.h"
 
 namespace cnx::sim {
+namespace {
+
+// AdminCall in order, as steps name them.
+constexpr const char* kCallNames[] = {"upload-schema", "get-schema",         "get-schema-version",
+                                      "delete-schema", "delete-topic",       "test-compatibility",
+                                      "set-policy",    "set-broker-config",  "unload"};
+
+}  // namespace
 
 // Every admin step is observed through observeAdmin: the endpoint's status and
 // JSON body only, as a REST client sees them (sim/clients/admin_client.h).
 Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call) {
     std::optional<AdminResponse> response;
-    call([&response](AdminResponse r) { response = std::move(r); });
-    scheduler_.runUntilIdle();
+    int answers = 0;
+    call([&response, &answers](AdminResponse r) {
+        ++answers;
+        response = std::move(r);
+    });
+    settle();
+    if (answers != 1)
+        adminUnanswered_.push_back(std::string(kCallNames[static_cast<std::size_t>(what)]) + ": " +
+                                   std::to_string(answers) + " answers");
     if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
     return observeAdmin(what, *response);
 }

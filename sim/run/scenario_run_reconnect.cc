@@ -3,6 +3,10 @@
 
 #include "sim/run/scenario_run.h"
 
+#include <algorithm>
+
+#include "sim/run/race_driver.h"
+
 namespace cnx::sim {
 
 // Every open producer and consumer selected by `which` connects again, in the
@@ -11,27 +15,48 @@ namespace cnx::sim {
 Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
     Observed out;
     out.trace = std::move(trace);
-    auto order = order_;  // a refused reconnect forgets its handle
-    for (const auto& [_, key] : order) {
-        bool producer = key[0] == 'p';
-        auto& map = producer ? producers_ : consumers_;
+    std::vector<OpenHandle> handles;
+    for (const auto& [_, key] : order_) {
+        auto& map = key[0] == 'p' ? producers_ : consumers_;
         auto it = map.find(key.substr(2));
-        if (it == map.end() || !which(it->second)) continue;
-        OpenHandle h = it->second;
-        session(h.client);  // reconnect first, so the trace names the negotiated protocol
-        Trace t;
-        t.add("§9", "reconnect", std::string(producer ? "producer '" : "consumer '") + h.name + "' (" +
-                                     describeClient(h.client) + ")");
-        auto o = open(std::move(h), std::move(t));
-        out.trace.append(o.trace, key.substr(2) + ": ");
+        if (it != map.end() && which(it->second)) handles.push_back(it->second);
+    }
+    std::vector<Observed> results(handles.size());
+    if (race_ && race_->onFiber()) {
+        // In a race every client reconnects on its own, racing the others.
+        std::vector<std::string> labels;
+        std::vector<race::Footprint> footprints;
+        for (const auto& h : handles) {
+            labels.push_back(h.name + " (reconnect)");
+            std::vector<std::uint64_t> keys{schemaKey(TopicName::parse(h.topic())->schemaId()), clientKey(h.client)};
+            std::sort(keys.begin(), keys.end());
+            footprints.push_back({false, keys});
+        }
+        race_->forkJoin(labels, footprints, [&](std::size_t i) { results[i] = reconnectOne(handles[i]); });
+    } else {
+        for (std::size_t i = 0; i < handles.size(); ++i) results[i] = reconnectOne(handles[i]);
+    }
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+        auto& o = results[i];
+        const auto& name = handles[i].name;
+        out.trace.append(o.trace, name + ": ");
         if (!o.ok) {
             out.ok = false;
             out.error = o.error;
-            out.message = key.substr(2) + ": " + o.message;
+            out.message = name + ": " + o.message;
         }
-        out.perClient[key.substr(2)] = std::move(o);
+        out.perClient[name] = std::move(o);
     }
     return out;
+}
+
+// A refused reconnect forgets its handle (open() does).
+Observed ScenarioRun::reconnectOne(OpenHandle h) {
+    session(h.client);  // reconnect first, so the trace names the negotiated protocol
+    Trace t;
+    t.add("§9", "reconnect", std::string(h.producer ? "producer '" : "consumer '") + h.name + "' (" +
+                                 describeClient(h.client) + ")");
+    return open(std::move(h), std::move(t));
 }
 
 std::set<std::string> ScenarioRun::closedSessions() const {
@@ -66,7 +91,7 @@ std::set<std::string> ScenarioRun::closedByBroker(const std::set<std::string>& g
 // and consumer (CLOSE_PRODUCER / CLOSE_CONSUMER) and drops every connection;
 // the clients keep their handles and reconnect to the restarted broker.
 Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::string& why) {
-    scheduler_.runUntilIdle();
+    settle();
     auto goneBefore = closedSessions();
     broker_->restart(profile);
     profile_ = &profile;
@@ -90,11 +115,11 @@ Observed ScenarioRun::restartBroker() { return restartOn(*profile_, "restart"); 
 // producers and consumers (CLOSE_PRODUCER / CLOSE_CONSUMER) and the clients
 // reconnect them on the same connections.
 Observed ScenarioRun::unload(const UnloadStep& st) {
-    scheduler_.runUntilIdle();
+    settle();
     auto base = topicOf(st.topic).partitionedBase();
     auto goneBefore = closedSessions();
     auto response = admin_->unloadTopic(base);
-    scheduler_.runUntilIdle();
+    settle();
     if (!response.ok()) return observeAdmin(AdminCall::unloadTopic, response);
     auto onTopic = [&](const OpenHandle& h) { return topicOf(h.topic()).partitionedBase() == base; };
     auto closed = closedByBroker(goneBefore, onTopic);

@@ -1,10 +1,65 @@
 #include "sim/runtime/sim_scheduler.h"
 
+#include "sim/race/explorer.h"
+
 namespace cnx::sim {
 
 SimScheduler::~SimScheduler() = default;
 
-void SimScheduler::enqueue(Stage stage, Continuation fn) { ready_.push_back({std::move(stage), std::move(fn)}); }
+void SimScheduler::enqueue(Stage stage, Continuation fn) {
+    Task t{std::move(stage), std::move(fn)};
+    t.parent = currentId_;
+    t.id = race::mixIds(currentId_, ++posted_);
+    t.fiber = currentFiber_;
+    t.seq = nextSeq_++;
+    ready_.push_back(std::move(t));
+}
+
+void SimScheduler::setTransition(std::uint64_t id, int fiber) {
+    currentId_ = id;
+    posted_ = 0;
+    currentFiber_ = fiber;
+}
+
+std::vector<ReadyTask> SimScheduler::readyTasks() const {
+    std::vector<ReadyTask> out;
+    out.reserve(ready_.size());
+    for (const auto& t : ready_) out.push_back({t.id, t.parent, t.fiber, t.seq, &t.stage});
+    return out;
+}
+
+bool SimScheduler::runTask(std::uint64_t id) {
+    for (std::size_t i = 0; i < ready_.size(); ++i) {
+        if (ready_[i].id != id) continue;
+        schedule_.push_back({i, ready_.size()});
+        run(i);
+        return true;
+    }
+    return false;
+}
+
+std::size_t SimScheduler::pendingOf(int fiber) const {
+    std::size_t n = 0;
+    for (const auto& t : ready_) n += t.fiber == fiber;
+    return n;
+}
+
+void SimScheduler::run(std::size_t i) {
+    Task task = std::move(ready_[i]);
+    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (recordStages_) ranStages_.push_back(describe(task.stage));
+    ++executed_;
+    auto savedId = currentId_;
+    auto savedPosted = posted_;
+    auto savedFiber = currentFiber_;
+    currentId_ = task.id;
+    posted_ = 0;
+    currentFiber_ = task.fiber;
+    runContinuation(task.stage, task.fn);
+    currentId_ = savedId;
+    posted_ = savedPosted;
+    currentFiber_ = savedFiber;
+}
 
 std::vector<const Stage*> SimScheduler::ready() const {
     std::vector<const Stage*> out;
@@ -21,11 +76,7 @@ bool SimScheduler::runOne() {
         if (i >= ready_.size()) i = ready_.size() - 1;
     }
     schedule_.push_back({i, ready_.size()});
-    Task task = std::move(ready_[i]);
-    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (recordStages_) ranStages_.push_back(describe(task.stage));
-    ++executed_;
-    runContinuation(task.stage, task.fn);
+    run(i);
     return true;
 }
 

@@ -22,6 +22,15 @@ struct ScheduleStep {
     std::size_t ready = 0;
 };
 
+/// A ready continuation as a race explorer sees it (SimScheduler::readyTasks).
+struct ReadyTask {
+    std::uint64_t id = 0;      // stable: derived from the posting transition and its post count
+    std::uint64_t parent = 0;  // id of the transition that posted it
+    int fiber = -1;            // the race branch it works for (-1: none)
+    std::uint64_t seq = 0;     // post order
+    const Stage* stage = nullptr;
+};
+
 class SimScheduler final : public Scheduler {
 public:
     /// `chooser` (FIFO when null) must outlive the scheduler.
@@ -50,11 +59,29 @@ public:
     /// describe(stage) of every continuation run while recordStages was on.
     const std::vector<std::string>& ranStages() const { return ranStages_; }
 
+    // --- race exploration (sim/run/race_driver.h) ---
+
+    /// Marks what runs from now on outside a continuation (a branch's client
+    /// code): continuations posted meanwhile get ids derived from `id` and the
+    /// fiber tag `fiber`. Continuations inherit the tag of the one that posts them.
+    void setTransition(std::uint64_t id, int fiber);
+    /// The ready continuations with their ids and tags, oldest first.
+    std::vector<ReadyTask> readyTasks() const;
+    /// Runs the ready continuation with this id (no chooser); false when none has it.
+    bool runTask(std::uint64_t id);
+    /// Ready continuations tagged `fiber`.
+    std::size_t pendingOf(int fiber) const;
+
 private:
     struct Task {
         Stage stage;
         Continuation fn;
+        std::uint64_t id = 0;
+        std::uint64_t parent = 0;
+        int fiber = -1;
+        std::uint64_t seq = 0;
     };
+    void run(std::size_t index);
     void enqueue(Stage stage, Continuation fn) override;
 
     FifoChooser fifo_;
@@ -64,6 +91,11 @@ private:
     std::vector<std::string> ranStages_;
     std::size_t executed_ = 0;
     bool recordStages_ = false;
+    // The transition running now (a continuation, or the client code set by setTransition).
+    std::uint64_t currentId_ = 0;
+    std::uint64_t posted_ = 0;  // by the current transition
+    int currentFiber_ = -1;
+    std::uint64_t nextSeq_ = 0;
 };
 
 /// "fifo" / "random" -> the mode; nullopt for anything else.

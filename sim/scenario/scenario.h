@@ -173,12 +173,22 @@ struct CheckStep {
 
 struct Step;
 
+/// A race's outcome sets (`outcomes`, `reachable`): each set is one result per
+/// branch, in branch order; the list may be given per version range.
+struct OutcomeSets {
+    bool present = false;
+    std::vector<std::vector<Expect>> single;
+    std::vector<std::pair<VersionRange, std::vector<std::vector<Expect>>>> perProfile;
+    SourcePos pos;  // of the key
+};
+
 struct ConcurrentlyStep {
     std::vector<Step> branches;
     std::optional<int> randomRuns;  // explore: { random: N, seed: S }; nullopt = exhaustive
     std::optional<std::uint64_t> randomSeed;
-    std::vector<std::vector<Expect>> outcomes;  // allowed result sets, in branch order
-    std::vector<std::string> invariants;
+    OutcomeSets outcomes;   // allowed result sets
+    OutcomeSets reachable;  // result sets that must be reached
+    std::vector<std::string> invariants;  // names from kInvariants (sim/scenario/load/vocabulary.h)
 };
 
 using Action = std::variant<ProducerStep, SubscribeStep, CloseStep, PublishStep, UploadSchemaStep, GetSchemaStep,

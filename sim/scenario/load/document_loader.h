@@ -98,7 +98,10 @@ public:
     std::optional<Step> loadStep(const Value& v, bool inBranch);
     std::optional<Action> concurrentlyOf(const Entry& e, const Entries& stepEntries, bool inBranch);
     void exploreOf(const Value& v, ConcurrentlyStep& step);
-    void outcomesOf(const Value& v, ConcurrentlyStep& step, const std::vector<ActionKind>& kinds);
+    /// `outcomes` / `reachable`: a list of result sets, or such lists by version range.
+    OutcomeSets outcomeSetsOf(const Entry& e, const std::vector<ActionKind>& kinds);
+    std::vector<std::vector<Expect>> resultSetsOf(const Value& v, const std::string& key,
+                                                  const std::vector<ActionKind>& kinds);
     std::optional<Entries> actionFields(const Entry& e, Names allowed);
     std::optional<std::string> clientOf(const Value& v);
     std::optional<std::string> knownName(const Value& v, const std::vector<std::string>& names, std::string_view noun);

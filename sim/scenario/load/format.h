@@ -94,11 +94,12 @@ constexpr std::array<Field<SchemaData>, 7> kDefinitionFields{{
 // Steps: one action key, plus these (read by DocumentLoader::loadStep, whose
 // rules depend on the action).
 
-constexpr std::array<Field<Step>, 5> kStepFields{{
+constexpr std::array<Field<Step>, 6> kStepFields{{
     {"id", Need::optional, nonEmptyTextValue()},
     {"expect", Need::optional, customValue("ok, an outcome mapping, or outcomes by version range")},
     {"explore", Need::optional, sectionValue("exhaustive, or random runs")},
     {"outcomes", Need::optional, customValue("a sequence of result sets, one result per racing step")},
+    {"reachable", Need::optional, customValue("a sequence of result sets that must be reached")},
     {"invariant", Need::optional, textListValue()},
 }};
 

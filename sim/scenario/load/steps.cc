@@ -3,6 +3,7 @@
 
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/load/format.h"
+#include "sim/scenario/load/names.h"
 
 namespace cnx::sim::load {
 namespace {
@@ -57,7 +58,7 @@ std::optional<Step> DocumentLoader::loadStep(const Value& v, bool inBranch) {
     ActionKind kind = *actionKindOf(action->key);
     step.action = action->key;
     if (const Entry* id = findEntry(*entries, "id")) registerId(step, *id);
-    for (std::string_view key : {"explore", "outcomes", "invariant"}) {
+    for (std::string_view key : {"explore", "outcomes", "reachable", "invariant"}) {
         const Entry* e = findEntry(*entries, key);
         if (e && kind != ActionKind::concurrently)
             ctx_.error(e->keyPos, inQuotes(key) + " belongs to a concurrently step");
@@ -164,10 +165,20 @@ std::optional<Action> DocumentLoader::concurrentlyOf(const Entry& e, const Entri
         c.branches.push_back(std::move(*branch));
     }
     if (const Entry* x = findEntry(stepEntries, "explore")) exploreOf(x->value, c);
-    if (const Entry* x = findEntry(stepEntries, "invariant"))
+    if (const Entry* x = findEntry(stepEntries, "invariant")) {
         c.invariants = scalarListOf(ctx_, x->value).value_or(std::vector<std::string>{});
+        // A scalar list's items carry no positions of their own: point at the key.
+        for (const auto& name : c.invariants) {
+            if (contains(kInvariants, name)) continue;
+            auto match = closestMatch(name, Names(kInvariants));
+            ctx_.error(x->value.pos, "unknown invariant " + inQuotes(name) +
+                                         (match ? "; did you mean '" + *match + "'?"
+                                                : " (expected one of " + joined(kInvariants) + ")"));
+        }
+    }
     if (ctx_.errors.size() != before) return std::nullopt;
-    if (const Entry* x = findEntry(stepEntries, "outcomes")) outcomesOf(x->value, c, kinds);
+    if (const Entry* x = findEntry(stepEntries, "outcomes")) c.outcomes = outcomeSetsOf(*x, kinds);
+    if (const Entry* x = findEntry(stepEntries, "reachable")) c.reachable = outcomeSetsOf(*x, kinds);
     if (ctx_.errors.size() != before) return std::nullopt;
     return c;
 }
@@ -185,23 +196,49 @@ void DocumentLoader::exploreOf(const Value& v, ConcurrentlyStep& step) {
     readFields(*this, kExploreFields, *f, step);
 }
 
-void DocumentLoader::outcomesOf(const Value& v, ConcurrentlyStep& step, const std::vector<ActionKind>& kinds) {
+OutcomeSets DocumentLoader::outcomeSetsOf(const Entry& e, const std::vector<ActionKind>& kinds) {
+    OutcomeSets sets;
+    sets.present = true;
+    sets.pos = e.keyPos;
+    const Value& v = e.value;
+    if (!v.node.IsMap()) {
+        sets.single = resultSetsOf(v, e.key, kinds);
+        return sets;
+    }
+    auto entries = entriesOf(ctx_, v);
+    if (!entries) return sets;
+    for (const Entry& x : *entries) {
+        auto range = parseRange(x.key);
+        if (!range) {
+            ctx_.error(x.keyPos, "invalid version range " + inQuotes(x.key) +
+                                     " (expected default, a release such as \"2.10\", or <, <=, >, >= and a release)");
+            continue;
+        }
+        sets.perProfile.emplace_back(*range, resultSetsOf(x.value, e.key, kinds));
+    }
+    return sets;
+}
+
+std::vector<std::vector<Expect>> DocumentLoader::resultSetsOf(const Value& v, const std::string& key,
+                                                              const std::vector<ActionKind>& kinds) {
+    std::vector<std::vector<Expect>> out;
     auto sets = sequenceOf(ctx_, v);
-    if (!sets) return;
+    if (!sets) return out;
     for (const Value& set : *sets) {
         auto results = sequenceOf(ctx_, set);
         if (!results) continue;
         if (results->size() != kinds.size()) {
-            ctx_.error(set.pos, "outcomes: this set has " + std::to_string(results->size()) + " result(s), but " +
+            ctx_.error(set.pos, key + ": this set has " + std::to_string(results->size()) + " result(s), but " +
                                     std::to_string(kinds.size()) + " steps race");
             continue;
         }
         std::vector<Expect> outcome;
         for (std::size_t i = 0; i < results->size(); ++i) {
-            if (auto x = outcomeOf((*results)[i], kinds[i], false)) outcome.push_back(std::move(*x));
+            if (auto x = outcomeOf((*results)[i], kinds[i], true)) outcome.push_back(std::move(*x));
         }
-        if (outcome.size() == kinds.size()) step.outcomes.push_back(std::move(outcome));
+        if (outcome.size() == kinds.size()) out.push_back(std::move(outcome));
     }
+    return out;
 }
 
 }  // namespace cnx::sim::load

@@ -23,6 +23,10 @@ constexpr std::array<std::string_view, 2> kLibraries{"java", "cpp"};
 constexpr std::array<std::string_view, 2> kEncodings{"INLINE", "SEPARATED"};
 constexpr std::array<std::string_view, 3> kFileKeys{"type", "schema", "properties"};
 constexpr std::array<std::string_view, 1> kExhaustive{"exhaustive"};
+// `invariant:` of a race (doc/scenario-format.md, "Invariants").
+constexpr std::array<std::string_view, 5> kInvariants{"admitted-schemas-compatible", "no-duplicate-versions",
+                                                      "versions-contiguous", "every-request-answered",
+                                                      "enforcement-holds"};
 constexpr std::array<std::string_view, 1> kOk{"ok"};
 constexpr std::array<std::string_view, 4> kAccessModes{"Shared", "Exclusive", "WaitForExclusive",
                                                        "ExclusiveWithFencing"};

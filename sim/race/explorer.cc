@@ -1,0 +1,308 @@
+#include "sim/race/explorer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "sim/runtime/rng.h"
+
+namespace cnx::sim::race {
+namespace {
+
+struct Asleep {
+    std::uint64_t id = 0;
+    Footprint footprint;
+};
+
+bool asleep(const std::vector<Asleep>& set, std::uint64_t id) {
+    return std::any_of(set.begin(), set.end(), [&](const Asleep& a) { return a.id == id; });
+}
+
+// A state on the current path: what was enabled, what sleeps there, the
+// children explored so far and the one being explored.
+struct Node {
+    std::vector<Transition> enabled;
+    std::vector<Asleep> sleep;
+    std::vector<Asleep> done;
+    std::size_t chosen = 0;
+};
+
+std::optional<std::size_t> nextCandidate(const Node& n) {
+    for (std::size_t i = 0; i < n.enabled.size(); ++i) {
+        const auto id = n.enabled[i].id;
+        if (!asleep(n.sleep, id) && !asleep(n.done, id)) return i;
+    }
+    return std::nullopt;
+}
+
+// The sleep set of the child reached by running `t` from `n`.
+std::vector<Asleep> childSleep(const Node& n, const Transition& t, bool reduce) {
+    std::vector<Asleep> out;
+    if (!reduce) return out;
+    for (const auto* set : {&n.sleep, &n.done})
+        for (const auto& a : *set)
+            if (a.id != t.id && independent(a.footprint, t.footprint)) out.push_back(a);
+    return out;
+}
+
+// Counting: a happens-before order as predecessor bit masks (at most 64 events).
+std::optional<std::vector<std::uint64_t>> predecessors(const std::vector<Transition>& ran) {
+    if (ran.size() > 64) return std::nullopt;
+    std::vector<std::uint64_t> pred(ran.size(), 0);
+    for (std::size_t j = 0; j < ran.size(); ++j) {
+        for (std::size_t i = 0; i < j; ++i) {
+            const auto& after = ran[j].after;
+            bool causal = std::find(after.begin(), after.end(), ran[i].id) != after.end();
+            if (causal || !independent(ran[i].footprint, ran[j].footprint)) pred[j] |= std::uint64_t{1} << i;
+        }
+    }
+    return pred;
+}
+
+class ExtensionCounter {
+public:
+    explicit ExtensionCounter(std::vector<std::uint64_t> pred) : pred_(std::move(pred)) {
+        full_ = pred_.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << pred_.size()) - 1;
+    }
+    std::optional<double> count() { return from(0); }
+
+private:
+    static constexpr std::size_t kMaxStates = std::size_t{1} << 20;
+    std::optional<double> from(std::uint64_t mask) {
+        if (mask == full_) return 1.0;
+        if (auto it = memo_.find(mask); it != memo_.end()) return it->second;
+        if (memo_.size() >= kMaxStates) return std::nullopt;
+        double total = 0;
+        for (std::size_t e = 0; e < pred_.size(); ++e) {
+            auto bit = std::uint64_t{1} << e;
+            if ((mask & bit) || (pred_[e] & ~mask)) continue;
+            auto n = from(mask | bit);
+            if (!n) return std::nullopt;
+            total += *n;
+        }
+        memo_.emplace(mask, total);
+        return total;
+    }
+    std::vector<std::uint64_t> pred_;
+    std::uint64_t full_ = 0;
+    std::unordered_map<std::uint64_t, double> memo_;
+};
+
+class Counting {
+public:
+    void add(const std::vector<Transition>& ran, ExploreStats& stats) {
+        if (!seen_.insert(traceHash(ran)).second) return;  // an equivalent schedule was counted
+        ++stats.traces;
+        auto n = equivalentInterleavings(ran);
+        if (n) stats.naive += *n;
+        else stats.naiveExact = false;
+    }
+
+private:
+    std::unordered_set<std::uint64_t> seen_;
+};
+
+}  // namespace
+
+bool independent(const Footprint& a, const Footprint& b) {
+    if (a.global || b.global) return false;
+    auto i = a.keys.begin();
+    auto j = b.keys.begin();
+    while (i != a.keys.end() && j != b.keys.end()) {
+        if (*i == *j) return false;
+        if (*i < *j) ++i;
+        else ++j;
+    }
+    return true;
+}
+
+std::uint64_t keyOf(const std::string& text) {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+std::uint64_t mixIds(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;  // splitmix64 finaliser
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+Leaf runSchedule(Execution& execution, const std::vector<std::size_t>& choices) {
+    Leaf leaf;
+    leaf.execution = &execution;
+    for (std::size_t step = 0;; ++step) {
+        auto enabled = execution.enabled();
+        if (enabled.empty()) break;
+        std::size_t i = step < choices.size() ? std::min(choices[step], enabled.size() - 1) : 0;
+        leaf.choices.push_back(i);
+        leaf.ran.push_back(enabled[i]);
+        execution.execute(i);
+    }
+    return leaf;
+}
+
+ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf) {
+    ExploreStats stats;
+    Counting counting;
+    std::vector<Node> path;
+    std::vector<Asleep> sleep;  // of the state being entered
+    std::unique_ptr<Execution> exec = make();
+    Leaf leaf;
+    for (;;) {
+        // Descend from the current state, taking the first candidate each time.
+        bool complete = false;
+        for (;;) {
+            Node n;
+            n.enabled = exec->enabled();
+            n.sleep = std::move(sleep);
+            if (n.enabled.empty()) {
+                complete = true;
+                break;
+            }
+            auto i = nextCandidate(n);
+            if (!i) break;  // every enabled transition sleeps: this schedule is equivalent to an explored one
+            n.chosen = *i;
+            sleep = childSleep(n, n.enabled[*i], limits.reduce);
+            leaf.choices.push_back(*i);
+            leaf.ran.push_back(n.enabled[*i]);
+            exec->execute(*i);
+            ++stats.transitions;
+            path.push_back(std::move(n));
+        }
+        if (complete) {
+            ++stats.explored;
+            counting.add(leaf.ran, stats);
+            leaf.execution = exec.get();
+            onLeaf(leaf);
+        } else {
+            ++stats.blocked;
+        }
+        if (stats.explored >= limits.maxInterleavings) {
+            // Stop, unless nothing is left anyway.
+            bool more = false;
+            for (auto& n : path) {
+                Node copy = n;
+                copy.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
+                if (nextCandidate(copy)) more = true;
+            }
+            stats.exhaustive = !more;
+            return stats;
+        }
+        // Back up to the deepest state with a candidate left.
+        std::optional<std::size_t> next;
+        while (!path.empty()) {
+            auto& n = path.back();
+            n.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
+            if ((next = nextCandidate(n))) break;
+            path.pop_back();
+        }
+        if (path.empty()) return stats;
+        // Re-execute the path up to that state, then take the candidate.
+        exec = make();
+        leaf = Leaf{};
+        for (std::size_t d = 0; d + 1 < path.size(); ++d) {
+            leaf.choices.push_back(path[d].chosen);
+            leaf.ran.push_back(path[d].enabled[path[d].chosen]);
+            exec->enabled();
+            exec->execute(path[d].chosen);
+            ++stats.transitions;
+        }
+        auto& n = path.back();
+        exec->enabled();  // the state's enabled list, as the execution expects before execute()
+        n.chosen = *next;
+        sleep = childSleep(n, n.enabled[*next], limits.reduce);
+        leaf.choices.push_back(*next);
+        leaf.ran.push_back(n.enabled[*next]);
+        exec->execute(*next);
+        ++stats.transitions;
+    }
+}
+
+ExploreStats exploreRandom(const ExecutionFactory& make, std::size_t runs, std::uint64_t seed,
+                           const LeafHandler& onLeaf) {
+    ExploreStats stats;
+    Counting counting;
+    for (std::size_t r = 0; r < runs; ++r) {
+        Rng rng(mixIds(seed, r));
+        auto exec = make();
+        Leaf leaf;
+        leaf.execution = exec.get();
+        for (;;) {
+            auto enabled = exec->enabled();
+            if (enabled.empty()) break;
+            auto i = static_cast<std::size_t>(rng.below(enabled.size()));
+            leaf.choices.push_back(i);
+            leaf.ran.push_back(enabled[i]);
+            exec->execute(i);
+            ++stats.transitions;
+        }
+        ++stats.explored;
+        counting.add(leaf.ran, stats);
+        onLeaf(leaf);
+    }
+    stats.exhaustive = false;
+    return stats;
+}
+
+std::optional<double> equivalentInterleavings(const std::vector<Transition>& ran) {
+    auto pred = predecessors(ran);
+    if (!pred) return std::nullopt;
+    return ExtensionCounter(std::move(*pred)).count();
+}
+
+std::uint64_t traceHash(const std::vector<Transition>& ran) {
+    // Foata normal form: each event at the length of its longest chain of
+    // predecessors, ordered by (level, id); equivalent schedules agree on it.
+    std::vector<std::size_t> level(ran.size(), 0);
+    for (std::size_t j = 0; j < ran.size(); ++j) {
+        for (std::size_t i = 0; i < j; ++i) {
+            const auto& after = ran[j].after;
+            bool causal = std::find(after.begin(), after.end(), ran[i].id) != after.end();
+            if (causal || !independent(ran[i].footprint, ran[j].footprint)) level[j] = std::max(level[j], level[i] + 1);
+        }
+    }
+    std::vector<std::pair<std::size_t, std::uint64_t>> order;
+    order.reserve(ran.size());
+    for (std::size_t i = 0; i < ran.size(); ++i) order.emplace_back(level[i], ran[i].id);
+    std::sort(order.begin(), order.end());
+    std::uint64_t h = ran.size();
+    for (const auto& [l, id] : order) h = mixIds(h, mixIds(l, id));
+    return h;
+}
+
+std::string formatChoices(const std::vector<std::size_t>& choices) {
+    std::size_t n = choices.size();
+    while (n > 0 && choices[n - 1] == 0) --n;
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) out += '.';
+        out += std::to_string(choices[i]);
+    }
+    return out;
+}
+
+std::optional<std::vector<std::size_t>> parseChoices(const std::string& text) {
+    std::vector<std::size_t> out;
+    if (text.empty()) return out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto dot = text.find('.', start);
+        auto end = dot == std::string::npos ? text.size() : dot;
+        if (end == start || end - start > 6) return std::nullopt;
+        std::size_t v = 0;
+        auto [p, ec] = std::from_chars(text.data() + start, text.data() + end, v);
+        if (ec != std::errc() || p != text.data() + end) return std::nullopt;
+        out.push_back(v);
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    return out;
+}
+
+}  // namespace cnx::sim::race

@@ -1,0 +1,116 @@
+#pragma once
+// Exploring the interleavings of a race, independent of what races: an
+// Execution offers the transitions enabled in its current state (each with a
+// stable id, the shared state it touches and the transitions it causally
+// follows) and runs the one chosen. The explorer re-creates executions from a
+// factory and drives them:
+//
+// - exhaustively, depth first, with sleep sets (Godefroid 1996): after the
+//   subtree of transition t has been explored at a state, t "sleeps" in the
+//   subtrees of its later siblings until a transition that conflicts with it
+//   runs, because any schedule that ran t next there is equivalent (swaps of
+//   independent neighbours) to one already explored. Transitions with
+//   disjoint footprints commute: different topics and schema ids;
+// - at random: N schedules, each choice uniform among the enabled
+//   transitions, from a seed;
+// - along one given schedule (a replay).
+//
+// A schedule is the list of choices, each an index into enabled() at its
+// point; past its end the first enabled transition runs (the "canonical"
+// continuation, which the execution orders as the branches are written).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cnx::sim::race {
+
+/// What a transition touches: hashed keys (topic or schema id, client), or
+/// everything (`global`: policies, broker config, unload, restart).
+struct Footprint {
+    bool global = false;
+    std::vector<std::uint64_t> keys;  // sorted, unique
+};
+
+/// Whether two transitions commute: neither is global and no key is shared.
+bool independent(const Footprint& a, const Footprint& b);
+
+/// A 64-bit key for a footprint.
+std::uint64_t keyOf(const std::string& text);
+/// Mixes two ids into one (stable across platforms).
+std::uint64_t mixIds(std::uint64_t a, std::uint64_t b);
+
+struct Transition {
+    std::uint64_t id = 0;     // the same transition has the same id in every schedule that reaches it
+    Footprint footprint;
+    std::vector<std::uint64_t> after;  // ids of the transitions it causally follows (posted it, or it waited for)
+};
+
+class Execution {
+public:
+    virtual ~Execution() = default;
+    /// The transitions that may run next, in canonical order; empty when the race is over.
+    virtual std::vector<Transition> enabled() = 0;
+    /// Runs enabled()[index].
+    virtual void execute(std::size_t index) = 0;
+};
+
+using ExecutionFactory = std::function<std::unique_ptr<Execution>()>;
+
+/// One finished schedule, handed to the caller with its execution (to read its outcome).
+struct Leaf {
+    std::vector<std::size_t> choices;   // the whole schedule
+    std::vector<Transition> ran;        // the transitions, in order
+    Execution* execution = nullptr;
+};
+using LeafHandler = std::function<void(const Leaf&)>;
+
+struct ExploreLimits {
+    std::size_t maxInterleavings = 100000;  // complete schedules; reaching it stops: not exhaustive
+    bool reduce = true;                     // sleep sets (false: every interleaving, for verification)
+    std::size_t shardIndex = 0;             // explore only the subtrees of this shard (0-based) ...
+    std::size_t shardCount = 1;             // ... of this many
+};
+
+struct ExploreStats {
+    std::size_t explored = 0;       // complete schedules explored
+    std::size_t blocked = 0;        // schedules cut short: every enabled transition asleep (redundant)
+    std::size_t transitions = 0;    // transitions run, re-executions included
+    bool exhaustive = true;         // false: stopped at maxInterleavings
+    /// The number of interleavings without reduction (every order of the
+    /// enabled transitions): the sum, over the distinct traces explored, of
+    /// their linear extensions. Exact when naiveExact.
+    double naive = 0;
+    bool naiveExact = true;
+    std::size_t traces = 0;         // distinct Mazurkiewicz traces among the explored schedules
+};
+
+/// Explores every interleaving up to equivalence; calls `onLeaf` for each complete schedule.
+ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf);
+
+/// Runs `runs` random schedules from `seed`.
+ExploreStats exploreRandom(const ExecutionFactory& make, std::size_t runs, std::uint64_t seed,
+                           const LeafHandler& onLeaf);
+
+/// Runs `choices` on `execution` (each clamped to the enabled count), then
+/// the canonical continuation to the end. Returns the leaf (the schedule as run).
+Leaf runSchedule(Execution& execution, const std::vector<std::size_t>& choices);
+
+/// The number of linear extensions of the happens-before order of `ran`
+/// (causal `after` edges and conflicting footprints), i.e. how many
+/// interleavings are equivalent to it; nullopt when too large to count.
+std::optional<double> equivalentInterleavings(const std::vector<Transition>& ran);
+
+/// A hash that is equal for two schedules iff they are the same trace.
+std::uint64_t traceHash(const std::vector<Transition>& ran);
+
+/// "0.1.1.0" (trailing canonical zeros dropped; "" for the canonical schedule).
+std::string formatChoices(const std::vector<std::size_t>& choices);
+/// The inverse; nullopt on anything but dot-separated non-negative integers.
+std::optional<std::vector<std::size_t>> parseChoices(const std::string& text);
+
+}  // namespace cnx::sim::race

@@ -1,0 +1,258 @@
+#include "sim/run/race_driver.h"
+
+#include <algorithm>
+
+#include "broker_model/core/topic_name.h"
+#include "sim/run/scenario_run.h"
+
+namespace cnx::sim {
+namespace {
+
+race::Footprint footprintOf(std::vector<std::uint64_t> keys, bool global = false) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return {global, std::move(keys)};
+}
+
+std::string schemaIdOfTopic(const std::string& topic) {
+    auto name = TopicName::parse(topic);
+    return name ? name->schemaId() : topic;
+}
+
+// "registry write: re-run the decision": what the last trace line decided.
+std::string decisionOf(const TraceEntry& e) {
+    auto arrow = e.detail.rfind("-> ");
+    return arrow == std::string::npos ? e.rule + ": " + e.detail : e.detail.substr(arrow + 3);
+}
+
+}  // namespace
+
+std::uint64_t schemaKey(const std::string& schemaId) { return race::keyOf("schema:" + schemaId); }
+std::uint64_t clientKey(const std::string& client) { return race::keyOf("client:" + client); }
+
+RaceDriver::RaceDriver(ScenarioRun& run, const ConcurrentlyStep& step) : run_(run), step_(step) {
+    results_.resize(step.branches.size());
+    // Connections and first-connect order as written, whatever the schedule,
+    // so that equivalent schedules are equal to the byte.
+    for (const auto& branch : step.branches) {
+        if (const auto* p = std::get_if<ProducerStep>(&branch.body)) {
+            run_.session(p->client);
+            run_.reserveOrder("p/" + p->name);
+        } else if (const auto* c = std::get_if<SubscribeStep>(&branch.body)) {
+            run_.session(c->client);
+            run_.reserveOrder("c/" + c->consumer);
+        }
+    }
+    for (std::size_t b = 0; b < step.branches.size(); ++b) {
+        const auto& branch = step.branches[b];
+        addFiber(whoOf(branch), static_cast<int>(b), 0, -1, race::mixIds(race::keyOf("branch"), b),
+                 footprintOfBranch(branch), [this, b] { results_[b] = run_.run(step_.branches[b]); });
+    }
+}
+
+RaceDriver::~RaceDriver() {
+    // A fiber that did not finish (a stuck race) is unwound before the run goes.
+    for (auto it = fibers_.rbegin(); it != fibers_.rend(); ++it) (*it)->fiber.reset();
+}
+
+int RaceDriver::addFiber(std::string who, int branch, int ordinal, int parent, std::uint64_t key,
+                         race::Footprint footprint, std::function<void()> body) {
+    auto f = std::make_unique<FiberState>();
+    f->who = std::move(who);
+    f->branch = branch;
+    f->ordinal = ordinal;
+    f->parent = parent;
+    f->key = key;
+    f->footprint = std::move(footprint);
+    f->fiber = std::make_unique<race::Fiber>(std::move(body));
+    fibers_.push_back(std::move(f));
+    return static_cast<int>(fibers_.size() - 1);
+}
+
+std::string RaceDriver::whoOf(const Step& step) const {
+    return std::visit(
+        [&](const auto& s) -> std::string {
+            using T = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<T, ProducerStep>) return s.name;
+            else if constexpr (std::is_same_v<T, SubscribeStep>) return s.consumer;
+            else if constexpr (std::is_same_v<T, CloseStep>) return "close " + s.name;
+            else if constexpr (std::is_same_v<T, PublishStep>) return "publish " + s.producer;
+            else return step.id.empty() ? step.action : step.id;
+        },
+        step.body);
+}
+
+race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
+    auto handle = [&](const std::string& name) -> race::Footprint {
+        for (const auto* map : {&run_.producers_, &run_.consumers_}) {
+            if (auto it = map->find(name); it != map->end())
+                return footprintOf({schemaKey(schemaIdOfTopic(it->second.topic())), clientKey(it->second.client)});
+        }
+        return footprintOf({}, true);
+    };
+    return std::visit(
+        [&](const auto& s) -> race::Footprint {
+            using T = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<T, ProducerStep> || std::is_same_v<T, SubscribeStep>)
+                return footprintOf({schemaKey(schemaIdOfTopic(s.topic)), clientKey(s.client)});
+            else if constexpr (std::is_same_v<T, CloseStep>) return handle(s.name);
+            else if constexpr (std::is_same_v<T, PublishStep>) return handle(s.producer);
+            else if constexpr (std::is_same_v<T, UploadSchemaStep> || std::is_same_v<T, GetSchemaStep> ||
+                               std::is_same_v<T, GetSchemaVersionStep> || std::is_same_v<T, DeleteSchemaStep> ||
+                               std::is_same_v<T, DeleteTopicStep> || std::is_same_v<T, TestCompatibilityStep>)
+                return footprintOf({schemaKey(schemaIdOfTopic(s.topic))});
+            else return footprintOf({}, true);  // policies, broker config, unload, restart, upgrade
+        },
+        step.body);
+}
+
+race::Footprint RaceDriver::footprintOfStage(const Stage& stage) const {
+    std::string id = !stage.schemaId.empty() ? stage.schemaId
+                     : !stage.topic.empty()  ? schemaIdOfTopic(stage.topic)
+                                             : std::string();
+    if (id.empty()) return footprintOf({}, true);
+    return footprintOf({schemaKey(id)});
+}
+
+bool RaceDriver::turnEnabled(std::size_t fiber) const {
+    const auto& f = *fibers_[fiber];
+    switch (f.wait) {
+        case Wait::start: return true;
+        case Wait::settle: return run_.scheduler_.pendingOf(static_cast<int>(fiber)) == 0;
+        case Wait::join:
+            return std::all_of(f.children.begin(), f.children.end(),
+                               [&](int c) { return fibers_[static_cast<std::size_t>(c)]->wait == Wait::done; });
+        case Wait::done: return false;
+    }
+    return false;
+}
+
+std::vector<race::Transition> RaceDriver::enabled() {
+    offers_.clear();
+    for (const auto& t : run_.scheduler_.readyTasks()) {
+        Offer o;
+        o.task = true;
+        o.fiber = t.fiber;
+        int branch = t.fiber >= 0 ? fibers_[static_cast<std::size_t>(t.fiber)]->branch : -1;
+        int ordinal = t.fiber >= 0 ? fibers_[static_cast<std::size_t>(t.fiber)]->ordinal : 0;
+        o.order = {branch, ordinal, 1, t.seq};
+        o.transition.id = t.id;
+        o.transition.footprint = footprintOfStage(*t.stage);
+        if (t.parent != 0) o.transition.after.push_back(t.parent);
+        offers_.push_back(std::move(o));
+    }
+    for (std::size_t i = 0; i < fibers_.size(); ++i) {
+        const auto& f = *fibers_[i];
+        if (!turnEnabled(i)) continue;
+        Offer o;
+        o.fiber = static_cast<int>(i);
+        o.order = {f.branch, f.ordinal, 0, 0};
+        o.transition.id = race::mixIds(f.key, f.turns);
+        o.transition.footprint = f.footprint;
+        o.transition.after = f.after;
+        offers_.push_back(std::move(o));
+    }
+    std::stable_sort(offers_.begin(), offers_.end(), [](const Offer& a, const Offer& b) { return a.order < b.order; });
+    std::vector<race::Transition> out;
+    out.reserve(offers_.size());
+    for (const auto& o : offers_) out.push_back(o.transition);
+    return out;
+}
+
+const Trace* RaceDriver::requestTrace(const Stage& stage) const {
+    if (stage.origin.connection == 0) return nullptr;
+    for (const auto& [client, s] : run_.sessions_) {
+        if (s->cnx().id() != stage.origin.connection) continue;
+        auto t = s->cnx().trace(stage.origin.request);
+        return t ? t.get() : nullptr;
+    }
+    return nullptr;
+}
+
+std::string RaceDriver::describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore) const {
+    std::string who = offer.fiber >= 0 ? fibers_[static_cast<std::size_t>(offer.fiber)]->who : "broker";
+    std::string line = who + ": " + std::string(to_string_view(stage.kind));
+    if (const auto* t = requestTrace(stage); t && t->entries().size() > traceBefore)
+        line += " (" + decisionOf(t->entries().back()) + ")";
+    return line;
+}
+
+void RaceDriver::execute(std::size_t index) {
+    Offer o = offers_.at(index);
+    if (o.task) {
+        Stage stage;
+        for (const auto& t : run_.scheduler_.readyTasks())
+            if (t.id == o.transition.id) stage = *t.stage;
+        const auto* before = requestTrace(stage);
+        std::size_t traceBefore = before ? before->entries().size() : 0;
+        run_.scheduler_.runTask(o.transition.id);
+        if (o.fiber >= 0) fibers_[static_cast<std::size_t>(o.fiber)]->after.push_back(o.transition.id);
+        log_.push_back(describeTask(o, stage, traceBefore));
+        return;
+    }
+    auto& f = *fibers_[static_cast<std::size_t>(o.fiber)];
+    bool first = f.turns == 0;
+    run_.scheduler_.setTransition(o.transition.id, o.fiber);
+    f.fiber->resume();
+    run_.scheduler_.setTransition(0, -1);
+    ++f.turns;
+    f.after = {o.transition.id};
+    if (f.fiber->finished()) {
+        f.wait = Wait::done;
+        if (f.parent >= 0) fibers_[static_cast<std::size_t>(f.parent)]->after.push_back(o.transition.id);
+    }
+    std::string line = f.who + ": ";
+    if (f.wait == Wait::done && f.parent < 0) {
+        const auto& r = results_[static_cast<std::size_t>(f.branch)];
+        line += "done, " + (r.ok ? std::string("ok") : r.error);
+    } else if (f.wait == Wait::done) {
+        line += "reconnected";
+    } else if (f.wait == Wait::join) {
+        line += "the broker closes its clients; they reconnect";
+    } else {
+        line += first ? "sends its request" : "sends its next request";
+    }
+    log_.push_back(std::move(line));
+}
+
+bool RaceDriver::finished() const {
+    return std::all_of(fibers_.begin(), fibers_.end(), [](const auto& f) { return f->wait == Wait::done; });
+}
+
+int RaceDriver::currentFiber() const {
+    auto* self = race::Fiber::current();
+    for (std::size_t i = 0; i < fibers_.size(); ++i)
+        if (fibers_[i]->fiber.get() == self) return static_cast<int>(i);
+    return -1;
+}
+
+bool RaceDriver::onFiber() const { return race::Fiber::current() != nullptr && currentFiber() >= 0; }
+
+void RaceDriver::settle() {
+    auto i = static_cast<std::size_t>(currentFiber());
+    fibers_[i]->wait = Wait::settle;
+    fibers_[i]->fiber->suspend();
+}
+
+void RaceDriver::forkJoin(const std::vector<std::string>& labels, const std::vector<race::Footprint>& footprints,
+                          const std::function<void(std::size_t)>& body) {
+    int parent = currentFiber();
+    if (labels.empty()) return;
+    auto& p = *fibers_[static_cast<std::size_t>(parent)];
+    std::uint64_t parentKey = p.key;
+    int branch = p.branch;
+    std::uint64_t forks = p.turns;
+    std::vector<int> children;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        int c = addFiber(labels[i], branch, static_cast<int>(i) + 1, parent,
+                         race::mixIds(race::mixIds(parentKey, forks), i + 1), footprints[i], [&body, i] { body(i); });
+        fibers_[static_cast<std::size_t>(c)]->after = {race::mixIds(parentKey, forks)};
+        children.push_back(c);
+    }
+    auto& again = *fibers_[static_cast<std::size_t>(parent)];  // addFiber may have moved the vector's storage
+    again.children = children;
+    again.wait = Wait::join;
+    again.fiber->suspend();
+}
+
+}  // namespace cnx::sim
