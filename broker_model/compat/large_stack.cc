@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <algorithm>
+
 namespace cnx::compat {
 namespace {
 
@@ -28,6 +30,23 @@ void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg) {
     pthread_attr_destroy(&attr);
     if (!started) return body(arg);
     pthread_join(thread, nullptr);
+}
+
+std::size_t jsonNesting(std::string_view text) {
+    std::size_t depth = 0, deepest = 0;
+    bool inString = false, escaped = false;
+    for (char c : text) {
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == '"') inString = true;
+        else if (c == '{' || c == '[') deepest = std::max(deepest, ++depth);
+        else if ((c == '}' || c == ']') && depth > 0) --depth;
+    }
+    return deepest;
 }
 
 }  // namespace cnx::compat

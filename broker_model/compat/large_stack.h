@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 namespace cnx::compat {
@@ -16,6 +17,12 @@ namespace cnx::compat {
 /// Stack for the checkers: enough for kMaxDepth levels of the Avro resolver
 /// with ASan's frames (measured: see tests/unit/hostile_schema_test.cpp).
 inline constexpr std::size_t kCheckerStackBytes = std::size_t{1} << 30;
+
+/// Nesting depth of a JSON text (objects and arrays; string contents skipped).
+/// Schemas nested at most kShallowNesting deep are checked on the caller's
+/// stack: a new thread per check costs more than the check.
+std::size_t jsonNesting(std::string_view text);
+inline constexpr std::size_t kShallowNesting = 64;
 
 /// Runs `body(arg)` on a new thread with a `stackBytes` stack and joins it.
 /// Runs it on the calling thread when no such thread can be created.

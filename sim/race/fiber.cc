@@ -17,9 +17,10 @@
 namespace cnx::sim::race {
 namespace {
 
-// Enough for the model's deepest paths (the checkers keep deep recursion on
-// a large stack of their own, broker_model/compat/large_stack.h).
-constexpr std::size_t kStackSize = 512 * 1024;
+// Enough for the model's paths (schemas nested deeper than kShallowNesting
+// are checked on a large stack of their own, broker_model/compat/large_stack.h);
+// pages are committed only as they are touched.
+constexpr std::size_t kStackSize = 4 * 1024 * 1024;
 
 Fiber* gCurrent = nullptr;
 Fiber* gStarting = nullptr;

@@ -154,6 +154,9 @@ CheckResult avroListCheckHere(std::span<const SchemaData> existing, const Schema
 // The same on a stack deep enough for the resolver's modelled recursion (issue 7 item 9).
 CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
                           const CheckOptions& options) {
+    bool shallow = jsonNesting(candidate.data) <= kShallowNesting;
+    for (const auto& e : existing) shallow = shallow && jsonNesting(e.data) <= kShallowNesting;
+    if (shallow) return avroListCheckHere(existing, candidate, strategy, options);
     return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options); });
 }
 
@@ -325,6 +328,8 @@ std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b,
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
     if (!x.ok() || !y.ok()) return std::nullopt;
+    if (jsonNesting(a) <= kShallowNesting && jsonNesting(b) <= kShallowNesting)
+        return avro::schemaEquals(*x.schema, *y.schema);
     return onCheckerStack([&] { return avro::schemaEquals(*x.schema, *y.schema); });
 }
 
