@@ -78,6 +78,10 @@ constexpr std::string_view kRunUsage =
     "                           version order, the K-th, (K+N)-th, (K+2N)-th, ...\n"
     "                           (doc/ci/sharding.md); --junit and --report cover\n"
     "                           the shard's runs\n"
+    "  --shard-by runs|interleavings\n"
+    "                           what --shard splits: the runs (default), or, for one\n"
+    "                           large exhaustive race, its interleavings (every shard\n"
+    "                           runs every scenario; `reachable` is not checked)\n"
     "  --strict                 a step with an outcome (every step but `check`;\n"
     "                           upgrade-broker, restart-broker and unload when they\n"
     "                           reconnect a client) fails without an expectation\n"
@@ -134,7 +138,7 @@ struct Args {
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
         {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule", "--shard", "--version",
-                 "--max-interleavings"}},
+                 "--max-interleavings", "--shard-by"}},
         {"explain", {}},
         {"lint", {}},
         {"profiles", {"--diff"}},
@@ -375,7 +379,23 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
     auto plan = planRuns(selected, onlyVersion);
-    auto runs = shard ? selectShard(plan, *shard) : plan;
+    bool byInterleavings = false;
+    if (auto it = args.options.find("--shard-by"); it != args.options.end()) {
+        if (it->second != "runs" && it->second != "interleavings") {
+            err << "cnxsim run: --shard-by takes runs or interleavings, got '" << it->second << "'\n";
+            return kExitInvalid;
+        }
+        if (!shard) {
+            err << "cnxsim run: --shard-by needs --shard K/N\n";
+            return kExitInvalid;
+        }
+        byInterleavings = it->second == "interleavings";
+    }
+    if (shard && byInterleavings) {
+        options.raceShardIndex = shard->index;
+        options.raceShardCount = shard->count;
+    }
+    auto runs = shard && !byInterleavings ? selectShard(plan, *shard) : plan;
     std::vector<ScenarioResult> results;
     int passed = 0, failed = 0;
     for (const auto& run : runs) {
@@ -406,7 +426,9 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, out, err) != 0)
         status = kExitInvalid;
-    if (shard)
+    if (shard && byInterleavings)
+        out << "shard " << to_string(*shard) << " of every exhaustive race's interleavings: " << runs.size() << " runs\n";
+    else if (shard)
         out << "shard " << to_string(*shard) << ": " << runs.size() << " of " << plan.size() << " runs"
             << (runs.empty() ? " (nothing to run in this shard)" : "") << "\n";
     out << passed << " passed, " << failed << " failed\n";

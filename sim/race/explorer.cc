@@ -34,7 +34,14 @@ bool contains(const std::vector<std::uint64_t>& v, std::uint64_t id) { return st
 // The next transition to explore from `n`: one in its backtrack set (every
 // enabled one without reduction) that is neither asleep nor done. A fresh
 // state's backtrack set starts with its first transition that is not asleep.
-std::optional<std::size_t> nextCandidate(Node& n, bool reduce) {
+std::optional<std::size_t> nextCandidate(Node& n, bool reduce, bool sourceSets = true) {
+    if (!sourceSets) {
+        for (std::size_t i = 0; i < n.enabled.size(); ++i) {
+            const auto id = n.enabled[i].id;
+            if (!(reduce && asleep(n.sleep, id)) && !asleep(n.done, id)) return i;
+        }
+        return std::nullopt;
+    }
     if (reduce && n.backtrack.empty()) {
         for (const auto& t : n.enabled)
             if (!asleep(n.sleep, t.id)) {
@@ -231,18 +238,40 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
     std::vector<Asleep> sleep;  // of the state being entered
     std::unique_ptr<Execution> exec = make();
     Leaf leaf;
+    const bool sharded = limits.shardCount > 1;
+    const bool sourceSets = limits.reduce && !sharded;
+    // Sharded: the split depth is where the first path's branching reaches
+    // 32 states per shard; states reached at that depth are dealt round-robin.
+    std::size_t splitDepth = 0, arrivals = 0;
+    bool splitKnown = !sharded;
+    double width = 1;
     for (;;) {
         // Descend from the current state, taking the first candidate each time.
         bool complete = false;
+        bool foreign = false;  // a state at the split depth that another shard explores
         for (;;) {
             Node n;
             n.enabled = exec->enabled();
             n.sleep = std::move(sleep);
+            if (!splitKnown) {
+                width *= static_cast<double>(std::max<std::size_t>(1, n.enabled.size()));
+                if (width >= 32.0 * static_cast<double>(limits.shardCount) || n.enabled.empty()) {
+                    splitDepth = path.size();
+                    splitKnown = true;
+                }
+            }
+            if (sharded && splitKnown && path.size() == splitDepth) {
+                bool mine = arrivals++ % limits.shardCount == limits.shardIndex;
+                if (!mine) {
+                    foreign = true;
+                    break;
+                }
+            }
             if (n.enabled.empty()) {
                 complete = true;
                 break;
             }
-            auto i = nextCandidate(n, limits.reduce);
+            auto i = nextCandidate(n, limits.reduce, sourceSets);
             if (!i) {  // every enabled transition sleeps: this schedule is equivalent to an explored one
                 path.push_back(std::move(n));
                 break;
@@ -255,14 +284,14 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             ++stats.transitions;
             path.push_back(std::move(n));
         }
-        if (!complete) path.pop_back();  // the blocked state itself has nothing to explore
-        if (limits.reduce) addBacktracks(path, leaf.ran);
+        if (!complete && !foreign) path.pop_back();  // the blocked state itself has nothing to explore
+        if (sourceSets) addBacktracks(path, leaf.ran);
         if (complete) {
             ++stats.explored;
             counting.add(leaf.ran, stats);
             leaf.execution = exec.get();
             onLeaf(leaf);
-        } else {
+        } else if (!foreign) {
             ++stats.blocked;
         }
         if (stats.explored >= limits.maxInterleavings) {
@@ -271,7 +300,7 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             for (auto& n : path) {
                 Node copy = n;
                 copy.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-                if (nextCandidate(copy, limits.reduce)) more = true;
+                if (nextCandidate(copy, limits.reduce, sourceSets)) more = true;
             }
             stats.exhaustive = !more;
             return stats;
@@ -281,7 +310,7 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
         while (!path.empty()) {
             auto& n = path.back();
             n.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-            if ((next = nextCandidate(n, limits.reduce))) break;
+            if ((next = nextCandidate(n, limits.reduce, sourceSets))) break;
             path.pop_back();
         }
         if (path.empty()) return stats;

@@ -80,8 +80,14 @@ using LeafHandler = std::function<void(const Leaf&)>;
 struct ExploreLimits {
     std::size_t maxInterleavings = 100000;  // complete schedules; reaching it stops: not exhaustive
     bool reduce = true;                     // sleep sets (false: every interleaving, for verification)
-    std::size_t shardIndex = 0;             // explore only the subtrees of this shard (0-based) ...
-    std::size_t shardCount = 1;             // ... of this many
+    // Explore only this shard's part (0-based index of count): the states at
+    // the split depth are dealt round-robin in depth-first order and each
+    // shard explores the subtrees of its own. Sharded exploration uses sleep
+    // sets only (each state tries every enabled transition), whose pruning
+    // depends on nothing outside the path, so the shards together explore
+    // exactly what one unsharded sleep-set exploration does.
+    std::size_t shardIndex = 0;
+    std::size_t shardCount = 1;
 };
 
 struct ExploreStats {

@@ -66,6 +66,7 @@ std::string raceBlock(const StepResult& step, const std::string& indent, bool al
         if (bad || all) out << outcomeDetail(o, race, indent + "  ");
     }
     for (const auto& u : r.unreached) out << indent << "not reached: " << u << "\n";
+    for (const auto& n : r.notes) out << indent << "note: " << n << "\n";
     if (!r.stuck.empty()) out << indent << r.stuck << "\n";
     return out.str();
 }

@@ -36,6 +36,8 @@ struct RaceSetting {
     std::map<std::size_t, std::vector<std::size_t>> forced;
     std::size_t maxInterleavings = 100000;
     bool reduce = true;
+    int shardIndex = 0;  // 1-based; 0: the whole exploration
+    int shardCount = 0;
 };
 
 /// One distinct outcome of a race.
@@ -62,6 +64,7 @@ struct RaceReport {
     bool outcomesCovered = true;        // false: a per-version map has no key for it
     std::vector<std::string> unreached; // `reachable` sets not reached, rendered
     std::string stuck;                  // a schedule in which the race could not finish
+    std::vector<std::string> notes;     // what this exploration could not judge
     bool passed = true;
     std::string why;                    // the first reason it failed
 };

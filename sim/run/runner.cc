@@ -196,6 +196,8 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     race.seed = options.seed;
     race.maxInterleavings = options.maxInterleavings;
     race.reduce = options.reduce;
+    race.shardIndex = options.raceShardIndex;
+    race.shardCount = options.raceShardCount;
     for (const auto& rs : options.raceSchedules)
         if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {

@@ -67,6 +67,10 @@ struct RunOptions {
     std::vector<RaceSchedule> raceSchedules;
     std::size_t maxInterleavings = 100000;  // --max-interleavings: bound of an exhaustive race
     bool reduce = true;  // false (--explore-all): every interleaving, no partial-order reduction
+    /// `--shard K/N --shard-by interleavings`: every exhaustive race explores only
+    /// shard K (1-based) of N of its interleavings. 0: not sharded.
+    int raceShardIndex = 0;
+    int raceShardCount = 0;
     /// Set per scenario by the caller: its 1-based document in a file of several (0: the only one).
     /// Races' replay lines name it.
     int document = 0;
