@@ -213,14 +213,31 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
     });
 }
 
+// §4.9 / §4.11: the delete reads the locator, then writes conditionally on the
+// version it read. A soft delete losing that write to a concurrent
+// registration: retried before #18701; from #18701 on the old storage path
+// has no retry, and the delete fails with "Concurrent modification" (409),
+// deleting nothing (derived). A hard delete removes the history outright.
 void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
     auto trace = std::make_shared<Trace>();
-    broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), [this, topic, force, trace, done] {
-        bool hard = force && broker_.profile().forceDeleteSupported;
-        if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
-        auto v = broker_.registry().deleteSchema(schemaIdOf(topic), hard);
-        trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
-        done(AdminResponse::success(trace, 200, {{"version", v}}));
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, force, trace, done] {
+        auto seen = broker_.registry().locatorVersion(schemaIdOf(topic));
+        broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), [this, topic, force, seen, trace, done] {
+            bool hard = force && broker_.profile().forceDeleteSupported;
+            if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
+            const auto id = schemaIdOf(topic);
+            if (!hard && broker_.registry().locatorVersion(id) != seen) {
+                if (broker_.profile().softDeleteConflictFails) {
+                    trace->add("§4.11", "DELETE schema", "locator changed since the read -> Concurrent modification (#18701)");
+                    done(AdminResponse::failure(trace, 409, "Concurrent modification"));
+                    return;
+                }
+                trace->add("§4.11", "DELETE schema", "locator changed since the read -> retry the write");
+            }
+            auto v = broker_.registry().deleteSchema(id, hard);
+            trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
+            done(AdminResponse::success(trace, 200, {{"version", v}}));
+        });
     });
 }
 

@@ -128,6 +128,8 @@ struct BehaviourProfile {
     bool alwaysCompatibleShortCircuit = false;        // §4.6 (#9797)
     bool checkWithLatestPassesWithoutSchema = false;  // §4.6 (#22720)
     bool registryRetriesWholeDecision = false;        // §4.11 (#18701/#18760)
+    bool softDeleteConflictFails = false;             // §4.11 (#18701, derived): a soft delete that loses its
+                                                      // conditional write answers 409 (before: retried)
     bool getByVersionLiveOnly = false;                // §4.1 (#6764)
     bool forceDeleteSupported = false;                // §4.9 (#14655)
     // §6.7 (#24103): the validator refuses an AVRO definition whose top level is a

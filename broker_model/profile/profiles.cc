@@ -143,8 +143,12 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.systemTopicsAlwaysAutoUpdate = true; }},
         {"#14626", "§1.9", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"getSchemaEmptyVersionIsError"},
          [](BehaviourProfile& p) { p.getSchemaEmptyVersionIsError = true; }},
-        {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)}, {"registryRetriesWholeDecision"},
-         [](BehaviourProfile& p) { p.registryRetriesWholeDecision = true; }},
+        {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)},
+         {"registryRetriesWholeDecision", "softDeleteConflictFails"},
+         [](BehaviourProfile& p) {
+             p.registryRetriesWholeDecision = true;
+             p.softDeleteConflictFails = true;
+         }},
         {"#13297", "§5.3 §7.3", {v(2, 10, 0)},
          {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason",
           "adminTopicStrategyEndpoint"},
@@ -463,6 +467,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"alwaysCompatibleShortCircuit", flag(p.alwaysCompatibleShortCircuit)},
         {"checkWithLatestPassesWithoutSchema", flag(p.checkWithLatestPassesWithoutSchema)},
         {"registryRetriesWholeDecision", flag(p.registryRetriesWholeDecision)},
+        {"softDeleteConflictFails", flag(p.softDeleteConflictFails)},
         {"getByVersionLiveOnly", flag(p.getByVersionLiveOnly)},
         {"forceDeleteSupported", flag(p.forceDeleteSupported)},
         {"validatorRefusesAvroTopLevelUnion", flag(p.validatorRefusesAvroTopLevelUnion)},

@@ -76,6 +76,10 @@ public:
     void checkCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
                          TracePtr trace, CheckCallback done);
 
+    /// The metadata version of `id`'s locator (changes on every write): what a
+    /// conditional write compares with the version it read.
+    std::uint64_t locatorVersion(const std::string& id) const { return generationOf(id); }
+
     // --- writes (synchronous: admin paths post them themselves) ---
 
     /// §4.9: soft delete appends a marker and returns its version; force
