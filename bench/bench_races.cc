@@ -68,7 +68,9 @@ const cnx::sim::ScenarioResult runOnce(const std::string& yaml) {
         std::fprintf(stderr, "bench scenario does not load: %s\n", l.errors.front().format().c_str());
         std::exit(2);
     }
-    return cnx::sim::runScenario(l.scenarios.front(), "bench-race.yaml", "3.0", cnx::sim::RunOptions{});
+    cnx::sim::RunOptions options;
+    options.maxInterleavings = 10'000'000;  // exhaustive, whatever it takes
+    return cnx::sim::runScenario(l.scenarios.front(), "bench-race.yaml", "3.0", options);
 }
 
 double baselineOf(int n, bool apart) {
