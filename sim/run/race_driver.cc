@@ -23,10 +23,10 @@ std::string schemaIdOfTopic(const std::string& topic) {
     return name ? name->schemaId() : topic;
 }
 
-// "registry write: re-run the decision": what the last trace line decided.
+// "putSchemaIfAbsent: re-run the decision": the rule of the last trace line and what it decided.
 std::string decisionOf(const TraceEntry& e) {
     auto arrow = e.detail.rfind("-> ");
-    return arrow == std::string::npos ? e.rule + ": " + e.detail : e.detail.substr(arrow + 3);
+    return e.rule + ": " + (arrow == std::string::npos ? e.detail : e.detail.substr(arrow + 3));
 }
 
 }  // namespace
@@ -190,12 +190,25 @@ const Trace* RaceDriver::requestTrace(const Stage& stage) const {
     return nullptr;
 }
 
-std::string RaceDriver::describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore) const {
+std::string RaceDriver::describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore,
+                                     const std::string& before) const {
     std::string who = offer.fiber >= 0 ? fibers_[static_cast<std::size_t>(offer.fiber)]->who : "broker";
     std::string line = who + ": " + std::string(to_string_view(stage.kind));
-    if (const auto* t = requestTrace(stage); t && t->entries().size() > traceBefore)
-        line += " (" + decisionOf(t->entries().back()) + ")";
+    std::string what;
+    if (const auto* t = requestTrace(stage); t && t->entries().size() > traceBefore) what = decisionOf(t->entries().back());
+    if (!before.empty() || !what.empty())
+        line += " (" + before + (!before.empty() && !what.empty() ? "; " : "") + what + ")";
     return line;
+}
+
+// "latest v0", "latest v-1" (none live): what a registry stage finds, read
+// before it runs (outside any footprint).
+std::string RaceDriver::registryStateOf(const Stage& stage) const {
+    if (stage.kind != StageKind::registryRead && stage.kind != StageKind::registryWrite) return {};
+    std::string id = !stage.schemaId.empty() ? stage.schemaId : schemaIdOfTopic(stage.topic);
+    if (id.empty()) return {};
+    auto live = run_.broker().registry().liveList(id);
+    return "latest v" + std::to_string(live.empty() ? -1 : live.back().version);
 }
 
 race::Footprint RaceDriver::execute(std::size_t index) {
@@ -207,6 +220,7 @@ race::Footprint RaceDriver::execute(std::size_t index) {
             if (t.id == o.transition.id) stage = *t.stage;
         const auto* before = requestTrace(stage);
         std::size_t traceBefore = before ? before->entries().size() : 0;
+        auto registryBefore = registryStateOf(stage);
         scheduler.beginFootprint();
         scheduler.runTask(o.transition.id);
         auto fp = scheduler.endFootprint();
@@ -215,7 +229,7 @@ race::Footprint RaceDriver::execute(std::size_t index) {
         fp.writes.insert(fp.writes.end(), extra.writes.begin(), extra.writes.end());
         fp.finish();
         if (o.fiber >= 0) fibers_[static_cast<std::size_t>(o.fiber)]->after.push_back(o.transition.id);
-        log_.push_back(describeTask(o, stage, traceBefore));
+        log_.push_back(describeTask(o, stage, traceBefore, registryBefore));
         return fp;
     }
     auto& f = *fibers_[static_cast<std::size_t>(o.fiber)];

@@ -100,7 +100,9 @@ private:
     race::Footprint footprintOfBranch(const Step& step) const;
     std::string whoOf(const Step& step) const;
     std::string handleClient(const std::string& name) const;
-    std::string describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore) const;
+    std::string describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore,
+                             const std::string& before) const;
+    std::string registryStateOf(const Stage& stage) const;
     const Trace* requestTrace(const Stage& stage) const;
 
     ScenarioRun& run_;
