@@ -245,6 +245,15 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
     std::size_t splitDepth = 0, arrivals = 0;
     bool splitKnown = !sharded;
     double width = 1;
+    // Runs the n's transition i: the leaf and the sleep set of the state it leads to.
+    auto take = [&](Node& n, std::size_t i) {
+        n.chosen = i;
+        leaf.choices.push_back(i);
+        leaf.ran.push_back(n.enabled[i]);
+        n.enabled[i].footprint = leaf.ran.back().footprint = exec->execute(i);
+        sleep = childSleep(n, n.enabled[i], limits.reduce);
+        ++stats.transitions;
+    };
     for (;;) {
         // Descend from the current state, taking the first candidate each time.
         bool complete = false;
@@ -276,12 +285,7 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
                 path.push_back(std::move(n));
                 break;
             }
-            n.chosen = *i;
-            leaf.choices.push_back(*i);
-            leaf.ran.push_back(n.enabled[*i]);
-            n.enabled[*i].footprint = leaf.ran.back().footprint = exec->execute(*i);
-            sleep = childSleep(n, n.enabled[*i], limits.reduce);
-            ++stats.transitions;
+            take(n, *i);
             path.push_back(std::move(n));
         }
         if (!complete && !foreign) path.pop_back();  // the blocked state itself has nothing to explore
@@ -324,14 +328,8 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             leaf.ran.back().footprint = exec->execute(path[d].chosen);
             ++stats.transitions;
         }
-        auto& n = path.back();
         exec->enabled();  // the state's enabled list, as the execution expects before execute()
-        n.chosen = *next;
-        leaf.choices.push_back(*next);
-        leaf.ran.push_back(n.enabled[*next]);
-        n.enabled[*next].footprint = leaf.ran.back().footprint = exec->execute(*next);
-        sleep = childSleep(n, n.enabled[*next], limits.reduce);
-        ++stats.transitions;
+        take(path.back(), *next);
     }
 }
 

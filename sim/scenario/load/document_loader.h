@@ -98,6 +98,8 @@ public:
     std::optional<Step> loadStep(const Value& v, bool inBranch);
     std::optional<Action> concurrentlyOf(const Entry& e, const Entries& stepEntries, bool inBranch);
     void exploreOf(const Value& v, ConcurrentlyStep& step);
+    /// The version range a per-version key names; reports a bad key (nullopt).
+    std::optional<VersionRange> rangeKeyOf(const Entry& x);
     /// `outcomes` / `reachable`: a list of result sets, or such lists by version range.
     OutcomeSets outcomeSetsOf(const Entry& e, const std::vector<ActionKind>& kinds);
     std::vector<std::vector<Expect>> resultSetsOf(const Value& v, const std::string& key,

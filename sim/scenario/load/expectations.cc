@@ -7,6 +7,14 @@
 
 namespace cnx::sim::load {
 
+std::optional<VersionRange> DocumentLoader::rangeKeyOf(const Entry& x) {
+    auto range = parseRange(x.key);
+    if (!range)
+        ctx_.error(x.keyPos, "invalid version range " + inQuotes(x.key) +
+                                 " (expected default, a release such as \"2.10\", or <, <=, >, >= and a release)");
+    return range;
+}
+
 ExpectSpec DocumentLoader::expectSpecOf(const Entry& e, ActionKind kind) {
     ExpectSpec spec;
     spec.present = true;
@@ -23,12 +31,8 @@ ExpectSpec DocumentLoader::expectSpecOf(const Entry& e, ActionKind kind) {
         return spec;
     }
     for (const Entry& x : *entries) {
-        auto range = parseRange(x.key);
-        if (!range) {
-            ctx_.error(x.keyPos, "invalid version range " + inQuotes(x.key) +
-                                     " (expected default, a release such as \"2.10\", or <, <=, >, >= and a release)");
-            continue;
-        }
+        auto range = rangeKeyOf(x);
+        if (!range) continue;
         if (auto outcome = outcomeOf(x.value, kind, true)) spec.perProfile.emplace_back(*range, std::move(*outcome));
     }
     return spec;

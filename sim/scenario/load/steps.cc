@@ -213,12 +213,8 @@ OutcomeSets DocumentLoader::outcomeSetsOf(const Entry& e, const std::vector<Acti
     auto entries = entriesOf(ctx_, v);
     if (!entries) return sets;
     for (const Entry& x : *entries) {
-        auto range = parseRange(x.key);
-        if (!range) {
-            ctx_.error(x.keyPos, "invalid version range " + inQuotes(x.key) +
-                                     " (expected default, a release such as \"2.10\", or <, <=, >, >= and a release)");
-            continue;
-        }
+        auto range = rangeKeyOf(x);
+        if (!range) continue;
         sets.perProfile.emplace_back(*range, resultSetsOf(x.value, e.key, kinds));
     }
     return sets;
