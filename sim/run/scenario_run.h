@@ -44,7 +44,6 @@ public:
     /// Continuations executed so far (for benchmarks).
     std::size_t continuationsRun() const { return scheduler_.executed(); }
     const SimScheduler& scheduler() const { return scheduler_; }
-    SimScheduler& scheduler() { return scheduler_; }
 
     /// Races run through `driver` from now on (nullptr: steps run sequentially).
     /// The driver runs branches on fibers; see sim/run/race_driver.h.
