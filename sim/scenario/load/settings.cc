@@ -4,7 +4,6 @@
 #include "sim/scenario/did_you_mean.h"
 
 namespace cnx::sim::load {
-namespace {
 
 Names settingKeys(SettingScope scope) {
     switch (scope) {
@@ -14,6 +13,8 @@ Names settingKeys(SettingScope scope) {
     }
     return {};
 }
+
+namespace {
 
 std::string_view settingNoun(SettingScope scope) {
     switch (scope) {
@@ -52,6 +53,21 @@ std::optional<std::string> applySetting(SettingScope scope, std::string_view key
     }
     return std::nullopt;
 }
+
+}  // namespace
+
+std::optional<std::vector<std::string_view>> settingChoices(SettingScope scope, std::string_view key) {
+    if (!applySetting(scope, key, "not-a-choice-value")) return std::nullopt;
+    std::vector<std::string_view> out;
+    for (Names names : {Names(kBooleans), compatibilityStrategyNames(), autoUpdateStrategyNames()}) {
+        for (std::string_view v : names) {
+            if (!applySetting(scope, key, v) && !contains(out, v)) out.push_back(v);
+        }
+    }
+    return out;
+}
+
+namespace {
 
 std::optional<Setting> settingOf(Ctx& ctx, const Entry& e, SettingScope scope) {
     Names keys = settingKeys(scope);
