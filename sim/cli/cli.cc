@@ -16,6 +16,7 @@
 #include "sim/cli/compat_command.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/run/expectation.h"
+#include "sim/scenario/load/json_schema.h"
 #include "sim/scenario/loader.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
@@ -38,6 +39,7 @@ constexpr std::string_view kUsage =
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
     "  record             a proxy in front of a real broker that records the session\n"
+    "  schema             print the JSON Schema of the scenario format (doc/scenario.schema.json)\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
@@ -595,11 +597,16 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         out << "cnxsim " << CNXSIM_VERSION << "\n";
         return kExitPassed;
     }
+    if (command == "schema") {
+        out << load::scenarioJsonSchema();
+        return kExitPassed;
+    }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
     if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run", "explain", "lint", "profiles", "compat", "serve", "record", "help"};
+        std::vector<std::string> commands{"run",   "explain", "lint",   "profiles", "compat",
+                                             "serve", "record",  "schema",   "help"};
         auto hint = closestMatch(command, commands);
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;
