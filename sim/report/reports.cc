@@ -19,7 +19,17 @@
 namespace cnx::sim {
 namespace {
 
-std::string title(const ScenarioResult& r) { return r.scenario->name + " [" + r.version + "]"; }
+// The versions the broker runs through: "2.10", or "2.10 → 3.0" when the
+// scenario upgrades (per-version keys match the first; doc/scenario-format.md).
+std::string versionPath(const ScenarioResult& r) {
+    std::string path = r.version;
+    for (const auto& step : r.scenario->steps) {
+        if (const auto* u = std::get_if<UpgradeBrokerStep>(&step.body)) path += " \u2192 " + u->version;
+    }
+    return path;
+}
+
+std::string title(const ScenarioResult& r) { return r.scenario->name + " [" + versionPath(r) + "]"; }
 
 std::string position(const Step& step) {
     return step.pos.file + ":" + std::to_string(step.pos.line) + ":" + std::to_string(step.pos.column);
@@ -192,7 +202,10 @@ std::string explainBlock(const ScenarioResult& r) {
             continue;
         }
         out << "    observed: " << observedText(s) << "\n" << notModelledLines(s, "              ");
-        if (s.expected) out << "    expected: " << renderExpect(*s.expected) << (s.status == StepStatus::passed ? "  [pass]" : "  [FAIL: " + s.why + "]") << "\n";
+        if (s.expected && s.expected->notAsserted)
+            out << "    expected: ~  [not asserted on " << r.version << "]\n";
+        else if (s.expected)
+            out << "    expected: " << renderExpect(*s.expected) << (s.status == StepStatus::passed ? "  [pass]" : "  [FAIL: " + s.why + "]") << "\n";
         out << s.observed.trace.format("      ");
     }
     return out.str();

@@ -87,6 +87,7 @@ std::optional<Expect> expectationFor(const ExpectSpec& spec, const ReleaseVersio
 }
 
 std::string mismatch(const Expect& e, const Observed& o) {
+    if (e.notAsserted) return {};
     if (!e.perClient.empty()) {
         // Reconnect steps: each named client's own outcome; unnamed ones are not asserted.
         for (const auto& [name, want] : e.perClient) {
@@ -132,6 +133,7 @@ std::string mismatch(const Expect& e, const Observed& o) {
 }
 
 std::string renderExpect(const Expect& e) {
+    if (e.notAsserted) return "~";
     if (!e.perClient.empty()) {
         std::string out = "{ ";
         bool first = true;

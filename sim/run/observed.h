@@ -27,6 +27,7 @@ struct Observed {
     std::optional<CompatibilityStrategy> strategy;
     std::map<std::string, Observed> perClient;  // reconnect steps
     std::string checkFailure;          // check steps: what did not hold
+    std::vector<std::string> checkUncovered;  // check steps: per-version keys with no value for the version
     Trace trace;
     /// A refusal's checker problems, from the request's trace (the wire ERROR
     /// frame carries only text; the trace is the side channel).

@@ -62,6 +62,7 @@ struct RaceReport {
     std::vector<RaceOutcome> outcomes;  // in the order first reached
     bool outcomesAsserted = false;      // an `outcomes` list applies to this version
     bool outcomesCovered = true;        // false: a per-version map has no key for it
+    bool outcomesSkipped = false;       // `outcomes` is `~` for this version: deliberately not asserted
     std::vector<std::string> unreached; // `reachable` sets not reached, rendered
     std::string stuck;                  // a schedule in which the race could not finish
     std::vector<std::string> notes;     // what this exploration could not judge

@@ -32,10 +32,18 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
         if (step.action == "check" && !observed.ok) {
             r.status = StepStatus::failed;
             r.why = observed.checkFailure;
+        } else if (options.strict && !observed.checkUncovered.empty()) {
+            r.status = StepStatus::failed;
+            r.why = "check: no value of '" + observed.checkUncovered.front() + "' covers version " +
+                    release.toString() + " (--strict)";
+        } else if (step.action == "check" && !observed.checkUncovered.empty()) {
+            r.status = StepStatus::notAsserted;
         } else if (options.strict && hasOutcome(step, observed)) {
             r.status = StepStatus::failed;
             r.why = "the step has an outcome but no expectation (--strict)";
         }
+    } else if (r.expected && r.expected->notAsserted) {
+        r.status = StepStatus::notAsserted;  // `~`: deliberately, so --strict accepts it too
     } else if (!covered) {
         r.status = options.strict ? StepStatus::failed : StepStatus::notAsserted;
         if (options.strict) r.why = "no expectation covers version " + release.toString() + " (--strict)";
@@ -78,7 +86,7 @@ StepResult judgeRace(const Step& step, std::size_t index, const ConcurrentlyStep
         r.observed.error = "RaceFailed";
         r.observed.message = report.why;
     } else if (!report.outcomesAsserted) {
-        r.status = report.outcomesCovered ? StepStatus::unasserted : StepStatus::notAsserted;
+        r.status = report.outcomesCovered && !report.outcomesSkipped ? StepStatus::unasserted : StepStatus::notAsserted;
     } else {
         r.status = StepStatus::passed;
     }

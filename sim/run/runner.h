@@ -20,7 +20,7 @@ enum class StepStatus {
     passed,
     failed,
     unasserted,   // the step has no `expect` (under --strict a step with an outcome then fails)
-    notAsserted,  // per-profile `expect` with no key for this version
+    notAsserted,  // per-profile `expect` with no key for this version, or `~` for it
 };
 
 struct StepResult {

@@ -48,6 +48,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
       version_(std::move(version)),
       rng_(seed),
       scheduler_(mode == ScheduleMode::random ? static_cast<Chooser*>(&random_) : nullptr) {
+    startRelease_ = profile.release;
     broker_ = std::make_unique<Broker>(*profile_, scheduler_);
     admin_ = std::make_unique<AdminApi>(*broker_);
 }

@@ -41,6 +41,9 @@ public:
     Observed run(const Step& step);
 
     const Broker& broker() const { return *broker_; }
+    /// The release the broker runs now (after any upgrade-broker); per-version
+    /// keys still match the starting one (doc/scenario-format.md "Versions after upgrade-broker").
+    const ReleaseVersion& currentRelease() const { return profile_->release; }
     /// Continuations executed so far (for benchmarks).
     std::size_t continuationsRun() const { return scheduler_.executed(); }
     const SimScheduler& scheduler() const { return scheduler_; }
@@ -134,6 +137,7 @@ private:
 
     const Scenario& scenario_;
     const BehaviourProfile* profile_;  // changes with upgrade-broker
+    ReleaseVersion startRelease_;      // the release per-version keys are matched against
     std::string version_;
     Rng rng_;
     RandomChooser random_{rng_};

@@ -41,6 +41,7 @@ struct SchemaRef {
 
 /// One expected outcome (spec "Expectations"). Fields left empty are not asserted.
 struct Expect {
+    bool notAsserted = false;                 // `~` in a per-version map: deliberately not asserted there
     bool ok = false;                          // `ok`
     std::optional<std::string> error;         // ServerError name ("IncompatibleSchema") ...
     std::optional<int> httpStatus;            // ... or an HTTP status for admin steps
@@ -158,8 +159,22 @@ struct UnloadStep {
     std::string topic;
 };
 
+struct CheckStep;
+
+/// A `check` key given per version (`strategy: { "<3.0": FULL, default: ~ }`):
+/// the ranges in order, each with a CheckStep holding only that key's value
+/// (nothing for `~`, deliberately not asserted on those versions).
+struct CheckPerVersion {
+    std::string key;
+    std::vector<VersionRange> ranges;
+    std::vector<CheckStep> values;  // same order as ranges
+    std::vector<bool> notAsserted;  // same order: the value was `~`
+    SourcePos pos;                  // of the key
+};
+
 struct CheckStep {
-    std::string topic;
+    std::vector<CheckPerVersion> perVersion;  // keys whose value varies by version
+    std::string topic;  // expanded full name; empty for a namespace check
     std::optional<int> schemaVersionCount;                      // `schema_versions: 3`
     std::optional<std::vector<std::string>> schemaVersionAliases;  // `schema_versions: [a, b]`
     std::optional<std::string> latestSchema;                    // alias, or `none`
@@ -168,7 +183,9 @@ struct CheckStep {
     std::optional<int> producers;
     std::optional<int> consumers;
     std::optional<bool> idle;
-    std::optional<CompatibilityStrategy> strategy;
+    std::optional<CompatibilityStrategy> strategy;  // the effective strategy
+    std::optional<std::string> namespaceName;       // `namespace: tenant/ns` (then `topic` is empty)
+    std::optional<std::vector<Setting>> policies;   // policies as set (admin reads without applied); null = unset
 };
 
 struct Step;

@@ -129,6 +129,8 @@ public:
     std::optional<Action> unloadOf(const Entry& e);
     std::optional<Action> checkOf(const Entry& e);
     bool checkSchemaVersions(const Value& v, CheckStep& step);
+    bool isPerVersion(const Value& v);
+    bool checkPerVersionOf(const Entry& e, CheckStep& step);
 
     // expectations (expectations.cc)
     ExpectSpec expectSpecOf(const Entry& e, ActionKind kind);

@@ -24,6 +24,8 @@ bool loadSection(DocumentLoader& loader, const ValueSpec&, const Entry& e, Scena
 }
 bool bindSchemaVersions(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
 bool bindLatestSchema(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
+bool bindCheckNamespace(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
+bool bindCheckPolicies(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
 bool bindExpectError(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, ExpectReading& r);
 bool bindExpectMessage(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, ExpectReading& r);
 bool bindExpectSchema(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, ExpectReading& r);
@@ -163,8 +165,8 @@ constexpr std::array<Field<UnloadStep>, 1> kUnloadFields{{
     {"topic", Need::required, topicValue(), store<&UnloadStep::topic>},
 }};
 
-constexpr std::array<Field<CheckStep>, 7> kCheckFields{{
-    {"topic", Need::required, topicValue(), store<&CheckStep::topic>},
+constexpr std::array<Field<CheckStep>, 9> kCheckFields{{
+    {"topic", Need::optional, topicValue(), store<&CheckStep::topic>},
     {"schema_versions", Need::optional, customValue("a count, or a list of schema names"), bindSchemaVersions},
     {"latest_schema", Need::optional, schemaNameValue(), bindLatestSchema},
     {"producers", Need::optional, integerValue(0, kIntMax), store<&CheckStep::producers>},
@@ -172,6 +174,8 @@ constexpr std::array<Field<CheckStep>, 7> kCheckFields{{
     {"idle", Need::optional, booleanValue(), store<&CheckStep::idle>},
     {"strategy", Need::optional, choiceValue(compatibilityStrategyNames, "compatibility strategy"),
      store<&CheckStep::strategy>},
+    {"namespace", Need::optional, textValue(), bindCheckNamespace},
+    {"policies", Need::optional, customValue("a mapping of namespace or topic policy fields"), bindCheckPolicies},
 }};
 
 // `explore: { random: 200, seed: 7 }` (or `explore: exhaustive`).

@@ -31,16 +31,96 @@ std::optional<Action> DocumentLoader::restartBrokerOf(const Entry& e) {
     return bound(e, kRestartBrokerFields);
 }
 
+// `check` takes `topic` (any key) or `namespace` (only `policies`).
 std::optional<Action> DocumentLoader::checkOf(const Entry& e) {
     auto f = actionFields(e, kCheckKeys);
-    if (!f || !requireFields(ctx_, kCheckFields, *f, e.keyPos, e.key)) return std::nullopt;
+    if (!f) return std::nullopt;
+    const Entry* topic = findEntry(*f, "topic");
+    const Entry* ns = findEntry(*f, "namespace");
+    if (topic && ns) {
+        ctx_.error(ns->keyPos, "check takes 'topic' or 'namespace', not both");
+        return std::nullopt;
+    }
+    if (!topic && !ns) {
+        ctx_.error(e.keyPos, "missing required key 'topic' or 'namespace' in check");
+        return std::nullopt;
+    }
     if (f->size() == 1) {
         ctx_.error(e.keyPos, "check asserts nothing (add one of " + joined(Names(kCheckKeys).subspan(1)) + ")");
         return std::nullopt;
     }
+    bool ok = true;
+    if (ns) {
+        for (const Entry& x : *f) {
+            if (x.key != "namespace" && x.key != "policies") {
+                ctx_.error(x.keyPos, inQuotes(x.key) + " needs 'topic'; a namespace check takes only 'policies'");
+                ok = false;
+            }
+        }
+    }
     CheckStep c;
-    if (!readFields(*this, kCheckFields, *f, c)) return std::nullopt;
+    Entries fixed, varying;
+    for (const Entry& x : *f) (x.key == "topic" || x.key == "namespace" || !isPerVersion(x.value) ? fixed : varying).push_back(x);
+    ok = readFields(*this, kCheckFields, fixed, c) && ok;
+    for (const Entry& x : varying) ok = checkPerVersionOf(x, c) && ok;
+    if (!ok) return std::nullopt;
     return c;
+}
+
+bool bindCheckNamespace(DocumentLoader& loader, const ValueSpec&, const Entry& e, CheckStep& step) {
+    auto text = scalarOf(loader.ctx(), e.value);
+    step.namespaceName = text ? namespaceOf(loader.ctx(), *text, e.value.pos) : std::nullopt;
+    return step.namespaceName.has_value();
+}
+
+// `policies: { schema_compatibility_strategy: BACKWARD, is_allow_auto_update_schema: null }`:
+// the namespace's or the topic's fields as set; `null` is unset.
+bool bindCheckPolicies(DocumentLoader& loader, const ValueSpec&, const Entry& e, CheckStep& step) {
+    auto entries = entriesOf(loader.ctx(), e.value);
+    if (!entries) return false;
+    if (entries->empty()) {
+        loader.ctx().error(e.keyPos, "policies: name at least one policy field");
+        return false;
+    }
+    std::size_t before = loader.ctx().errors.size();
+    step.policies = settingsOf(loader.ctx(), *entries,
+                               step.namespaceName ? SettingScope::namespacePolicy : SettingScope::topicPolicy);
+    return loader.ctx().errors.size() == before;
+}
+
+// A mapping whose first key is a version range (`{ "<3.0": ..., default: ... }`);
+// no check value is a mapping otherwise.
+bool DocumentLoader::isPerVersion(const Value& v) {
+    if (!v.node.IsMap() || v.node.size() == 0) return false;
+    auto first = v.node.begin();
+    return first->first.IsScalar() && looksLikeRange(first->first.Scalar());
+}
+
+// `strategy: { "<3.0": ALWAYS_COMPATIBLE, default: FULL }`: each range's value
+// is read as the key itself would be; `~` is deliberately not asserted.
+bool DocumentLoader::checkPerVersionOf(const Entry& e, CheckStep& step) {
+    auto entries = entriesOf(ctx_, e.value);
+    if (!entries) return false;
+    CheckPerVersion pv;
+    pv.key = e.key;
+    pv.pos = e.keyPos;
+    bool ok = true;
+    for (const Entry& x : *entries) {
+        auto range = rangeKeyOf(x);
+        if (!range) {
+            ok = false;
+            continue;
+        }
+        CheckStep value;
+        value.namespaceName = step.namespaceName;  // the scope of `policies`
+        bool skip = x.value.node.IsNull();
+        if (!skip) ok = readFields(*this, kCheckFields, Entries{Entry{e.key, x.keyPos, x.value}}, value) && ok;
+        pv.ranges.push_back(*range);
+        pv.values.push_back(std::move(value));
+        pv.notAsserted.push_back(skip);
+    }
+    step.perVersion.push_back(std::move(pv));
+    return ok;
 }
 
 // `schema_versions: 3` or `schema_versions: [user-v1, user-v2]`.
