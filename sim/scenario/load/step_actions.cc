@@ -17,8 +17,10 @@ std::optional<Action> DocumentLoader::getSchemaOf(const Entry& e) {
     if (!action) return std::nullopt;
     const auto& step = std::get<GetSchemaStep>(*action);
     if (step.via != "wire" && !step.client.empty()) {
-        for (const Entry& f : *entriesOf(ctx_, e.value))
-            if (f.key == "client") ctx_.error(f.keyPos, "'client' of get-schema needs 'via: wire' (the admin call has no client)");
+        auto fields = entriesOf(ctx_, e.value);
+        const Entry* client = fields ? findEntry(*fields, "client") : nullptr;
+        ctx_.error(client ? client->keyPos : e.keyPos,
+                   "'client' of get-schema needs 'via: wire' (the admin call has no client)");
         return std::nullopt;
     }
     return action;
