@@ -17,6 +17,15 @@ std::string wireName(const SchemaData& schema) { return std::string(to_string_vi
 
 }  // namespace
 
+std::string_view libraryName(ClientLibrary library) {
+    switch (library) {
+        case ClientLibrary::java: return "java";
+        case ClientLibrary::cpp: return "cpp";
+        case ClientLibrary::go: return "go";
+    }
+    return "java";
+}
+
 int protocolVersionOfRelease(const std::string& version) {
     auto v = ReleaseVersion::parse(version);
     if (!v) return protocol::kNewest;
@@ -26,11 +35,24 @@ int protocolVersionOfRelease(const std::string& version) {
 
 ClientModel makeClientModel(const ClientDecl& decl, const std::string& brokerVersion) {
     ClientModel m;
-    m.library = decl.library == "cpp" ? ClientLibrary::cpp : ClientLibrary::java;
+    m.library = decl.library == "cpp" ? ClientLibrary::cpp : decl.library == "go" ? ClientLibrary::go : ClientLibrary::java;
     const std::string& version = decl.version.empty() ? brokerVersion : decl.version;
-    // The C++ client advertises ProtocolVersion_MAX of its proto (the newest at HEAD).
-    m.protocolVersion = m.library == ClientLibrary::cpp ? protocol::kNewest : protocolVersionOfRelease(version);
-    m.clientVersion = (m.library == ClientLibrary::cpp ? "Pulsar-CPP-v" : "Pulsar-Java-v") + version;
+    switch (m.library) {
+        case ClientLibrary::java:
+            m.protocolVersion = protocolVersionOfRelease(version);
+            m.clientVersion = "Pulsar-Java-v" + version;
+            break;
+        case ClientLibrary::cpp:
+            // The C++ client advertises ProtocolVersion_MAX of its proto (the newest at HEAD).
+            m.protocolVersion = protocol::kNewest;
+            m.clientVersion = "Pulsar-CPP-v" + version;
+            break;
+        case ClientLibrary::go:
+            // pulsar-client-go internal/connection.go: CONNECT carries ProtocolVersion_v13, whatever its release.
+            m.protocolVersion = 13;
+            m.clientVersion = "Pulsar Go " + version;
+            break;
+    }
     return m;
 }
 
@@ -41,6 +63,15 @@ std::optional<pulsar::proto::Schema> producerSchemaField(const ClientModel& clie
             return wire::toProto(schema, wireName(schema));
         case ClientLibrary::cpp:
             if (!cppSends(schema.type)) return std::nullopt;
+            return wire::toProto(schema, wireName(schema));
+        case ClientLibrary::go:
+            // §1.7: the Go client always sets the field; `NewBytesSchema(props)` (and a NONE
+            // schema) goes out as proto type None (its internal.BYTES = 0) with its properties.
+            if (schema.type == SchemaType::BYTES || schema.type == SchemaType::NONE) {
+                auto out = wire::toProto(schema, wireName(schema));
+                out.set_type(pulsar::proto::Schema::None);
+                return out;
+            }
             return wire::toProto(schema, wireName(schema));
     }
     return std::nullopt;

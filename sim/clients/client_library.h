@@ -1,10 +1,11 @@
 #pragma once
 // What real client libraries put on the wire for a step's schema (reference
-// §1.7, §2.3, §8.5): the Java client by default, the C++ client on request.
+// §1.7, §2.3, §8.5): the Java client by default, the C++ or Go client on request.
 // The model of the broker never sees a step; it sees what the client sends.
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "broker_model/profile/protocol.h"
 #include "proto/PulsarApi.pb.h"
@@ -12,7 +13,10 @@
 
 namespace cnx::sim {
 
-enum class ClientLibrary { java, cpp };
+enum class ClientLibrary { java, cpp, go };
+
+/// "java", "cpp" or "go" (the `library` spelling).
+std::string_view libraryName(ClientLibrary library);
 
 struct ClientModel {
     ClientLibrary library = ClientLibrary::java;
@@ -29,7 +33,8 @@ ClientModel makeClientModel(const ClientDecl& decl, const std::string& brokerVer
 int protocolVersionOfRelease(const std::string& version);
 
 /// The `schema` field of CommandProducer for `schema`, or nullopt when the
-/// client omits it (Java: BYTES/NONE; C++: everything but its built-in types).
+/// client omits it (Java: BYTES/NONE; C++: everything but its built-in types;
+/// Go: never, its BYTES and NONE go out as proto None with their properties).
 std::optional<pulsar::proto::Schema> producerSchemaField(const ClientModel& client, const SchemaData& schema);
 
 /// The `schema` field of CommandSubscribe, or nullopt. AUTO_CONSUME is sent

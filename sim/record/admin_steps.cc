@@ -88,7 +88,7 @@ std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Tar
     AdminEffect e;
     const std::string& what = t.segments[6];
     if (what == "schema" && t.segments.size() == 7) {
-        if (x.method == "GET") e.step = step("get-schema", sim::GetSchemaStep{topic, {}}, observe(AdminCall::getSchema, x));
+        if (x.method == "GET") e.step = step("get-schema", sim::GetSchemaStep{topic, {}, "admin", {}}, observe(AdminCall::getSchema, x));
         if (x.method == "DELETE")
             e.step = step("delete-schema", sim::DeleteSchemaStep{topic, isTrue(t, "force")},
                           observe(AdminCall::deleteSchema, x));
@@ -101,7 +101,7 @@ std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Tar
         std::int64_t version = 0;
         auto [p, ec] = std::from_chars(t.segments[7].data(), t.segments[7].data() + t.segments[7].size(), version);
         if (ec != std::errc() || p != t.segments[7].data() + t.segments[7].size() || version < 0) return std::nullopt;
-        e.step = step("get-schema", sim::GetSchemaStep{topic, version}, observe(AdminCall::getSchema, x));
+        e.step = step("get-schema", sim::GetSchemaStep{topic, version, "admin", {}}, observe(AdminCall::getSchema, x));
     } else if ((what == "compatibility" || what == "version") && t.segments.size() == 7 && x.method == "POST") {
         auto ref = schemaOfBody();
         if (!ref) return std::nullopt;

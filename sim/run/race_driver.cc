@@ -114,7 +114,9 @@ race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
                 return turnFootprint(s.topic, &s.client);
             else if constexpr (std::is_same_v<T, CloseStep>) return handle(s.name);
             else if constexpr (std::is_same_v<T, PublishStep>) return handle(s.producer);
-            else if constexpr (std::is_same_v<T, UploadSchemaStep> || std::is_same_v<T, GetSchemaStep> ||
+            else if constexpr (std::is_same_v<T, GetSchemaStep>)  // via wire: a turn of its client
+                return turnFootprint(s.topic, s.via == "wire" ? &s.client : nullptr);
+            else if constexpr (std::is_same_v<T, UploadSchemaStep> ||
                                std::is_same_v<T, GetSchemaVersionStep> || std::is_same_v<T, DeleteSchemaStep> ||
                                std::is_same_v<T, DeleteTopicStep> || std::is_same_v<T, TestCompatibilityStep>)
                 return turnFootprint(s.topic, nullptr);

@@ -109,7 +109,7 @@ std::string ScenarioRun::describeClient(const std::string& client) const {
     auto it = sessions_.find(client);
     if (it == sessions_.end()) return client;
     const auto& m = it->second->model();
-    return std::string(m.library == ClientLibrary::java ? "java" : "cpp") + " client, protocol v" +
+    return std::string(libraryName(m.library)) + " client, protocol v" +
            std::to_string(it->second->negotiatedProtocol());
 }
 
@@ -167,6 +167,37 @@ std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSessio
     }
     trace.add("§1.7", "AUTO_PRODUCE_BYTES", "connect with the topic's latest schema");
     return response->getschemaresponse().schema();
+}
+
+// `get-schema: { via: wire }`: CommandGetSchema as a consumer sends it, answered
+// by the same ServerCnx the `serve` adapter puts on a socket (§1.9).
+Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& topic) {
+    auto& s = session(st.client);
+    BaseCommand get;
+    get.set_type(BaseCommand::GET_SCHEMA);
+    auto rid = s.nextRequestId();
+    get.mutable_getschema()->set_request_id(rid);
+    get.mutable_getschema()->set_topic(topic.toString());
+    if (st.version) get.mutable_getschema()->set_schema_version(wire::encodeSchemaVersion(*st.version));
+    s.send(get);
+    settle();
+    auto response = s.takeResponse(rid);
+    Observed out;
+    if (auto t = s.cnx().trace(rid)) appendTrace(out.trace, *t, "");
+    if (!response || !response->has_getschemaresponse()) {
+        out = Observed::failure("NoResponse", "no GET_SCHEMA_RESPONSE arrived");
+        return out;
+    }
+    const auto& r = response->getschemaresponse();
+    if (r.has_error_code()) {
+        Trace trace = std::move(out.trace);
+        out = Observed::failure(pulsar::proto::ServerError_Name(r.error_code()), r.error_message());
+        out.trace = std::move(trace);
+        return out;
+    }
+    if (r.has_schema()) out.schema = wire::fromProto(r.schema());
+    if (r.has_schema_version()) out.schemaVersion = wire::decodeSchemaVersion(r.schema_version());
+    return out;
 }
 
 Observed ScenarioRun::producer(const ProducerStep& st) {

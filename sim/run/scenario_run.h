@@ -97,6 +97,7 @@ private:
     Observed publish(const PublishStep& s);
     Observed uploadSchema(const UploadSchemaStep& s);
     Observed getSchema(const GetSchemaStep& s);
+    Observed getSchemaOnWire(const GetSchemaStep& s, const TopicName& topic);
     Observed getSchemaVersion(const GetSchemaVersionStep& s);
     Observed deleteSchema(const DeleteSchemaStep& s);
     Observed deleteTopic(const DeleteTopicStep& s);

@@ -40,6 +40,7 @@ Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
 
 Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
     auto topic = topicOf(st.topic);
+    if (st.via == "wire") return getSchemaOnWire(st, topic);
     std::optional<SchemaVersion> v;
     if (st.version) v = *st.version;
     return admin(AdminCall::getSchema, [&](AdminApi::Callback cb) { admin_->getSchema(topic, v, std::move(cb)); });

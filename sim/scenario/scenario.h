@@ -116,6 +116,8 @@ struct UploadSchemaStep {
 struct GetSchemaStep {
     std::string topic;
     std::optional<std::int64_t> version;
+    std::string via = "admin";  // admin: the REST call | wire: CommandGetSchema (GET_SCHEMA)
+    std::string client;         // via wire: the client that sends it (empty: the default client)
 };
 
 struct GetSchemaVersionStep {
@@ -235,7 +237,7 @@ struct NamespaceDecl {
 };
 
 struct ClientDecl {
-    std::string library = "java";  // java | cpp
+    std::string library = "java";  // java | cpp | go
     std::string version;           // empty: same as the broker
     SourcePos pos;
 };

@@ -137,9 +137,11 @@ constexpr std::array<Field<S>, 2> kTopicSchemaFields{{
     {"schema", Need::required, schemaRefValue(SchemaUse::admin), store<&S::schema>},
 }};
 
-constexpr std::array<Field<GetSchemaStep>, 2> kGetSchemaFields{{
+constexpr std::array<Field<GetSchemaStep>, 4> kGetSchemaFields{{
     {"topic", Need::required, topicValue(), store<&GetSchemaStep::topic>},
     {"version", Need::optional, integerValue(0, kInt64Max), store<&GetSchemaStep::version>},
+    {"via", Need::optional, choiceValue(namesOf<kGetSchemaVia>, "get-schema transport"), store<&GetSchemaStep::via>},
+    {"client", Need::optional, clientValue(), store<&GetSchemaStep::client>},
 }};
 
 constexpr std::array<Field<DeleteSchemaStep>, 2> kDeleteSchemaFields{{

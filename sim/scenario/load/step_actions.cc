@@ -11,7 +11,20 @@ std::optional<Action> DocumentLoader::publishOf(const Entry& e) { return bound(e
 std::optional<Action> DocumentLoader::uploadSchemaOf(const Entry& e) {
     return bound(e, kTopicSchemaFields<UploadSchemaStep>);
 }
-std::optional<Action> DocumentLoader::getSchemaOf(const Entry& e) { return bound(e, kGetSchemaFields); }
+// `client` names who sends GET_SCHEMA, so it means something only `via: wire`.
+std::optional<Action> DocumentLoader::getSchemaOf(const Entry& e) {
+    auto action = bound(e, kGetSchemaFields);
+    if (!action) return std::nullopt;
+    const auto& step = std::get<GetSchemaStep>(*action);
+    if (step.via != "wire" && !step.client.empty()) {
+        auto fields = entriesOf(ctx_, e.value);
+        const Entry* client = fields ? findEntry(*fields, "client") : nullptr;
+        ctx_.error(client ? client->keyPos : e.keyPos,
+                   "'client' of get-schema needs 'via: wire' (the admin call has no client)");
+        return std::nullopt;
+    }
+    return action;
+}
 std::optional<Action> DocumentLoader::getSchemaVersionOf(const Entry& e) {
     return bound(e, kTopicSchemaFields<GetSchemaVersionStep>);
 }

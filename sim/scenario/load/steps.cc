@@ -114,8 +114,8 @@ std::optional<std::string> DocumentLoader::clientOf(const Value& v) {
     auto name = scalarOf(ctx_, v);
     if (!name) return std::nullopt;
     if (s_.clients.contains(*name)) return name;
-    if (*name == "java" || *name == "cpp") {
-        // `client: cpp` / `client: java` without a declaration: that library,
+    if (contains(kLibraries, *name)) {
+        // `client: cpp` / `client: java` / `client: go` without a declaration: that library,
         // same version as the broker (doc/scenario-format.md).
         ClientDecl implicit;
         implicit.library = *name;

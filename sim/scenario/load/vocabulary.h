@@ -19,7 +19,9 @@ constexpr int kMaxKeyValueDepth = 8;             // KEY_VALUE inside KEY_VALUE .
 constexpr std::size_t kMaxReportedErrors = 100;  // per file
 
 // Order matters only for "did you mean" ties.
-constexpr std::array<std::string_view, 2> kLibraries{"java", "cpp"};
+constexpr std::array<std::string_view, 3> kLibraries{"java", "cpp", "go"};
+// `via` of get-schema: the admin REST call or GET_SCHEMA on the binary protocol.
+constexpr std::array<std::string_view, 2> kGetSchemaVia{"admin", "wire"};
 constexpr std::array<std::string_view, 2> kEncodings{"INLINE", "SEPARATED"};
 constexpr std::array<std::string_view, 3> kFileKeys{"type", "schema", "properties"};
 constexpr std::array<std::string_view, 1> kExhaustive{"exhaustive"};
