@@ -33,7 +33,7 @@ nlohmann::json stepJson(const StepResult& s) {
     const auto& o = s.observed;
     j["ok"] = o.ok;
     j["error"] = o.ok ? nlohmann::json(nullptr) : nlohmann::json(o.error);
-    j["message"] = o.ok ? nlohmann::json(nullptr) : nlohmann::json(rootMessage(o.message));
+    j["message"] = o.ok ? nlohmann::json(nullptr) : nlohmann::json(oneLineMessage(o.message));
     j["http_status"] = o.httpStatus ? nlohmann::json(*o.httpStatus) : nlohmann::json(nullptr);
     j["schema_version"] = o.schemaVersion ? nlohmann::json(*o.schemaVersion) : nlohmann::json(nullptr);
     j["expected"] = s.expected ? nlohmann::json(renderExpect(*s.expected)) : nlohmann::json(nullptr);

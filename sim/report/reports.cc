@@ -31,7 +31,7 @@ std::string position(const Step& step) {
 std::string observedText(const StepResult& s, bool verbose = true) {
     const auto& o = s.observed;
     if (o.ok) return renderObserved(o, s.step->action);
-    return o.error + ": " + (verbose ? o.message : rootMessage(o.message));
+    return o.error + ": " + (verbose ? o.message : oneLineMessage(o.message));
 }
 
 // One code point decoded from strict UTF-8 at `at`; nullopt for a byte that
@@ -478,8 +478,9 @@ std::string html(const std::vector<ScenarioResult>& results, std::uint64_t seed)
         int n = 0;
         for (const auto& r : results) {
             if (r.passed) continue;
-            h << "<div class=\"failure\" id=\"f" << ++n << "\"><h3>" << htmlEscape(r.file + ": " + title(r))
-              << "</h3>\n" << toSvg(diagramOf(r)) << "<pre>" << htmlEscape(failureBlock(r)) << "</pre>\n"
+            ++n;
+            h << "<div class=\"failure\" id=\"f" << n << "\"><h3>" << htmlEscape(r.file + ": " + title(r))
+              << "</h3>\n" << toSvg(diagramOf(r), "seq" + std::to_string(n)) << "<pre>" << htmlEscape(failureBlock(r)) << "</pre>\n"
               << "<details><summary>every step with its trace</summary><pre>" << htmlEscape(explainBlock(r))
               << "</pre></details></div>\n";
         }

@@ -120,15 +120,16 @@ std::string htmlEscape(const std::string& s) {
     return out;
 }
 
-std::string toSvg(const SequenceDiagram& d) {
+std::string toSvg(const SequenceDiagram& d, const std::string& id) {
+    std::string plain = id + "-ah", failing = id + "-ahf";
     int width = 2 * kMargin + static_cast<int>(std::max<std::size_t>(d.participants.size(), 1)) * kColumn;
     int bottom = kTop + static_cast<int>(d.messages.size() + 1) * kRow;
     std::ostringstream s;
     s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"seq\" width=\"" << width << "\" height=\"" << bottom + 10
       << "\" viewBox=\"0 0 " << width << " " << bottom + 10 << "\" role=\"img\">\n";
-    s << "<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+    s << "<defs><marker id=\"" << htmlEscape(plain) << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
          "orient=\"auto\"><path d=\"M0,0L10,5L0,10z\" fill=\"#333\"/></marker>"
-         "<marker id=\"ahf\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+         "<marker id=\"" << htmlEscape(failing) << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
          "orient=\"auto\"><path d=\"M0,0L10,5L0,10z\" fill=\"#c00\"/></marker></defs>\n";
     for (std::size_t m = 0; m < d.messages.size(); ++m) {  // the failing rows' bands, behind everything
         if (!d.messages[m].highlight) continue;
@@ -149,7 +150,7 @@ std::string toSvg(const SequenceDiagram& d) {
         const auto& msg = d.messages[m];
         int y = kTop + static_cast<int>(m + 1) * kRow;
         const char* colour = msg.highlight ? "#c00" : "#333";
-        const char* marker = msg.highlight ? "ahf" : "ah";
+        std::string marker = htmlEscape(msg.highlight ? failing : plain);
         s << "<g class=\"" << (msg.highlight ? "msg failing" : "msg") << "\"><title>" << htmlEscape(msg.label)
           << "</title>";
         int x1 = xOf(msg.from), x2 = xOf(msg.to);

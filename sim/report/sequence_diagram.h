@@ -28,8 +28,9 @@ struct SequenceDiagram {
 };
 
 /// `<svg>` ... `</svg>`, every text escaped for HTML/XML; a long label is
-/// shortened on the canvas and carried whole in its `<title>`.
-std::string toSvg(const SequenceDiagram& diagram);
+/// shortened on the canvas and carried whole in its `<title>`. `id` prefixes
+/// the element ids (arrow heads), unique per diagram of a page.
+std::string toSvg(const SequenceDiagram& diagram, const std::string& id = "seq");
 
 /// A mermaid `sequenceDiagram` (without the fence): participants aliased
 /// P0, P1, ... so names cannot break the syntax; characters mermaid reads as

@@ -58,7 +58,7 @@ std::string elideEmbeddedJson(const std::string& text) {
     return out + " [" + std::to_string(left) + " characters of embedded JSON left out]";
 }
 
-std::string rootMessage(const std::string& text) {
+std::string oneLineMessage(const std::string& text) {
     auto out = elideEmbeddedJson(text);
     auto eol = out.find_first_of("\r\n");
     if (eol == std::string::npos) return out;

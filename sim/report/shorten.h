@@ -22,6 +22,6 @@ std::string elideEmbeddedJson(const std::string& text);
 /// A broker message as one line (issue 13): embedded JSON elided, cut at the
 /// first line break that remains (marked "…"). `run` and `explain` print
 /// this and the checker's problem list; `-v` prints the full message.
-std::string rootMessage(const std::string& text);
+std::string oneLineMessage(const std::string& text);
 
 }  // namespace cnx::sim
