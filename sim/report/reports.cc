@@ -27,11 +27,14 @@ std::string position(const Step& step) {
     return step.pos.file + ":" + std::to_string(step.pos.line) + ":" + std::to_string(step.pos.column);
 }
 
+// Whether a broker message embeds long JSON (an Avro refusal's schemas).
+bool embedsSchemas(const std::string& message) { return elideEmbeddedJson(message) != message; }
+
 // A refusal's message as its root line (sim/report/shorten.h), or whole with -v.
 std::string observedText(const StepResult& s, bool verbose = true) {
     const auto& o = s.observed;
     if (o.ok) return renderObserved(o, s.step->action);
-    return o.error + ": " + (verbose ? o.message : oneLineMessage(o.message));
+    return o.error + ": " + (verbose || !embedsSchemas(o.message) ? o.message : oneLineMessage(o.message));
 }
 
 // One code point decoded from strict UTF-8 at `at`; nullopt for a byte that
@@ -197,7 +200,7 @@ std::string explainBlock(const ScenarioResult& r, bool verbose) {
             continue;
         }
         out << "    observed: " << observedText(s, verbose) << "\n" << notModelledLines(s, "              ");
-        if (!verbose && !s.observed.ok) {
+        if (!verbose && !s.observed.ok && embedsSchemas(s.observed.message)) {
             for (const auto& p : s.observed.problems) out << "    problem:  " << p.summary() << "\n";
         }
         if (s.expected) out << "    expected: " << renderExpect(*s.expected) << (s.status == StepStatus::passed ? "  [pass]" : "  [FAIL: " + shortText(s.why) + "]") << "\n";
