@@ -18,6 +18,7 @@
 #include "sim/run/expectation.h"
 #include "sim/scenario/load/json_schema.h"
 #include "sim/scenario/loader.h"
+#include "sim/report/json_report.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
 #include "sim/run/shard.h"
@@ -54,7 +55,14 @@ constexpr std::string_view kRunUsage =
     "  --tags T[,T...]          only scenarios carrying one of these tags\n"
     "  --exclude-tags T[,T...]  not the scenarios carrying one of these tags\n"
     "  --junit FILE             write JUnit XML\n"
-    "  --report FILE            write a Markdown (.md) or HTML (.html) report\n"
+    "  --report FILE            write a Markdown (.md) or HTML (.html) report;\n"
+    "                           `--report -` writes the Markdown report to stdout\n"
+    "                           (for $GITHUB_STEP_SUMMARY) and the run's own output\n"
+    "                           to stderr\n"
+    "  --json FILE              write one JSON object per run, one per line\n"
+    "                           (doc/reports.md)\n"
+    "  -q, --quiet              one line per failure and a one-line summary\n"
+    "  -v                       full broker messages (embedded schemas) in failures\n"
     "  --accept                 write observed outcomes into steps without `expect`\n"
     "                           (and into versions a per-version map does not cover)\n"
     "  --accept=all             ... and over the versions whose expectation failed;\n"
@@ -109,7 +117,9 @@ constexpr std::string_view kExplainUsage =
     "usage: cnxsim explain FILE [-v]\n"
     "\n"
     "Runs every scenario of FILE and prints, for each step, the observed outcome,\n"
-    "the expectation and the model's decision trace with reference sections.\n";
+    "the expectation and the model's decision trace with reference sections.\n"
+    "A refusal shows the broker's message as one line and the checker's problem\n"
+    "paths; -v prints the full message with the schemas it embeds.\n";
 
 constexpr std::string_view kLintUsage =
     "usage: cnxsim lint PATH...\n"
@@ -139,7 +149,7 @@ struct Args {
 // Options that take a value, per command.
 const std::map<std::string, std::set<std::string>>& valueOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--seed", "--schedule", "--shard", "--version",
+        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--json", "--seed", "--schedule", "--shard", "--version",
                  "--max-interleavings", "--shard-by"}},
         {"explain", {}},
         {"lint", {}},
@@ -150,7 +160,7 @@ const std::map<std::string, std::set<std::string>>& valueOptions() {
 
 const std::map<std::string, std::set<std::string>>& flagOptions() {
     static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--accept", "--accept=all", "--strict", "--explore-all", "--help"}},
+        {"run", {"--accept", "--accept=all", "--strict", "--explore-all", "--quiet", "--help"}},
         {"explain", {"--help"}},
         {"lint", {"--help"}},
         {"profiles", {"--gaps", "--help"}},
@@ -165,6 +175,8 @@ std::optional<std::string> parseArgs(const std::string& command, const std::vect
         const std::string& a = in[i];
         if (a == "-h") {
             out.options["--help"] = "";
+        } else if (a == "-q" && flags.count("--quiet")) {
+            out.options["--quiet"] = "";
         } else if (a == "-v" || a == "-vv" || a == "-vvv" || a == "--verbose") {
             out.verbosity += a == "--verbose" ? 1 : static_cast<int>(a.size()) - 1;
         } else if (a.starts_with("--")) {
@@ -366,11 +378,16 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     bool acceptAll = args.options.count("--accept=all") > 0;
     if (auto it = args.options.find("--report"); it != args.options.end()) {
         auto ext = std::filesystem::path(it->second).extension().string();
-        if (ext != ".md" && ext != ".markdown" && ext != ".html" && ext != ".htm") {
+        if (it->second != "-" && ext != ".md" && ext != ".markdown" && ext != ".html" && ext != ".htm") {
             err << "cnxsim run: --report takes a .md or .html file, got '" << it->second << "'\n";
             return kExitInvalid;
         }
     }
+    // `--report -`: the Markdown report owns stdout; the run's own lines go to stderr.
+    bool reportToStdout = args.options.count("--report") && args.options.at("--report") == "-";
+    bool quiet = args.options.count("--quiet") > 0;
+    bool verbose = args.verbosity > 0;
+    std::ostream& console = reportToStdout ? err : out;
     auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
     auto loaded = loadPaths(paths);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
@@ -379,7 +396,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         err << "cnxsim run: " << *e << "\n";
         return kExitInvalid;
     }
-    out << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
+    if (!quiet) console << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
     auto plan = planRuns(selected, onlyVersion);
     bool byInterleavings = false;
     if (auto it = args.options.find("--shard-by"); it != args.options.end()) {
@@ -404,9 +421,13 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         const auto& [file, scenario] = *run.entry;
         options.document = documentOf(loaded, run.entry);
         auto r = runScenario(scenario, file, run.version, options);
-        out << consoleLine(r) << "\n";
-        if (!r.passed)
-            out << failureBlock(r) << "  (replay: cnxsim run " << file
+        if (quiet) {
+            if (!r.passed) console << "FAIL  " << file << ": " << r.scenario->name << " [" << r.version << "]: " << shortReason(r) << "\n";
+        } else {
+            console << consoleLine(r) << "\n";
+        }
+        if (!r.passed && !quiet)
+            console << failureBlock(r, verbose) << "  (replay: cnxsim run " << file
                 << (onlyVersion ? " --version " + *onlyVersion : "")
                 << (options.schedule == ScheduleMode::random ? " --schedule random" : "") << " --seed "
                 << options.seed << ")\n";
@@ -420,20 +441,32 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             status = kExitInvalid;
         }
     }
-    if (auto it = args.options.find("--report"); it != args.options.end()) {
+    if (auto it = args.options.find("--json"); it != args.options.end()) {
+        if (auto e = writeJsonLines(it->second, results, options.seed)) {
+            err << "cnxsim run: " << *e << "\n";
+            status = kExitInvalid;
+        }
+    }
+    if (reportToStdout) {
+        out << markdownReport(results, options.seed);
+    } else if (auto it = args.options.find("--report"); it != args.options.end()) {
         if (auto e = writeReport(it->second, results, options.seed)) {
             err << "cnxsim run: " << *e << "\n";
             status = kExitInvalid;
         }
     }
-    if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, out, err) != 0)
+    if (accept && writeAccepted(results, acceptAll ? AcceptMode::mismatches : AcceptMode::missing, console, err) != 0)
         status = kExitInvalid;
+    if (quiet) {
+        console << passed << " passed, " << failed << " failed (seed " << options.seed << ")\n";
+        return status;
+    }
     if (shard && byInterleavings)
-        out << "shard " << to_string(*shard) << " of every exhaustive race's interleavings: " << runs.size() << " runs\n";
+        console << "shard " << to_string(*shard) << " of every exhaustive race's interleavings: " << runs.size() << " runs\n";
     else if (shard)
-        out << "shard " << to_string(*shard) << ": " << runs.size() << " of " << plan.size() << " runs"
+        console << "shard " << to_string(*shard) << ": " << runs.size() << " of " << plan.size() << " runs"
             << (runs.empty() ? " (nothing to run in this shard)" : "") << "\n";
-    out << passed << " passed, " << failed << " failed\n";
+    console << passed << " passed, " << failed << " failed\n";
     return status;
 }
 
@@ -448,7 +481,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     for (const auto& [file, scenario] : loaded.scenarios) {
         for (const auto& version : versionsOf(scenario)) {
             auto r = runScenario(scenario, file, version, RunOptions{});
-            out << explainBlock(r) << "\n";
+            out << explainBlock(r, args.verbosity > 0) << "\n";
             failed += r.passed ? 0 : 1;
         }
     }

@@ -15,11 +15,16 @@ namespace cnx::sim {
 std::string consoleLine(const ScenarioResult& result);
 
 /// The failure block of a failed run: each failed step with its position,
-/// expected and observed outcome, and the model's decision trace.
-std::string failureBlock(const ScenarioResult& result);
+/// expected and observed outcome, and the model's decision trace; a refusal's
+/// message as one root line and its problem paths unless `verbose` (-v).
+std::string failureBlock(const ScenarioResult& result, bool verbose = false);
 
-/// Every step with its observed outcome and trace (`cnxsim explain`).
-std::string explainBlock(const ScenarioResult& result);
+/// Every step with its observed outcome and trace (`cnxsim explain`); long
+/// Avro messages short as in failureBlock unless `verbose`.
+std::string explainBlock(const ScenarioResult& result, bool verbose = false);
+
+/// The first reason a run failed, one line ("step 3 (producer): expected ok, got ..."); empty when it passed.
+std::string shortReason(const ScenarioResult& result);
 
 /// Writes JUnit XML (well-formed XML 1.0 whatever the names and messages
 /// hold: bytes that are not UTF-8 and characters XML forbids become U+FFFD)
@@ -32,5 +37,10 @@ std::optional<std::string> writeJUnit(const std::string& path, const std::vector
 /// the JUnit XML's, the same way; an error text otherwise.
 std::optional<std::string> writeReport(const std::string& path, const std::vector<ScenarioResult>& results,
                                        std::uint64_t seed);
+
+/// The Markdown report's text (`--report -` writes it to stdout): summary
+/// line, failures first each with a mermaid sequence diagram, then the
+/// scenario x release-line matrix.
+std::string markdownReport(const std::vector<ScenarioResult>& results, std::uint64_t seed);
 
 }  // namespace cnx::sim

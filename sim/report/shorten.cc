@@ -58,4 +58,11 @@ std::string elideEmbeddedJson(const std::string& text) {
     return out + " [" + std::to_string(left) + " characters of embedded JSON left out]";
 }
 
+std::string oneLineMessage(const std::string& text) {
+    auto out = elideEmbeddedJson(text);
+    auto eol = out.find_first_of("\r\n");
+    if (eol == std::string::npos) return out;
+    return out.substr(0, eol) + " \xe2\x80\xa6";
+}
+
 }  // namespace cnx::sim

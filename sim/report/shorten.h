@@ -2,8 +2,8 @@
 // Short forms of broker texts for failure blocks (issue 9 item 3): a refusal's
 // message can embed whole schemas (Avro's "Unable to read schema: {...} using
 // schema: {...}"); a failure block shows the checker's problem paths instead,
-// and the message with its embedded JSON left out. `cnxsim explain` keeps the
-// full text.
+// and the message with its embedded JSON left out; `cnxsim explain` too
+// (issue 13), unless -v asks for the full text.
 
 #include <cstddef>
 #include <string>
@@ -18,5 +18,10 @@ inline constexpr std::size_t kEmbeddedJsonLimit = 60;
 /// folded into spaces, and a note of how many characters were left out.
 /// A text with nothing to leave out is returned unchanged.
 std::string elideEmbeddedJson(const std::string& text);
+
+/// A broker message as one line (issue 13): embedded JSON elided, cut at the
+/// first line break that remains (marked "…"). `run` and `explain` print
+/// this and the checker's problem list; `-v` prints the full message.
+std::string oneLineMessage(const std::string& text);
 
 }  // namespace cnx::sim

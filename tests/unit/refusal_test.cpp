@@ -216,9 +216,14 @@ steps:
     CHECK(block.find(embedded) == std::string::npos);
     CHECK(block.find(R"("name" : "age")") == std::string::npos);
     CHECK(block.find("characters of embedded JSON left out]") != std::string::npos);
-    // The full broker message stays where it is asserted: the observed outcome and `cnxsim explain`.
+    // The full broker message stays where it is asserted (the observed outcome); `cnxsim explain`
+    // shows it short with the problem paths (issue 13), whole only with -v (verbose).
     CHECK(observed.message.find(embedded) != std::string::npos);
-    CHECK(cnx::sim::explainBlock(result).find(R"("name" : "age")") != std::string::npos);
+    auto explained = cnx::sim::explainBlock(result);
+    CHECK(explained.find(R"("name" : "age")") == std::string::npos);
+    CHECK(explained.find("problem:  /fields/1: ") != std::string::npos);
+    CHECK(cnx::sim::explainBlock(result, true).find(R"("name" : "age")") != std::string::npos);
+    CHECK(cnx::sim::failureBlock(result, true).find(R"("name" : "age")") != std::string::npos);
 }
 
 TEST_CASE("cnxsim compat prints the problems of the registry's one decision", "[refusal][compat]") {

@@ -1,0 +1,116 @@
+#include "sim/report/scenario_diagram.h"
+
+#include <type_traits>
+#include <variant>
+
+#include "sim/report/shorten.h"
+#include "sim/run/expectation.h"
+
+namespace cnx::sim {
+namespace {
+
+std::string schemaText(const SchemaRef& s) {
+    switch (s.kind) {
+        case SchemaRef::Kind::none: return "no schema";
+        case SchemaRef::Kind::autoConsume: return "AUTO_CONSUME";
+        case SchemaRef::Kind::autoProduceBytes: return "AUTO_PRODUCE_BYTES";
+        case SchemaRef::Kind::definition: break;
+    }
+    return s.alias.empty() ? std::string("inline schema") : s.alias;
+}
+
+// Who sends a step's request, and what it says.
+std::pair<std::string, std::string> request(const Step& step) {
+    return std::visit(
+        [&](const auto& a) -> std::pair<std::string, std::string> {
+            using T = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<T, ProducerStep>)
+                return {"producer " + a.name, "PRODUCER " + a.topic + " (" + schemaText(a.schema) + ")"};
+            else if constexpr (std::is_same_v<T, SubscribeStep>)
+                return {"consumer " + a.consumer, "SUBSCRIBE " + a.topic + " (" + schemaText(a.schema) + ")"};
+            else if constexpr (std::is_same_v<T, CloseStep>)
+                return {a.name, "CLOSE " + a.name};
+            else if constexpr (std::is_same_v<T, PublishStep>)
+                return {"producer " + a.producer,
+                        a.schema ? "GET_OR_CREATE_SCHEMA (" + schemaText(*a.schema) + ")"
+                                 : "SEND x" + std::to_string(a.count)};
+            else if constexpr (std::is_same_v<T, UploadSchemaStep>)
+                return {"admin", "POST schema " + a.topic + " (" + schemaText(a.schema) + ")"};
+            else if constexpr (std::is_same_v<T, TestCompatibilityStep>)
+                return {"admin", "POST compatibility " + a.topic + " (" + schemaText(a.schema) + ")"};
+            else if constexpr (std::is_same_v<T, GetSchemaVersionStep>)
+                return {"admin", "POST version " + a.topic + " (" + schemaText(a.schema) + ")"};
+            else if constexpr (std::is_same_v<T, GetSchemaStep>)
+                return {"admin", "GET schema " + a.topic};
+            else if constexpr (std::is_same_v<T, DeleteSchemaStep>)
+                return {"admin", "DELETE schema " + a.topic};
+            else if constexpr (std::is_same_v<T, DeleteTopicStep>)
+                return {"admin", "DELETE topic " + a.topic};
+            else if constexpr (std::is_same_v<T, SetPolicyStep>)
+                return {"admin", "set-policy " + (a.topic ? *a.topic : a.namespaceName.value_or(""))};
+            else if constexpr (std::is_same_v<T, SetBrokerConfigStep>)
+                return {"operator", "set-broker-config"};
+            else if constexpr (std::is_same_v<T, UpgradeBrokerStep>)
+                return {"operator", "upgrade-broker " + a.version};
+            else if constexpr (std::is_same_v<T, RestartBrokerStep>)
+                return {"operator", "restart-broker"};
+            else if constexpr (std::is_same_v<T, UnloadStep>)
+                return {"operator", "unload " + a.topic};
+            else if constexpr (std::is_same_v<T, CheckStep>)
+                return {"check", "check " + a.topic};
+            else
+                return {"race", "concurrently: " + std::to_string(a.branches.size()) + " branches"};
+        },
+        step.body);
+}
+
+// A registry interaction (reference §4): a write stores or deletes versions.
+bool registrySection(const std::string& section) { return section.rfind("§4.", 0) == 0; }
+bool registryWrite(const std::string& rule) {
+    return rule.find("put") != std::string::npos || rule.find("append") != std::string::npos ||
+           rule.find("DELETE") != std::string::npos;
+}
+
+std::string answer(const StepResult& s) {
+    if (s.step->action == "check") return s.status == StepStatus::failed ? "does not hold" : "holds";
+    const auto& o = s.observed;
+    std::string text = o.ok ? renderObserved(o, s.step->action) : o.error + ": " + elideEmbeddedJson(o.message);
+    if (s.status == StepStatus::failed) text += "  [FAIL: " + elideEmbeddedJson(s.why) + "]";
+    return text;
+}
+
+}  // namespace
+
+SequenceDiagram diagramOf(const ScenarioResult& r) {
+    SequenceDiagram d;
+    // Fixed order: the clients in order of appearance first, then broker and registry.
+    for (const auto& s : r.steps) {
+        if (s.step && s.step->action != "check") d.participant(request(*s.step).first);
+    }
+    std::size_t broker = d.participant("broker");
+    std::size_t registry = d.participant("schema registry");
+    for (const auto& s : r.steps) {
+        if (!s.step) continue;
+        bool failed = s.status == StepStatus::failed;
+        auto [who, what] = request(*s.step);
+        if (s.step->action == "check") {
+            d.add(broker, registry, what, false, failed);
+            d.add(registry, broker, answer(s), true, failed);
+            continue;
+        }
+        std::size_t from = d.participant(who);
+        d.add(from, broker, s.label + ": " + what, false, failed);
+        std::string last;
+        for (const auto& e : s.observed.trace.entries()) {
+            if (!registrySection(e.section)) continue;
+            std::string label = std::string(registryWrite(e.rule) ? "write: " : "read: ") + e.rule;
+            if (label == last) continue;  // the same call per partition: once
+            last = label;
+            d.add(broker, registry, label, false, false);
+        }
+        d.add(broker, from, answer(s), true, failed);
+    }
+    return d;
+}
+
+}  // namespace cnx::sim
