@@ -14,6 +14,7 @@
 #include "sim/scenario/accept_outcomes.h"
 #include "sim/scenario/accept_writer.h"
 #include "sim/cli/compat_command.h"
+#include "sim/cli/version.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/run/expectation.h"
 #include "sim/scenario/load/json_schema.h"
@@ -245,6 +246,7 @@ int reportErrors(const std::vector<LoadError>& errors, std::ostream& err) {
 
 std::vector<std::string> defaultScenarioPaths() {
     if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
+    if (auto installed = installedScenarios()) return {*installed};  // PREFIX/share/cnxsim/scenarios
     return {CNXSIM_DEFAULT_SCENARIOS};
 }
 
@@ -627,7 +629,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     if (command == "--version" || command == "version") {
-        out << "cnxsim " << CNXSIM_VERSION << "\n";
+        printVersion(out);
         return kExitPassed;
     }
     if (command == "schema") {
