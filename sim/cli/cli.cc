@@ -13,6 +13,7 @@
 #include "broker_model/profile/profile.h"
 #include "sim/scenario/accept_outcomes.h"
 #include "sim/scenario/accept_writer.h"
+#include "sim/cli/cli_args.h"
 #include "sim/cli/compat_command.h"
 #include "sim/cli/version.h"
 #include "sim/scenario/did_you_mean.h"
@@ -42,9 +43,31 @@ constexpr std::string_view kUsage =
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
     "  record             a proxy in front of a real broker that records the session\n"
     "  schema             print the JSON Schema of the scenario format (doc/scenario.schema.json)\n"
+    "  completion bash    print a bash completion script\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
+    "\n"
+    "Every command takes -h/--help (as `cnxsim help COMMAND`); run, explain, lint\n"
+    "and profiles take -v/-vv/--verbose (diagnostics on stderr: info, debug).\n"
+    "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
+
+constexpr std::string_view kSchemaUsage =
+    "usage: cnxsim schema\n"
+    "\n"
+    "Prints the JSON Schema (draft 2020-12) of the scenario format, generated from\n"
+    "the loader's own tables; doc/scenario.schema.json is this output. Editors\n"
+    "that speak the yaml-language-server modeline use it (doc/scenario-format.md,\n"
+    "\"Editor support\").\n";
+
+constexpr std::string_view kCompletionUsage =
+    "usage: cnxsim completion bash\n"
+    "\n"
+    "Prints a bash completion script: commands, their options and the values\n"
+    "known for them (--schedule fifo|random, --shard-by runs|interleavings),\n"
+    "files for paths. Install it with\n"
+    "  cnxsim completion bash > ~/.local/share/bash-completion/completions/cnxsim\n"
+    "or, for the current shell, `source <(cnxsim completion bash)`.\n";
 
 constexpr std::string_view kRunUsage =
     "usage: cnxsim run [PATH...] [options]\n"
@@ -115,12 +138,23 @@ constexpr std::string_view kRunUsage =
     "selects no scenario, a bad --shard and an unknown --version\n";
 
 constexpr std::string_view kExplainUsage =
-    "usage: cnxsim explain FILE [-v]\n"
+    "usage: cnxsim explain FILE [--version V] [--step ID] [-v]\n"
     "\n"
     "Runs every scenario of FILE and prints, for each step, the observed outcome,\n"
     "the expectation and the model's decision trace with reference sections.\n"
     "A refusal shows the broker's message as one line and the checker's problem\n"
     "paths; -v prints the full message with the schemas it embeds.\n";
+    "\n"
+    "options:\n"
+    "  --version V   on release V only (a line, \"2.10\", or an exact release,\n"
+    "                \"2.10.2\"), as `run --version`: whether or not its\n"
+    "                broker.version lists it\n"
+    "  --step ID     only that step: its `id`, or its 1-based number among the\n"
+    "                steps of its document (\"3\" or \"step 3\"), as the trace labels\n"
+    "                it; a document without that step is left out\n"
+    "\n"
+    "exit status: 0 all passed, 1 some failed, 2 invalid input (an unknown\n"
+    "--version or --step)\n";
 
 constexpr std::string_view kLintUsage =
     "usage: cnxsim lint PATH...\n"
@@ -140,74 +174,6 @@ constexpr std::string_view kProfilesUsage =
     "implement (with VERSION: those affecting that release), the paths each\n"
     "touches and the releases it affects. A step whose decision meets one says\n"
     "`not modelled: #NNNN (...)` beside its outcome; `run --strict` fails it.\n";
-
-struct Args {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> options;  // --name -> value ("" for flags)
-    int verbosity = 0;
-};
-
-// Options that take a value, per command.
-const std::map<std::string, std::set<std::string>>& valueOptions() {
-    static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--tags", "--exclude-tags", "--junit", "--report", "--json", "--seed", "--schedule", "--shard", "--version",
-                 "--max-interleavings", "--shard-by"}},
-        {"explain", {}},
-        {"lint", {}},
-        {"profiles", {"--diff"}},
-    };
-    return m;
-}
-
-const std::map<std::string, std::set<std::string>>& flagOptions() {
-    static const std::map<std::string, std::set<std::string>> m{
-        {"run", {"--accept", "--accept=all", "--strict", "--explore-all", "--quiet", "--help"}},
-        {"explain", {"--help"}},
-        {"lint", {"--help"}},
-        {"profiles", {"--gaps", "--help"}},
-    };
-    return m;
-}
-
-std::optional<std::string> parseArgs(const std::string& command, const std::vector<std::string>& in, Args& out) {
-    const auto& values = valueOptions().at(command);
-    const auto& flags = flagOptions().at(command);
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const std::string& a = in[i];
-        if (a == "-h") {
-            out.options["--help"] = "";
-        } else if (a == "-q" && flags.count("--quiet")) {
-            out.options["--quiet"] = "";
-        } else if (a == "-v" || a == "-vv" || a == "-vvv" || a == "--verbose") {
-            out.verbosity += a == "--verbose" ? 1 : static_cast<int>(a.size()) - 1;
-        } else if (a.starts_with("--")) {
-            auto eq = a.find('=');
-            std::string name = eq == std::string::npos ? a : a.substr(0, eq);
-            if (flags.count(a)) {
-                out.options[a] = "";
-            } else if (values.count(name)) {
-                if (eq != std::string::npos) {
-                    out.options[name] = a.substr(eq + 1);
-                } else if (i + 1 < in.size()) {
-                    out.options[name] = in[++i];
-                } else {
-                    return "option " + name + " needs a value";
-                }
-            } else {
-                std::vector<std::string> known(values.begin(), values.end());
-                known.insert(known.end(), flags.begin(), flags.end());
-                auto hint = closestMatch(name, known);
-                return "unknown option '" + a + "' for 'cnxsim " + command + "'" +
-                       (hint ? " (did you mean '" + *hint + "'?)" : "");
-            }
-        } else if (a.starts_with("-") && a.size() > 1) {
-            return "unknown option '" + a + "' for 'cnxsim " + command + "'";
-        } else {
-            out.positional.push_back(a);
-        }
-    }
-    return std::nullopt;
-}
 
 void setVerbosity(int v) {
     static auto logger = [] {
@@ -472,17 +438,67 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     return status;
 }
 
+// `explain --step ID`: the 0-based index of the step of `scenario` that ID names
+// (its `id`, or its number "3" / "step 3"), if it has one.
+std::optional<std::size_t> stepNamed(const Scenario& scenario, const std::string& id) {
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i)
+        if (!scenario.steps[i].id.empty() && scenario.steps[i].id == id) return i;
+    std::string number = id.starts_with("step ") ? id.substr(5) : id;
+    std::size_t n = 0;
+    auto [p, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+    if (ec == std::errc() && p == number.data() + number.size() && n >= 1 && n <= scenario.steps.size()) return n - 1;
+    return std::nullopt;
+}
+
 int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
         err << "cnxsim explain: expected exactly one FILE\n" << kExplainUsage;
         return kExitInvalid;
     }
+    std::optional<std::string> onlyVersion;
+    if (auto it = args.options.find("--version"); it != args.options.end()) {
+        std::string error;
+        if (!profileFor(it->second, &error)) {
+            err << "cnxsim explain: --version: " << error << "\n";
+            return kExitInvalid;
+        }
+        onlyVersion = it->second;
+    }
     auto loaded = loadPaths(args.positional);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    auto stepIt = args.options.find("--step");
+    if (stepIt != args.options.end()) {
+        bool found = false;
+        std::vector<std::string> ids;
+        for (const auto& entry : loaded.scenarios) {
+            found = found || stepNamed(entry.second, stepIt->second).has_value();
+            for (const auto& step : entry.second.steps)
+                if (!step.id.empty()) ids.push_back(step.id);
+        }
+        if (!found) {
+            auto hint = closestMatch(stepIt->second, ids);
+            err << "cnxsim explain: --step: no step '" << stepIt->second << "' in " << args.positional[0]
+                << (hint ? " (did you mean '" + *hint + "'?)" : "") << "; a step is named by its id or its number\n";
+            return kExitInvalid;
+        }
+    }
     int failed = 0;
     for (const auto& [file, scenario] : loaded.scenarios) {
-        for (const auto& version : versionsOf(scenario)) {
+        std::optional<std::size_t> only;
+        if (stepIt != args.options.end()) {
+            only = stepNamed(scenario, stepIt->second);
+            if (!only) continue;
+        }
+        auto versions = onlyVersion ? std::vector<std::string>{*onlyVersion} : versionsOf(scenario);
+        for (const auto& version : versions) {
             auto r = runScenario(scenario, file, version, RunOptions{});
+            if (only) {
+                // The steps before it still ran (they set the state it meets); only its block is shown.
+                std::vector<StepResult> kept;
+                for (auto& s : r.steps)
+                    if (s.step == &scenario.steps[*only]) kept.push_back(std::move(s));
+                r.steps = std::move(kept);
+            }
             out << explainBlock(r, args.verbosity > 0) << "\n";
             failed += r.passed ? 0 : 1;
         }
@@ -613,6 +629,8 @@ std::string_view usageOf(const std::string& command) {
     if (command == "compat") return compatUsage();
     if (command == "serve") return serve::serveUsage();
     if (command == "record") return record::recordUsage();
+    if (command == "completion") return kCompletionUsage;
+    if (command == "schema") return kSchemaUsage;
     return kUsage;
 }
 
@@ -633,16 +651,34 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     if (command == "schema") {
+        if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
+            out << kSchemaUsage;
+            return kExitPassed;
+        }
+        if (argv.size() != 1) {
+            err << "cnxsim schema: takes no arguments\n" << kSchemaUsage;
+            return kExitInvalid;
+        }
         out << load::scenarioJsonSchema();
         return kExitPassed;
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
     if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
     if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
-    if (!valueOptions().count(command)) {
-        std::vector<std::string> commands{"run",   "explain", "lint",   "profiles", "compat",
-                                             "serve", "record",  "schema",   "help"};
-        auto hint = closestMatch(command, commands);
+    if (command == "completion") {
+        if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
+            out << kCompletionUsage;
+            return kExitPassed;
+        }
+        if (argv.size() != 2 || argv[1] != "bash") {
+            err << "cnxsim completion: expected the shell, bash\n" << kCompletionUsage;
+            return kExitInvalid;
+        }
+        out << bashCompletion();
+        return kExitPassed;
+    }
+    if (!parsedCommand(command)) {
+        auto hint = closestMatch(command, commandNames());
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
             << kUsage;
         return kExitInvalid;

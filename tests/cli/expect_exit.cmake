@@ -1,6 +1,6 @@
 # Runs a command and checks its exit status and, optionally, that its output
 # contains a text. Used by ctest to check the real cnxsim binary end to end:
-#   cmake -DCMD="a;b;c" -DEXPECT_STATUS=1 [-DEXPECT_OUTPUT=text] -P expect_exit.cmake
+#   cmake -DCMD="a;b;c" -DEXPECT_STATUS=1 [-DEXPECT_OUTPUT=text] [-DEXPECT_ABSENT=text] -P expect_exit.cmake
 #   ... [-DEXPECT_FROM_FILE=f.yaml]: the output must contain "f.yaml:" + the text
 #   after "# expect: " on the first line of f.yaml (the malformed-input table).
 if(DEFINED EXPECT_FROM_FILE)
@@ -20,5 +20,11 @@ if(DEFINED EXPECT_OUTPUT)
   string(FIND "${out}${err}" "${EXPECT_OUTPUT}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "output lacks '${EXPECT_OUTPUT}'\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+endif()
+if(DEFINED EXPECT_ABSENT)
+  string(FIND "${out}${err}" "${EXPECT_ABSENT}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "output has '${EXPECT_ABSENT}'\nstdout:\n${out}\nstderr:\n${err}")
   endif()
 endif()
