@@ -143,7 +143,7 @@ constexpr std::string_view kExplainUsage =
     "Runs every scenario of FILE and prints, for each step, the observed outcome,\n"
     "the expectation and the model's decision trace with reference sections.\n"
     "A refusal shows the broker's message as one line and the checker's problem\n"
-    "paths; -v prints the full message with the schemas it embeds.\n";
+    "paths; -v prints the full message with the schemas it embeds.\n"
     "\n"
     "options:\n"
     "  --version V   on release V only (a line, \"2.10\", or an exact release,\n"
