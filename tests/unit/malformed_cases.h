@@ -495,7 +495,7 @@ steps:
 steps:
   - check: { topic: t }
 )y",
-     R"m(case.yaml:3:5: check asserts nothing (add one of schema_versions, latest_schema, producers, consumers, idle or strategy))m"},
+     R"m(case.yaml:3:5: check asserts nothing (add one of schema_versions, latest_schema, producers, consumers, idle, strategy or policies))m"},
     {"set-policy-without-target",
      R"y(name: x
 steps:

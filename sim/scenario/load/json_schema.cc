@@ -8,6 +8,9 @@
 // to a table is covered without touching this file.
 #include "sim/scenario/load/json_schema.h"
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "sim/scenario/load/format.h"
 #include "sim/scenario/load/json_tree.h"
 
@@ -136,14 +139,22 @@ Json shapeOf(std::string_view key, const ValueSpec& spec) {
     return described(Json::object(), spec.noun);
 }
 
+Json perVersion(Json value);
+
+// `byVersion`: every key but these may also be given per version (a check's values).
 template <class Fields>
-Json objectOf(const Fields& fields, std::string_view what) {
+Json objectOf(const Fields& fields, std::string_view what, std::initializer_list<std::string_view> byVersionExcept = {},
+              bool byVersion = false) {
     Json props = Json::object();
     Json required = Json::array();
     for (const auto& f : fields) {
         bool shaped = f.spec.kind == ValueKind::section || f.spec.kind == ValueKind::custom;
         Json value = shaped ? shapeOf(f.key, f.spec) : valueOf(f.spec);
         if (f.onNull == OnNull::skip) value = anyOf({Json::object().set("type", str("null")), std::move(value)});
+        if (byVersion && std::find(byVersionExcept.begin(), byVersionExcept.end(), f.key) == byVersionExcept.end()) {
+            Json again = value;
+            value = anyOf({std::move(value), perVersion(std::move(again))});
+        }
         props.set(f.key, std::move(value));
         if (f.need == Need::required) required.push(str(f.key));
     }
@@ -193,7 +204,9 @@ Json perVersion(Json value) {
                          .set("type", str("object"))
                          .set("minProperties", Json::integer(1))
                          .set("propertyNames", Json::object().set("pattern", str(kRangePattern)))
-                         .set("additionalProperties", std::move(value)),
+                         .set("additionalProperties",
+                              anyOf({std::move(value), described(Json::object().set("type", str("null")),
+                                                                 "~: deliberately not asserted on these versions")})),
                      "by version range: default, \"2.10\", \"<3.0\", \">=2.11\"");
 }
 
@@ -244,7 +257,7 @@ Json actionOf(ActionKind kind) {
             return anyOf({Json::object().set("type", str("null")), objectOf(kRestartBrokerFields, "")});
         case ActionKind::unload: return anyOf({valueOf(kUnloadFields[0].spec), objectOf(kUnloadFields, "")});
         case ActionKind::check: {
-            Json j = objectOf(kCheckFields, "");
+            Json j = objectOf(kCheckFields, "", {"topic", "namespace"}, true);
             j.set("minProperties", Json::integer(2));  // the topic and one assertion
             return j;
         }
