@@ -475,7 +475,7 @@ constexpr const char* kStyle =
     "th{background:#f0f0f4}td.name{font-family:monospace;font-size:90%}"
     ".pass{background:#dfd}.FAIL{background:#fcc}.gap{background:#ffd}"
     ".summary{font-size:120%;padding:.5em;border-radius:4px}.summary.bad{background:#fcc}.summary.good{background:#dfd}"
-    "pre{background:#f6f6f6;padding:6px;overflow-x:auto}details>summary{cursor:pointer}"
+    "pre{background:#f6f6f6;padding:6px;white-space:pre-wrap;overflow-wrap:anywhere}details>summary{cursor:pointer}"
     "td details summary{list-style:none}td details ul{margin:0;padding-left:1em}"
     ".failure{border-left:4px solid #c00;padding-left:1em;margin-bottom:2em}svg.seq{max-width:100%;height:auto}";
 
