@@ -187,7 +187,12 @@ std::string failureBlock(const ScenarioResult& r, bool verbose) {
         // Short forms: the checker's problem paths, not the schemas a message embeds.
         out << "    observed: " << observedText(s, verbose) << "\n" << notModelledLines(s, "              ");
         for (const auto& p : s.observed.problems) out << "    problem:  " << p.summary() << "\n";
-        out << "    why:      " << shortText(s.why) << "\n";
+        std::string why = s.why;
+        if (!verbose && !s.observed.ok && embedsSchemas(s.observed.message)) {
+            if (auto at = why.find(s.observed.message); at != std::string::npos)
+                why.replace(at, s.observed.message.size(), oneLineMessage(s.observed.message));
+        }
+        out << "    why:      " << shortText(why) << "\n";
         out << "    trace:\n";
         for (const auto& e : s.observed.trace.entries())
             out << "      " << e.section << " " << e.rule << ": " << shortText(e.detail) << "\n";

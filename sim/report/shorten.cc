@@ -1,5 +1,8 @@
 #include "sim/report/shorten.h"
 
+#include <cctype>
+#include <string_view>
+
 namespace cnx::sim {
 namespace {
 
@@ -60,9 +63,31 @@ std::string elideEmbeddedJson(const std::string& text) {
 
 std::string oneLineMessage(const std::string& text) {
     auto out = elideEmbeddedJson(text);
-    auto eol = out.find_first_of("\r\n");
-    if (eol == std::string::npos) return out;
-    return out.substr(0, eol) + " \xe2\x80\xa6";
+    bool cut = out != text;
+    // Java exception class names chained before the words: "a.b.FooException: c.d.BarException: msg",
+    // "Error during ... FULL: org.apache.avro.SchemaValidationException: msg" -> the words only.
+    auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '$'; };
+    for (std::size_t i = 0; i < out.size();) {
+        if (!nameChar(out[i]) || (i > 0 && nameChar(out[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < out.size() && nameChar(out[j])) ++j;
+        std::string_view name(out.data() + i, j - i);
+        bool exception = name.find('.') != std::string_view::npos &&
+                         (name.ends_with("Exception") || name.ends_with("Error"));
+        if (exception && out.compare(j, 2, ": ") == 0) {
+            out.erase(i, j + 2 - i);
+            continue;
+        }
+        i = j;
+    }
+    // The first cause only: Avro appends " caused by <the same chain again>".
+    if (auto by = out.find(" caused by "); by != std::string::npos) out.resize(by), cut = true;
+    if (auto eol = out.find_first_of("\r\n"); eol != std::string::npos) out.resize(eol), cut = true;
+    if (auto note = out.find(" [") ; note != std::string::npos && out.ends_with(" left out]")) out.resize(note);
+    return cut ? out + " \xe2\x80\xa6 (-v: the full message)" : out;
 }
 
 }  // namespace cnx::sim

@@ -180,6 +180,21 @@ TEST_CASE("elideEmbeddedJson leaves out long embedded JSON and says how much", "
                            " characters of embedded JSON left out]");
 }
 
+TEST_CASE("oneLineMessage keeps the words of a Java exception chain: no class names, no cause, no schemas", "[refusal][report]") {
+    std::string schema = "{\"type\":\"record\",\"name\":\"Person\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},"
+                         "{\"name\":\"name\",\"type\":\"string\"}]}";
+    std::string text = "org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException: "
+                       "Error during schema compatibility check with strategy FULL: "
+                       "org.apache.avro.SchemaValidationException: Unable to read schema: \n" + schema +
+                       "\nusing schema:\n" + schema + " caused by org.apache.avro.SchemaValidationException: again";
+    CHECK(cnx::sim::oneLineMessage(text) ==
+          "Error during schema compatibility check with strategy FULL: Unable to read schema: {\xe2\x80\xa6} using schema: "
+          "{\xe2\x80\xa6} \xe2\x80\xa6 (-v: the full message)");
+    // A message with nothing to leave out is kept as it is, class names and all.
+    CHECK(cnx::sim::oneLineMessage("Topic not found") == "Topic not found");
+    CHECK(cnx::sim::oneLineMessage("java.lang.IllegalStateException: x") == "x");
+}
+
 TEST_CASE("a failed Avro refusal step shows the problem path, not the embedded schemas", "[refusal][report]") {
     const char* yaml = R"(name: avro refusal with a wrong expectation
 schemas:
