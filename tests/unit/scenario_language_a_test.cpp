@@ -98,7 +98,7 @@ TEST_CASE("~ in a per-version expect is not asserted there: the step runs, --str
     CHECK(lint.status == 0);
 }
 
-TEST_CASE("--accept keeps ~ and fills in only what is missing", "[lang-a]") {
+TEST_CASE("accept keeps ~ and fills in only what is missing", "[lang-a]") {
     TempDir dir;
     auto file = dir / "s.yaml";
     writeText(file,
