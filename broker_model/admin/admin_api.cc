@@ -123,6 +123,12 @@ AdminResponse AdminApi::missingEndpoint(const char* what) const {
 void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Callback done) {
     auto trace = std::make_shared<Trace>();
     const auto& profile = broker_.profile();
+    // §7.3: 2.4.0-2.4.1 use FULL without reading the namespace policies.
+    bool readsNamespace = profile.adminStrategyResolution != AdminStrategyResolution::fullHardcoded;
+    if (auto missing = missingTenantOrNamespace(topic, "POST schema", !profile.adminSchemaTopicOperationCheck, readsNamespace, trace)) {
+        done(*missing);
+        return;
+    }
     // §7.4: isAllowAutoUpdateSchema and enforcement play no role here.
     auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get());
     broker_.registry().putSchemaIfAbsent(
@@ -145,6 +151,10 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
 
 void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done) {
     auto trace = std::make_shared<Trace>();
+    if (auto missing = missingTenantOrNamespace(topic, "GET schema", !broker_.profile().adminSchemaTopicOperationCheck, false, trace)) {
+        done(*missing);
+        return;
+    }
     broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, version, trace, done] {
         auto id = schemaIdOf(topic);
         auto& registry = broker_.registry();
@@ -193,6 +203,10 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
         return;
     }
     auto trace = std::make_shared<Trace>();
+    if (auto missing = missingTenantOrNamespace(topic, "POST version", !broker_.profile().adminSchemaTopicOperationCheck, false, trace)) {
+        done(*missing);
+        return;
+    }
     noteKeyValuePayloadGap(broker_.profile(), schema, *trace);
     if (keyValuePayloadUnconverted(broker_.profile(), schema)) {
         trace->add("§7.2", "POST version",
@@ -220,6 +234,10 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
 // deleting nothing (derived). A hard delete removes the history outright.
 void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
     auto trace = std::make_shared<Trace>();
+    if (auto missing = missingTenantOrNamespace(topic, "DELETE schema", true, false, trace)) {
+        done(*missing);
+        return;
+    }
     broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, force, trace, done] {
         auto seen = broker_.registry().locatorVersion(schemaIdOf(topic));
         broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), [this, topic, force, seen, trace, done] {
@@ -248,6 +266,10 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         return;
     }
     auto trace = std::make_shared<Trace>();
+    if (auto missing = missingTenantOrNamespace(topic, "POST compatibility", true, true, trace)) {
+        done(*missing);
+        return;
+    }
     noteKeyValuePayloadGap(profile, schema, *trace);
     auto strategy = adminStrategy(profile, broker_.policies(), topic, trace.get(), /*forCompatibilityCheck=*/true);
     auto body = [strategy](bool compatible) {

@@ -27,6 +27,31 @@ bool isStrategyField(std::string_view field) {
 
 }  // namespace
 
+// §7.5: the schema resource on a topic of a missing tenant or namespace. The
+// ownership lookup comes first and passes (a namespace without policies gets
+// one full bundle, NamespaceBundleFactory); then a tenant-admin check
+// (validateAdminAccessForTenantAsync) reads the tenant even without
+// authorization, and the strategy read (POST schema, POST compatibility) reads
+// the namespace policies (AdminResource.getNamespacePoliciesAsync). An
+// endpoint with neither answers from the registry.
+std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName& topic, const char* what,
+                                                                bool tenantAdminCheck, bool readsNamespacePolicies,
+                                                                const TracePtr& trace) const {
+    const auto& meta = broker_.metadata();
+    auto ns = topic.namespaceName();
+    if (meta.namespaceExists(ns)) return std::nullopt;
+    if (tenantAdminCheck && !meta.tenantExists(topic.tenant())) {
+        trace->add("§7.5", what, "tenant " + topic.tenant() + " does not exist: the tenant-admin check answers 404");
+        return AdminResponse::failure(trace, 404, "Tenant does not exist");
+    }
+    if (readsNamespacePolicies) {
+        trace->add("§7.5", what, "namespace " + ns + " does not exist: the strategy read answers 404");
+        return AdminResponse::failure(trace, 404, "Namespace does not exist");
+    }
+    trace->add("§7.5", what, "namespace " + ns + " does not exist: this endpoint does not read it and goes on");
+    return std::nullopt;
+}
+
 AdminResponse AdminApi::createTenant(const std::string& tenant) {
     auto trace = std::make_shared<Trace>();
     auto& meta = broker_.metadata();

@@ -163,6 +163,10 @@ struct BehaviourProfile {
     int adminIncompatibleStatus = 500;           // §7.4: 409 from 2.4.2 (derived 500 in 2.4.0)
     int adminInvalidDefinitionStatus = 500;      // §7.4: 422 from 2.11.0 (derived 500 before)
     bool adminNotFoundReason = false;            // §7.4: 404 reason `Schema not found` from 2.10
+    // §7.5: up to 2.10 the schema GETs, POST version and POST schema check tenant-admin
+    // access, which reads the tenant (404 `Tenant does not exist`); from 2.11.0 they
+    // check a topic operation instead (#15956, #18074), which reads no tenant.
+    bool adminSchemaTopicOperationCheck = false;
     AdminErrorText adminErrorText = AdminErrorText::none;  // §7.4
     int adminVersionSuccessStatus = 202;         // §7.4: POST /version 200 from 2.11.0
     // §7.2/§7.4 (#21645, #21632): POST /compatibility and /version convert a KEY_VALUE

@@ -176,6 +176,8 @@ const std::vector<Fix>& fixes() {
              p.adminInvalidDefinitionStatus = 422;
              p.adminVersionSuccessStatus = 200;
          }},
+        {"#15956, #18074", "§7.5", {v(2, 11, 0)}, {"adminSchemaTopicOperationCheck"},
+         [](BehaviourProfile& p) { p.adminSchemaTopicOperationCheck = true; }},
         {"#19166", "§7", {v(3, 0, 0)}, {"adminUpdatePartitionsAsync"},
          [](BehaviourProfile& p) { p.adminUpdatePartitionsAsync = true; }},
         {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
@@ -488,6 +490,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminIncompatibleStatus", std::to_string(p.adminIncompatibleStatus)},
         {"adminInvalidDefinitionStatus", std::to_string(p.adminInvalidDefinitionStatus)},
         {"adminNotFoundReason", flag(p.adminNotFoundReason)},
+        {"adminSchemaTopicOperationCheck", flag(p.adminSchemaTopicOperationCheck)},
         {"adminErrorText", errorText(p.adminErrorText)},
         {"adminVersionSuccessStatus", std::to_string(p.adminVersionSuccessStatus)},
         {"adminConvertsKeyValuePayload", flag(p.adminConvertsKeyValuePayload)},

@@ -16,6 +16,14 @@ std::optional<std::string> applyBrokerSetup(const Scenario& scenario, Broker& br
         if (s.value) return std::string_view(*s.value);
         return std::nullopt;
     };
+    // `broker: { tenants, namespaces }`: only the listed ones exist (and what
+    // `namespaces:` and `topics:` declare); otherwise every one does.
+    if (scenario.explicitMetadata) {
+        auto& meta = broker.metadata();
+        meta.implicit = false;
+        for (const auto& t : scenario.existingTenants) meta.tenants.insert(t);
+        for (const auto& ns : scenario.existingNamespaces) meta.declareNamespace(ns);
+    }
     for (const auto& ns : scenario.namespaces) {
         broker.metadata().declareNamespace(ns.name);
         for (const auto& s : ns.policies) {

@@ -256,6 +256,12 @@ struct Scenario {
     std::vector<std::string> reproduces;
     std::vector<std::string> brokerVersions;  // empty: the newest profile
     std::vector<Setting> brokerConfig;
+    /// `broker: { tenants, namespaces }`: when either is given, tenants and
+    /// namespaces are explicit (ClusterMetadata): only these, the tenants of
+    /// these namespaces, and the namespaces of `namespaces:` and `topics:` exist.
+    bool explicitMetadata = false;
+    std::vector<std::string> existingTenants;
+    std::vector<std::string> existingNamespaces;  // tenant/namespace
     std::vector<NamespaceDecl> namespaces;
     std::vector<TopicDecl> topics;
     std::map<std::string, ClientDecl> clients;

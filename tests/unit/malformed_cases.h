@@ -360,6 +360,30 @@ steps:
   - producer: { topic: t, name: p1 }
 )y",
      R"m(case.yaml:3:3: invalid namespace name 'default' (expected tenant/namespace))m"},
+    {"invalid-existing-namespace-name",
+     R"y(name: x
+broker:
+  namespaces: [acme/orders, acme]
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:29: invalid namespace name 'acme' (expected tenant/namespace))m"},
+    {"existing-namespace-listed-twice",
+     R"y(name: x
+broker:
+  namespaces: [acme/orders, acme/orders]
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:29: namespace 'acme/orders' is listed twice (first at 3:16))m"},
+    {"invalid-existing-tenant-name",
+     R"y(name: x
+broker:
+  tenants: [acme/orders]
+steps:
+  - producer: { topic: t, name: p1 }
+)y",
+     R"m(case.yaml:3:13: invalid tenant name 'acme/orders' (letters, digits and -_.=: only))m"},
     {"bad-topic-policy-value",
      R"y(name: x
 topics:

@@ -24,6 +24,8 @@ bool loadSection(DocumentLoader& loader, const ValueSpec&, const Entry& e, Scena
 }
 bool bindSchemaVersions(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
 bool bindLatestSchema(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
+bool bindBrokerTenants(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, Scenario& s);
+bool bindBrokerNamespaces(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, Scenario& s);
 bool bindCheckNamespace(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
 bool bindCheckPolicies(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, CheckStep& step);
 bool bindExpectError(DocumentLoader& loader, const ValueSpec& spec, const Entry& e, ExpectReading& r);
@@ -64,10 +66,14 @@ constexpr auto kSetupFields = [] {
     return out;
 }();
 
-constexpr std::array<Field<Scenario>, 2> kBrokerFields{{
+// `tenants` and `namespaces` make the tenants and namespaces explicit (the
+// admin API then answers 404 for the others); without them every one exists.
+constexpr std::array<Field<Scenario>, 4> kBrokerFields{{
     {"version", Need::optional, customValue("a broker version or a list of them"),
      loadSection<&DocumentLoader::loadBrokerVersions>},
     {"config", Need::optional, settingsValue(SettingScope::broker), store<&Scenario::brokerConfig>},
+    {"tenants", Need::optional, customValue("a list of tenant names"), bindBrokerTenants},
+    {"namespaces", Need::optional, customValue("a list of tenant/namespace names"), bindBrokerNamespaces},
 }};
 
 constexpr std::array<Field<TopicDecl>, 2> kTopicDeclFields{{

@@ -64,6 +64,12 @@ std::optional<std::string> namespaceOf(Ctx& ctx, const std::string& text, const 
     return std::nullopt;
 }
 
+std::optional<std::string> tenantOf(Ctx& ctx, const std::string& text, const SourcePos& at) {
+    if (validNameSegment(text)) return text;
+    ctx.error(at, "invalid tenant name " + inQuotes(text) + " (letters, digits and -_.=: only)");
+    return std::nullopt;
+}
+
 std::optional<VersionRange> parseRange(std::string_view text) {
     VersionRange r;
     r.text = std::string(text);

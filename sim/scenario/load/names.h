@@ -16,6 +16,8 @@ std::optional<std::string> brokerVersionOf(Ctx& ctx, const Value& v);
 /// A topic name, expanded to its full form.
 std::optional<std::string> topicOf(Ctx& ctx, const Value& v);
 std::optional<std::string> namespaceOf(Ctx& ctx, const std::string& text, const SourcePos& at);
+/// A tenant name: one segment of a namespace name (no '/').
+std::optional<std::string> tenantOf(Ctx& ctx, const std::string& text, const SourcePos& at);
 
 std::optional<VersionRange> parseRange(std::string_view text);
 bool looksLikeRange(std::string_view key);

@@ -60,6 +60,48 @@ void DocumentLoader::loadBrokerVersions(const Value& v) {
     }
 }
 
+namespace {
+
+// A list of names read with `nameOf`; a name listed twice is an error.
+template <class NameOf>
+bool bindNameList(DocumentLoader& loader, const Entry& e, std::vector<std::string>& out, const char* noun, NameOf nameOf) {
+    auto& ctx = loader.ctx();
+    auto items = sequenceOf(ctx, e.value);
+    if (!items) return false;
+    std::map<std::string, SourcePos> seen;
+    bool ok = true;
+    for (const Value& item : *items) {
+        auto text = scalarOf(ctx, item);
+        auto name = text ? nameOf(ctx, *text, item.pos) : std::nullopt;
+        if (!name) {
+            ok = false;
+            continue;
+        }
+        if (auto [it, fresh] = seen.emplace(*name, item.pos); !fresh) {
+            ctx.error(item.pos, std::string(noun) + " " + inQuotes(*name) + " is listed twice (first at " +
+                                    posText(it->second) + ")");
+            ok = false;
+            continue;
+        }
+        out.push_back(*name);
+    }
+    return ok;
+}
+
+}  // namespace
+
+// `broker: { tenants: [acme] }`: tenants that exist (metadata explicit).
+bool bindBrokerTenants(DocumentLoader& loader, const ValueSpec&, const Entry& e, Scenario& s) {
+    s.explicitMetadata = true;
+    return bindNameList(loader, e, s.existingTenants, "tenant", tenantOf);
+}
+
+// `broker: { namespaces: [acme/orders] }`: namespaces that exist, and their tenants.
+bool bindBrokerNamespaces(DocumentLoader& loader, const ValueSpec&, const Entry& e, Scenario& s) {
+    s.explicitMetadata = true;
+    return bindNameList(loader, e, s.existingNamespaces, "namespace", namespaceOf);
+}
+
 void DocumentLoader::loadNamespaces(const Value& v) {
     if (v.node.IsNull()) return;
     auto entries = entriesOf(ctx_, v);
