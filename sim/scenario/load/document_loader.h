@@ -150,6 +150,7 @@ private:
     std::map<std::string, Value> pendingSchemas_;
     std::map<std::string, SourcePos> definedAt_;  // local and imported aliases: their key
     std::map<std::string, std::string> importedFrom_;  // imported alias -> the file it came from
+    bool brokenImport_ = false;  // an imported file has problems: an unknown alias may be one of its
     std::set<std::string> resolving_;
     std::set<std::string> failedSchemas_;
     std::vector<std::string> producerNames_;

@@ -11,9 +11,13 @@
 namespace cnx::sim::load {
 namespace {
 
-std::string joined(const std::vector<std::string>& files) {
+// The files of an import cycle, relative to the folder of the file that closes it.
+std::string joined(const std::vector<std::string>& files, const std::filesystem::path& base) {
     std::string out;
-    for (const std::string& f : files) out += (out.empty() ? "" : " -> ") + f;
+    for (const std::string& f : files) {
+        auto shown = std::filesystem::path(f).lexically_relative(base);
+        out += (out.empty() ? "" : " -> ") + (shown.empty() ? f : shown.string());
+    }
     return out;
 }
 
@@ -57,7 +61,7 @@ void DocumentLoader::loadImports(const Value& v) {
         std::vector<std::string> cycle;
         const ImportedFile* imported = ctx_.imports->get(file, cycle);
         if (!imported) {
-            ctx_.error(item.pos, "import cycle: " + joined(cycle));
+            ctx_.error(item.pos, "import cycle: " + joined(cycle, ctx_.baseDir));
             continue;
         }
         if (imported->readError) {
@@ -65,14 +69,15 @@ void DocumentLoader::loadImports(const Value& v) {
             continue;
         }
         ctx_.errors.insert(ctx_.errors.end(), imported->errors.begin(), imported->errors.end());
+        brokenImport_ = brokenImport_ || !imported->errors.empty();
         failedSchemas_.insert(imported->failed.begin(), imported->failed.end());
         for (const auto& [alias, ref] : imported->schemas) {
             SourcePos at = imported->definedAt.at(alias);
             if (auto it = definedAt_.find(alias); it != definedAt_.end()) {
                 if (samePlace(it->second, at)) continue;  // the same definition, imported through two files
                 ctx_.error(item.pos, "schema " + inQuotes(alias) + " is imported from " + file.string() + " (defined at " +
-                                         posText(at) + ") and from " + importedFrom_[alias] + " (defined at " +
-                                         posText(it->second) + ")");
+                                         at.file + ":" + posText(at) + ") and from " + importedFrom_[alias] +
+                                         " (defined at " + it->second.file + ":" + posText(it->second) + ")");
                 continue;
             }
             definedAt_.emplace(alias, at);

@@ -25,7 +25,7 @@ void DocumentLoader::loadSchemas(const Value& v) {
         }
         if (auto from = importedFrom_.find(e.key); from != importedFrom_.end()) {
             ctx_.error(e.keyPos, "schema " + inQuotes(e.key) + " is defined here and imported from " + from->second +
-                                     " (defined at " + posText(definedAt_.at(e.key)) +
+                                     " (defined at " + definedAt_.at(e.key).file + ":" + posText(definedAt_.at(e.key)) +
                                      "): rename one of them");
             continue;
         }
@@ -227,7 +227,7 @@ std::optional<SchemaRef> DocumentLoader::namedSchema(const std::string& name, co
         ref.data = *data;
         return ref;
     }
-    if (!failedSchemas_.contains(name))
+    if (!failedSchemas_.contains(name) && !brokenImport_)
         ctx_.error(v.pos, "unknown schema " + inQuotes(name) + [&] {
             auto match = closestMatch(name, schemaCandidates(use));
             return match ? "; did you mean '" + *match + "'?" : std::string();
