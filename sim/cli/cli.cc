@@ -445,6 +445,8 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto loaded = loadPaths(args.positional);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    for (const auto& [file, count] : loaded.schemasFiles)
+        out << file << ": a schemas file (" << count << " schema definition(s)), nothing to explain\n";
     int failed = 0;
     for (const auto& [file, scenario] : loaded.scenarios) {
         for (const auto& version : versionsOf(scenario)) {
