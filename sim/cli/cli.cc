@@ -188,14 +188,17 @@ void setVerbosity(int v) {
 struct Loaded {
     std::vector<std::pair<std::string, Scenario>> scenarios;  // (file, scenario)
     std::vector<LoadError> errors;
+    std::vector<std::pair<std::string, std::size_t>> schemasFiles;  // (file, definitions): no scenario
 };
 
 Loaded loadPaths(const std::vector<std::string>& paths) {
     Loaded loaded;
+    ImportCache imports;  // each imported schemas file is read once
     auto files = collectScenarioFiles(paths, loaded.errors);
     for (const auto& f : files) {
         spdlog::info("loading {}", f.string());
-        auto r = loadScenarioFile(f);
+        auto r = loadScenarioFile(f, imports);
+        if (r.schemasFile) loaded.schemasFiles.emplace_back(f.string(), r.schemaCount);
         for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
         for (auto& s : r.scenarios) {
             loaded.scenarios.emplace_back(f.string(), std::move(s));
@@ -466,6 +469,8 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto loaded = loadPaths(args.positional);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    for (const auto& [file, count] : loaded.schemasFiles)
+        out << file << ": a schemas file (" << count << " schema definition(s)), nothing to explain\n";
     auto stepIt = args.options.find("--step");
     if (stepIt != args.options.end()) {
         bool found = false;
@@ -513,6 +518,8 @@ int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto loaded = loadPaths(args.positional);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
+    for (const auto& [file, count] : loaded.schemasFiles)
+        out << file << ": a schemas file (" << count << " schema definition(s)), not a scenario: OK\n";
     out << loaded.scenarios.size() << " scenario(s) OK\n";
     return kExitPassed;
 }

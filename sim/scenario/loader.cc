@@ -82,7 +82,88 @@ void checkScenarioNames(std::vector<Scenario>& scenarios, std::vector<LoadError>
     }
 }
 
+// A file holding one document of only `schemas` (and `imports`) is a schemas
+// file, not a scenario: `run` on a folder skips it, `lint` checks it as one.
+bool isSchemasOnly(const std::vector<YAML::Node>& docs) {
+    if (docs.size() != 1 || !docs[0].IsMap()) return false;
+    bool schemas = false;
+    for (const auto& kv : docs[0]) {
+        if (!kv.first.IsScalar()) return false;
+        const std::string& key = kv.first.Scalar();
+        if (key == "schemas") {
+            schemas = true;
+        } else if (key != "imports") {
+            return false;
+        }
+    }
+    return schemas;
+}
+
+// Loads the documents of a schemas file (one document expected).
+ImportedFile schemasFileOf(const std::vector<YAML::Node>& docs, const std::string& displayName,
+                           const std::filesystem::path& baseDir, ImportCache& imports) {
+    ImportedFile out;
+    if (docs.size() > 1) {
+        auto second = docs[1].Mark();
+        out.errors.push_back(errorAt(displayName, second.line < 0 ? 1 : second.line + 1, 1,
+                                     "a schemas file holds one document; this is a second ('---')"));
+        return out;
+    }
+    load::Ctx ctx{displayName, baseDir, {}};
+    ctx.schemasFile = true;
+    ctx.imports = &imports;
+    Scenario holder;
+    YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
+    load::DocumentLoader loader(ctx, holder);
+    loader.load({root, docs.empty() ? SourcePos{displayName, 1, 1} : ctx.pos(root), "schemas file"});
+    out.schemas = std::move(holder.schemas);
+    for (const auto& [alias, ref] : out.schemas) out.definedAt.emplace(alias, loader.definedAt().at(alias));
+    out.failed = loader.failedSchemas();
+    out.errors = std::move(ctx.errors);
+    return out;
+}
+
+std::filesystem::path baseDirOf(const std::filesystem::path& file) {
+    std::filesystem::path base = file.parent_path();
+    return base.empty() ? std::filesystem::path(".") : base;
+}
+
 }  // namespace
+
+std::filesystem::path ImportCache::keyOf(const std::filesystem::path& file) {
+    std::error_code ec;
+    auto key = std::filesystem::weakly_canonical(file, ec);
+    return ec ? file.lexically_normal() : key;
+}
+
+const ImportedFile* ImportCache::get(const std::filesystem::path& file, std::vector<std::string>& cycle) {
+    auto key = keyOf(file);
+    if (auto it = files_.find(key); it != files_.end()) return &it->second;
+    for (std::size_t i = 0; i < loading_.size(); ++i) {
+        if (loading_[i].first != key) continue;
+        for (std::size_t j = i; j < loading_.size(); ++j) cycle.push_back(loading_[j].second);
+        cycle.push_back(file.string());
+        return nullptr;
+    }
+    ImportedFile loaded;
+    ++reads_;
+    auto read = readFileBounded(file, kScenarioFile);
+    if (auto* e = std::get_if<FileReadError>(&read)) {
+        loaded.readError = e->reason;
+    } else {
+        std::vector<LoadError> errors;
+        auto docs = parseDocuments(std::get<std::string>(read), file.string(), errors);
+        loading_.emplace_back(key, file.string());
+        if (docs) loaded = schemasFileOf(*docs, file.string(), baseDirOf(file), *this);
+        loading_.pop_back();
+        loaded.errors.insert(loaded.errors.begin(), errors.begin(), errors.end());
+    }
+    return &files_.emplace(key, std::move(loaded)).first->second;
+}
+
+void ImportCache::remember(const std::filesystem::path& file, ImportedFile loaded) {
+    files_.emplace(keyOf(file), std::move(loaded));
+}
 
 std::string LoadError::format() const {
     return pos.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " + message;
@@ -90,8 +171,14 @@ std::string LoadError::format() const {
 
 namespace {
 
+// Identical problems (an imported file's, reported through each document that imports it) once.
+void dropRepeats(std::vector<LoadError>& errors) {
+    std::set<std::string> seen;
+    std::erase_if(errors, [&](const LoadError& e) { return !seen.insert(e.format()).second; });
+}
+
 LoadResult loadText(std::string_view text, const std::string& displayName, const std::filesystem::path& baseDir,
-                    bool setupFile) {
+                    bool setupFile, ImportCache& imports, const std::filesystem::path* file) {
     LoadResult result;
     if (text.size() > kScenarioFile.limitBytes) {  // as readFileBounded refuses a file
         result.errors.push_back(errorAt(displayName, 1, 1, overLimitReason(text.size(), kScenarioFile)));
@@ -105,6 +192,15 @@ LoadResult loadText(std::string_view text, const std::string& displayName, const
                                         "a setup file holds one document; this is a second ('---')"));
         return result;
     }
+    if (!setupFile && isSchemasOnly(*docs)) {
+        ImportedFile loaded = schemasFileOf(*docs, displayName, baseDir, imports);
+        result.schemasFile = true;
+        result.schemaCount = loaded.schemas.size();
+        result.errors = loaded.errors;
+        sortAndCap(result.errors);
+        if (file) imports.remember(*file, std::move(loaded));
+        return result;
+    }
     if (setupFile && docs->empty()) docs->emplace_back();  // nothing to set up
     if (docs->empty()) {
         result.errors.push_back(errorAt(displayName, 1, 1, "the file holds no scenario (it is empty or only comments)"));
@@ -113,6 +209,7 @@ LoadResult loadText(std::string_view text, const std::string& displayName, const
     for (std::size_t i = 0; i < docs->size(); ++i) {
         load::Ctx ctx{displayName, baseDir, {}};
         ctx.setupFile = setupFile;
+        ctx.imports = &imports;
         Scenario scenario;
         scenario.documentIndex = static_cast<int>(i);
         load::DocumentLoader(ctx, scenario).load({(*docs)[i], ctx.pos((*docs)[i]), "scenario"});
@@ -120,32 +217,42 @@ LoadResult loadText(std::string_view text, const std::string& displayName, const
         result.errors.insert(result.errors.end(), ctx.errors.begin(), ctx.errors.end());
     }
     checkScenarioNames(result.scenarios, result.errors);
+    dropRepeats(result.errors);
     sortAndCap(result.errors);
     return result;
 }
 
-LoadResult loadFile(const std::filesystem::path& file, bool setupFile) {
+LoadResult loadFile(const std::filesystem::path& file, bool setupFile, ImportCache& imports) {
     auto read = readFileBounded(file, kScenarioFile);
     if (auto* e = std::get_if<FileReadError>(&read)) {
         LoadResult result;
         result.errors.push_back(errorAt(file.string(), 1, 1, e->reason));
         return result;
     }
-    std::filesystem::path base = file.parent_path();
-    if (base.empty()) base = ".";
-    return loadText(std::get<std::string>(read), file.string(), base, setupFile);
+    return loadText(std::get<std::string>(read), file.string(), baseDirOf(file), setupFile, imports, &file);
 }
 
 }  // namespace
 
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
                             const std::filesystem::path& baseDir) {
-    return loadText(text, displayName, baseDir, false);
+    ImportCache imports;
+    return loadText(text, displayName, baseDir, false, imports, nullptr);
 }
 
-LoadResult loadScenarioFile(const std::filesystem::path& file) { return loadFile(file, false); }
+LoadResult loadScenarioFile(const std::filesystem::path& file) {
+    ImportCache imports;
+    return loadFile(file, false, imports);
+}
 
-LoadResult loadSetupFile(const std::filesystem::path& file) { return loadFile(file, true); }
+LoadResult loadScenarioFile(const std::filesystem::path& file, ImportCache& imports) {
+    return loadFile(file, false, imports);
+}
+
+LoadResult loadSetupFile(const std::filesystem::path& file) {
+    ImportCache imports;
+    return loadFile(file, true, imports);
+}
 
 namespace {
 

@@ -5,6 +5,9 @@
 // `file:line:column: message`; nothing here throws.
 
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,13 +31,49 @@ struct LoadError {
 struct LoadResult {
     std::vector<Scenario> scenarios;
     std::vector<LoadError> errors;
+    /// The file is a schemas file (one document of only `schemas` and
+    /// `imports`): checked, it holds no scenario; `schemaCount` definitions.
+    bool schemasFile = false;
+    std::size_t schemaCount = 0;
 
     bool ok() const { return errors.empty(); }
+};
+
+/// A schemas file (`imports:` of a scenario) as loaded: its definitions,
+/// those it imports included, and the problems inside it at its own positions.
+struct ImportedFile {
+    std::optional<std::string> readError;            // unreadable: reported at the import
+    std::map<std::string, SchemaRef> schemas;        // alias -> definition
+    std::map<std::string, SourcePos> definedAt;      // alias -> its key in the file that defines it
+    std::set<std::string> failed;                    // aliases whose definition is bad (in `errors`)
+    std::vector<LoadError> errors;
+};
+
+/// The schemas files of one run: each is read and loaded once, however many
+/// scenarios (or documents, or other schemas files) import it.
+class ImportCache {
+public:
+    /// The schemas file at `file`, loaded on its first request. nullptr when it
+    /// is being loaded already: the request closes an import cycle, whose files
+    /// `cycle` then lists (the first again at the end).
+    const ImportedFile* get(const std::filesystem::path& file, std::vector<std::string>& cycle);
+    /// Keeps a schemas file loaded by other means (the file given to `lint`).
+    void remember(const std::filesystem::path& file, ImportedFile loaded);
+    /// How many files were read from disk.
+    int reads() const { return reads_; }
+
+private:
+    static std::filesystem::path keyOf(const std::filesystem::path& file);
+    std::map<std::filesystem::path, ImportedFile> files_;
+    std::vector<std::pair<std::filesystem::path, std::string>> loading_;
+    int reads_ = 0;
 };
 
 /// Loads every `---` document of `file`. Schema-definition `file:` paths are
 /// resolved relative to the folder of `file`.
 LoadResult loadScenarioFile(const std::filesystem::path& file);
+/// The same, reading imported schemas files through `imports`.
+LoadResult loadScenarioFile(const std::filesystem::path& file, ImportCache& imports);
 
 /// Loads scenarios from `text`; `displayName` is the file name used in
 /// positions, `baseDir` the folder schema `file:` paths are relative to.

@@ -80,6 +80,13 @@ public:
     void loadClients(const Value& v);
     void loadFaults(const Value& v);
 
+    // imports and schemas files (imports.cc)
+    void loadImports(const Value& v);
+    void loadSchemasFile(const Entries& top);
+    /// Where each alias of `schemas` is defined (its key), and those whose definition is bad.
+    const std::map<std::string, SourcePos>& definedAt() const { return definedAt_; }
+    const std::set<std::string>& failedSchemas() const { return failedSchemas_; }
+
     // schemas (schema_section.cc)
     void loadSchemas(const Value& v);
     std::optional<SchemaData> resolveAlias(const std::string& alias, const SourcePos& at);
@@ -143,6 +150,9 @@ private:
     Ctx& ctx_;
     Scenario& s_;
     std::map<std::string, Value> pendingSchemas_;
+    std::map<std::string, SourcePos> definedAt_;  // local and imported aliases: their key
+    std::map<std::string, std::string> importedFrom_;  // imported alias -> the file it came from
+    bool brokenImport_ = false;  // an imported file has problems: an unknown alias may be one of its
     std::set<std::string> resolving_;
     std::set<std::string> failedSchemas_;
     std::vector<std::string> producerNames_;

@@ -39,7 +39,7 @@ bool storeOutcome(DocumentLoader& loader, const ValueSpec& spec, const Entry& e,
 // ---------------------------------------------------------------------------
 // The document and its sections.
 
-constexpr std::array<Field<Scenario>, 10> kScenarioFields{{
+constexpr std::array<Field<Scenario>, 11> kScenarioFields{{
     {"name", Need::required, nonEmptyTextValue(), store<&Scenario::name>},
     {"description", Need::optional, textValue(), store<&Scenario::description>, OnNull::skip},
     {"tags", Need::optional, textListValue(), store<&Scenario::tags>, OnNull::skip},
@@ -49,6 +49,7 @@ constexpr std::array<Field<Scenario>, 10> kScenarioFields{{
      loadSection<&DocumentLoader::loadNamespaces>},
     {"topics", Need::optional, sectionValue("topic declarations by name"), loadSection<&DocumentLoader::loadTopics>},
     {"clients", Need::optional, sectionValue("client declarations by name"), loadSection<&DocumentLoader::loadClients>},
+    {"imports", Need::optional, textListValue(), loadSection<&DocumentLoader::loadImports>},
     {"schemas", Need::optional, sectionValue("schema definitions by alias"), loadSection<&DocumentLoader::loadSchemas>},
     {"steps", Need::required, sectionValue("a sequence of steps"), loadSection<&DocumentLoader::loadSteps>},
 }};
@@ -63,6 +64,18 @@ constexpr auto kSetupFields = [] {
     }
     out.back() = {"faults", Need::optional, customValue("a sequence of faults, e.g. PRODUCER:delay=200ms"),
                   loadSection<&DocumentLoader::loadFaults>};
+    return out;
+}();
+
+// A schemas file (what `imports` names): the scenario's `imports` and
+// `schemas`, nothing else. Read before `schemas`: imported names are known
+// when the local ones are checked against them.
+constexpr auto kSchemasFileFields = [] {
+    std::array<Field<Scenario>, 2> out{};
+    std::size_t n = 0;
+    for (const auto& field : kScenarioFields) {
+        if (field.key == "imports" || field.key == "schemas") out[n++] = field;
+    }
     return out;
 }();
 
@@ -261,6 +274,7 @@ constexpr auto kActionNames = [] {
 // Derived key lists, for unknown-key errors and "did you mean".
 constexpr auto kScenarioKeys = keysOf(kScenarioFields);
 constexpr auto kSetupKeys = keysOf(kSetupFields);
+constexpr auto kSchemasFileKeys = keysOf(kSchemasFileFields);
 constexpr auto kBrokerKeys = keysOf(kBrokerFields);
 constexpr auto kTopicDeclKeys = keysOf(kTopicDeclFields);
 constexpr auto kClientKeys = keysOf(kClientFields);

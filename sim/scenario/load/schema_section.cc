@@ -23,7 +23,14 @@ void DocumentLoader::loadSchemas(const Value& v) {
             ctx_.error(e.keyPos, "schema name " + inQuotes(e.key) + " is reserved (a schema type or pseudo schema)");
             continue;
         }
+        if (auto from = importedFrom_.find(e.key); from != importedFrom_.end()) {
+            ctx_.error(e.keyPos, "schema " + inQuotes(e.key) + " is defined here and imported from " + from->second +
+                                     " (defined at " + definedAt_.at(e.key).file + ":" + posText(definedAt_.at(e.key)) +
+                                     "): rename one of them");
+            continue;
+        }
         pendingSchemas_.emplace(e.key, e.value);
+        definedAt_.emplace(e.key, e.keyPos);
     }
     for (const Entry& e : *entries) {
         if (!pendingSchemas_.contains(e.key)) continue;
@@ -166,6 +173,7 @@ std::optional<SchemaProperties> DocumentLoader::propertiesOf(const Value& v) {
 std::vector<std::string> DocumentLoader::schemaCandidates(SchemaUse use) const {
     std::vector<std::string> out;
     for (const auto& [alias, node] : pendingSchemas_) out.push_back(alias);
+    for (const auto& [alias, file] : importedFrom_) out.push_back(alias);
     for (std::string_view p : primitiveNames()) out.emplace_back(p);
     switch (use) {
         case SchemaUse::producer:
@@ -219,7 +227,7 @@ std::optional<SchemaRef> DocumentLoader::namedSchema(const std::string& name, co
         ref.data = *data;
         return ref;
     }
-    if (!failedSchemas_.contains(name))
+    if (!failedSchemas_.contains(name) && !brokenImport_)
         ctx_.error(v.pos, "unknown schema " + inQuotes(name) + [&] {
             auto match = closestMatch(name, schemaCandidates(use));
             return match ? "; did you mean '" + *match + "'?" : std::string();

@@ -10,12 +10,20 @@ void DocumentLoader::load(const Value& root) {
     s_.pos = root.pos;
     if (root.node.IsNull()) {
         if (ctx_.setupFile) return;  // nothing to set up
+        if (ctx_.schemasFile) {
+            ctx_.error(root.pos, "empty schemas file: it needs 'schemas'");
+            return;
+        }
         ctx_.error(root.pos, "empty document: a scenario needs at least 'name' and 'steps'");
         return;
     }
     auto top = entriesOf(ctx_, root);
     if (!top) return;
     // Problems here do not stop the reading: every section is still checked.
+    if (ctx_.schemasFile) {
+        loadSchemasFile(*top);
+        return;
+    }
     if (ctx_.setupFile) {
         rejectUnknown(ctx_, *top, kSetupKeys, "the setup file");
         readFields(*this, kSetupFields, *top, s_);

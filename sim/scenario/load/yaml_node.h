@@ -25,6 +25,8 @@ struct Ctx {
     std::filesystem::path baseDir;
     std::vector<LoadError> errors;
     bool setupFile = false;  // a `cnxsim serve --setup` file: name and steps optional, `faults` known
+    bool schemasFile = false;  // a schemas file: only `imports` and `schemas`
+    ImportCache* imports = nullptr;  // where `imports:` are read; none: they are reported unreadable
     std::size_t budget = kNodeBudget;
     bool exhausted = false;
 
