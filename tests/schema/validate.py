@@ -44,12 +44,15 @@ OUT_OF_REACH = YAML_LEVEL | {
     "17-duplicate-scenario-name", "18-duplicate-step-id", "19-duplicate-topic-after-expansion",
     "28-unknown-schema-alias", "52-unknown-client", "58-close-unknown-name", "59-publish-unknown-producer",
     # Semantic checks of a value: topic and namespace name syntax, files on disk.
-    "27-invalid-topic-name", "41-schema-file-missing", "42-schema-file-invalid-json",
+    "27-invalid-topic-name", "88-invalid-existing-tenant-name", "41-schema-file-missing", "42-schema-file-invalid-json",
     "43-schema-file-without-type", "44-schema-file-unknown-key", "80-schema-file-device",
     # Rules across keys the schema does not encode.
     "29-schema-type-needs-definition", "36-self-referencing-key-value", "37-key-value-missing-value",
     "39-key-on-non-key-value", "72-outcome-length-mismatch", "84-reachable-length-mismatch",
     "91-get-schema-client-without-wire",
+    # Other files on disk: a missing import, a cycle, and problems inside the imported file.
+    "94-import-missing-file", "95-import-cycle", "96-imported-file-has-steps", "97-imported-file-unknown-key",
+    "98-imported-bad-definition", "99-local-schema-also-imported",
 }
 
 MODELINE = "# yaml-language-server: $schema="
