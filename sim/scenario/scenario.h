@@ -41,6 +41,14 @@ struct SchemaRef {
 
 /// One expected outcome (spec "Expectations"). Fields left empty are not asserted.
 struct Expect {
+    /// `~` at `at` in a per-version map.
+    static Expect notAssertedAt(const SourcePos& at) {
+        Expect e;
+        e.notAsserted = true;
+        e.pos = at;
+        return e;
+    }
+
     bool notAsserted = false;                 // `~` in a per-version map: deliberately not asserted there
     bool ok = false;                          // `ok`
     std::optional<std::string> error;         // ServerError name ("IncompatibleSchema") ...

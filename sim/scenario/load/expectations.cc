@@ -34,10 +34,7 @@ ExpectSpec DocumentLoader::expectSpecOf(const Entry& e, ActionKind kind) {
         auto range = rangeKeyOf(x);
         if (!range) continue;
         if (x.value.node.IsNull()) {  // `~`: deliberately not asserted on these versions
-            Expect skip;
-            skip.notAsserted = true;
-            skip.pos = x.value.pos;
-            spec.perProfile.emplace_back(*range, std::move(skip));
+            spec.perProfile.emplace_back(*range, Expect::notAssertedAt(x.value.pos));
             continue;
         }
         if (auto outcome = outcomeOf(x.value, kind, true)) spec.perProfile.emplace_back(*range, std::move(*outcome));

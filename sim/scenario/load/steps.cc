@@ -216,10 +216,8 @@ OutcomeSets DocumentLoader::outcomeSetsOf(const Entry& e, const std::vector<Acti
         auto range = rangeKeyOf(x);
         if (!range) continue;
         if (x.value.node.IsNull()) {  // `~`: deliberately not asserted on these versions
-            Expect skip;
-            skip.notAsserted = true;
-            skip.pos = x.value.pos;
-            sets.perProfile.emplace_back(*range, std::vector<std::vector<Expect>>{std::vector<Expect>(kinds.size(), skip)});
+            sets.perProfile.emplace_back(*range, std::vector<std::vector<Expect>>{
+                                                     std::vector<Expect>(kinds.size(), Expect::notAssertedAt(x.value.pos))});
             continue;
         }
         sets.perProfile.emplace_back(*range, resultSetsOf(x.value, e.key, kinds));
