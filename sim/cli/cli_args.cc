@@ -2,10 +2,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "broker_model/policy/compatibility_strategy.h"
+#include "sim/cli/compat_internal.h"
 #include "sim/scenario/did_you_mean.h"
 
 namespace cnx::sim {
 namespace {
+
+/// How often an option may be given.
+enum class Repeat {
+    Last,  // the last one counts (run's options, as scripts pass them twice)
+    Once,  // a second one is an error ("given twice"), and the value may not be empty
+    Each,  // repeatable, every value kept in order (serve --set, --fault)
+    Many,  // one or more values after one option, repeatable (compat --existing A B C)
+};
 
 /// One option of a command: adding an option is one line of this table.
 struct OptionSpec {
@@ -14,6 +24,7 @@ struct OptionSpec {
     std::vector<std::string> choices;  // known values, for completion ("fifo", "random")
     bool path = false;                 // the value is a file (completion offers files)
     std::string shortName{};           // "-q" beside "--quiet"
+    Repeat repeat = Repeat::Last;
 };
 
 struct CommandSpec {
@@ -21,6 +32,7 @@ struct CommandSpec {
     std::string summary;
     bool pathArgs = false;  // positional arguments are files or folders
     std::vector<OptionSpec> options;
+    bool typed = false;     // compat, serve, record: the command reads the Args itself
 };
 
 OptionSpec flag(std::string name) { return {std::move(name), false, {}, false}; }
@@ -29,6 +41,30 @@ OptionSpec file(std::string name) { return {std::move(name), true, {}, true}; }
 OptionSpec shortFlag(std::string shortName, std::string name) { return {std::move(name), false, {}, false, std::move(shortName)}; }
 OptionSpec oneOf(std::string name, std::vector<std::string> choices) {
     return {std::move(name), true, std::move(choices), false};
+}
+OptionSpec once(OptionSpec o) {
+    o.repeat = Repeat::Once;
+    return o;
+}
+OptionSpec each(OptionSpec o) {
+    o.repeat = Repeat::Each;
+    return o;
+}
+OptionSpec many(OptionSpec o) {
+    o.repeat = Repeat::Many;
+    return o;
+}
+OptionSpec withShort(std::string shortName, OptionSpec o) {
+    o.shortName = std::move(shortName);
+    return o;
+}
+
+/// The strategies `compat --strategy` takes: every one but UNDEFINED (§5.3).
+std::vector<std::string> strategyChoices() {
+    std::vector<std::string> names;
+    for (auto n : compatibilityStrategyNames())
+        if (n != "UNDEFINED") names.emplace_back(n);
+    return names;
 }
 
 const std::vector<CommandSpec>& commandTable() {
@@ -41,6 +77,21 @@ const std::vector<CommandSpec>& commandTable() {
         {"explain", "print the decision trace of every step of FILE", true, {value("--version"), value("--step")}},
         {"lint", "check scenario files without running them", true, {}},
         {"profiles", "list the broker behaviour profiles", false, {value("--diff"), flag("--gaps")}},
+        {"compat", "check one schema against existing ones, as the broker would", false,
+         {once(oneOf("--strategy", strategyChoices())), many(file("--existing")), once(file("--new")),
+          once(oneOf("--avro", compat_cli::avroVersionNames())), once(value("--root-message")),
+          once(value("--root-file"))},
+         true},
+        {"serve", "serve the model on Pulsar's binary protocol and admin API", false,
+         {once(value("--broker-version")), once(file("--config")), each(value("--set")), once(file("--setup")),
+          each(value("--fault")), once(value("--bind")), once(value("--port")), once(value("--admin-port")),
+          once(file("--trace")), once(value("--keepalive-seconds")), once(value("--max-queued-bytes")),
+          once(file("--record"))},
+         true},
+        {"record", "record a real broker's session as a scenario", false,
+         {once(value("--upstream")), withShort("-o", once(file("--output"))), once(value("--listen")),
+          once(value("--admin-upstream")), once(value("--admin-listen")), once(value("--broker-version"))},
+         true},
     };
     return table;
 }
@@ -61,18 +112,31 @@ struct CommandApp {
     int verbosity = 0;
     bool help = false;
 
+    std::map<std::string, std::vector<std::string>> lists;
+
     explicit CommandApp(const CommandSpec& spec) : app(spec.summary, spec.name) {
         app.set_help_flag();
         app.allow_extras();
         app.add_flag("-h,--help", help);
         app.add_flag("-v,--verbose", verbosity, "diagnostics on stderr (-vv: debug)");
         for (const auto& o : spec.options) {
-            if (o.takesValue) {
-                auto* opt = app.add_option(o.name, values[o.name])->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-                if (!o.choices.empty()) opt->description("one of: " + CLI::detail::join(o.choices, ", "));
-            } else {
-                app.add_flag(o.shortName.empty() ? o.name : o.shortName + "," + o.name, flags[o.name])->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+            std::string names = o.shortName.empty() ? o.name : o.shortName + "," + o.name;
+            if (!o.takesValue) {
+                app.add_flag(names, flags[o.name])->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+                continue;
             }
+            CLI::Option* opt = nullptr;
+            if (o.repeat == Repeat::Last) {
+                opt = app.add_option(names, values[o.name])->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+            } else {
+                // Every value is kept, so "given twice" can be told from "given once".
+                opt = app.add_option(names, lists[o.name])->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+                if (o.repeat == Repeat::Many)
+                    opt->expected(1, CLI::detail::expected_max_vector_size);
+                else
+                    opt->expected(1)->allow_extra_args(false);
+            }
+            if (!o.choices.empty()) opt->description("one of: " + CLI::detail::join(o.choices, ", "));
         }
         app.add_option("args", positional);
     }
@@ -89,7 +153,17 @@ std::vector<std::string> optionNames(const CommandSpec& spec) {
 
 }  // namespace
 
-bool parsedCommand(const std::string& command) { return specOf(command) != nullptr; }
+bool parsedCommand(const std::string& command) {
+    const CommandSpec* spec = specOf(command);
+    return spec && !spec->typed;
+}
+
+std::vector<std::string> optionsOf(const std::string& command) {
+    std::vector<std::string> names;
+    if (const CommandSpec* spec = specOf(command))
+        for (const auto& o : spec->options) names.push_back(o.name);
+    return names;
+}
 
 const std::vector<std::string>& commandNames() {
     static const std::vector<std::string> names{"run",   "explain", "lint",       "profiles", "compat",
@@ -113,8 +187,8 @@ std::optional<std::string> parseArgs(const std::string& command, const std::vect
     try {
         c.app.parse(reversed);
     } catch (const CLI::ArgumentMismatch&) {
-        for (std::size_t i = 0; i < rest.size(); ++i)
-            if (rest[i].starts_with("--") && i + 1 == rest.size()) return "option " + rest[i] + " needs a value";
+        if (!rest.empty() && rest.back().starts_with("-"))
+            return "option " + rest.back().substr(0, rest.back().find('=')) + " needs a value";
         return "an option needs a value";
     } catch (const CLI::ParseError& e) {
         return std::string(e.what());
@@ -130,8 +204,21 @@ std::optional<std::string> parseArgs(const std::string& command, const std::vect
         c.positional.push_back(a);
     }
     for (const auto& o : spec->options) {
-        if (o.takesValue && c.app.count(o.name)) out.options[o.name] = c.values[o.name];
-        if (!o.takesValue && c.flags[o.name]) out.options[o.name] = "";
+        if (!o.takesValue) {
+            if (c.flags[o.name]) out.options[o.name] = "";
+            continue;
+        }
+        if (o.repeat == Repeat::Last) {
+            if (c.app.count(o.name)) out.options[o.name] = c.values[o.name];
+            continue;
+        }
+        const auto& all = c.lists[o.name];
+        if (all.empty()) continue;
+        if (o.repeat == Repeat::Once && all.size() > 1) return "option " + o.name + " is given twice";
+        for (const auto& v : all)
+            if (v.empty()) return "option " + o.name + " needs a value";
+        out.lists[o.name] = all;
+        out.options[o.name] = all.back();
     }
     if (c.help) out.options["--help"] = "";
     out.positional = c.positional;

@@ -3,83 +3,28 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/cli/cli_args.h"
 #include "sim/cli/compat_internal.h"
 #include "sim/scenario/did_you_mean.h"
 
 namespace cnx::sim::compat_cli {
-namespace {
-
-bool looksLikeOption(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
-
-std::optional<std::string>* singleValueSlot(CompatArgs& a, std::string_view name) {
-    if (name == "--strategy") return &a.strategy;
-    if (name == "--new") return &a.newFile;
-    if (name == "--avro") return &a.avro;
-    if (name == "--root-message") return &a.rootMessage;
-    if (name == "--root-file") return &a.rootFile;
-    return nullptr;
-}
-
-std::optional<Failure> unknownOption(const std::string& a) {
-    static const std::vector<std::string> known{"--strategy", "--existing",  "--new",  "--avro",   "--root-message",
-                                                "--root-file", "--verbose", "--help"};
-    auto hint = closestMatch(a.substr(0, a.find('=')), known);
-    return Failure{"unknown option '" + a + "'" + (hint ? " (did you mean '" + *hint + "'?)" : "")};
-}
-
-// --existing takes every following word up to the next option.
-std::optional<Failure> takeExisting(const std::vector<std::string>& in, std::size_t& i, std::optional<std::string> inline_,
-                                    CompatArgs& out) {
-    std::size_t before = out.existing.size();
-    if (inline_) out.existing.push_back(*inline_);
-    while (i + 1 < in.size() && !looksLikeOption(in[i + 1])) out.existing.push_back(in[++i]);
-    if (out.existing.size() == before) return Failure{"option --existing needs at least one FILE"};
-    return std::nullopt;
-}
-
-std::optional<Failure> takeValue(const std::vector<std::string>& in, std::size_t& i, const std::string& name,
-                                 std::optional<std::string> inline_, std::optional<std::string>& slot) {
-    if (slot) return Failure{"option " + name + " given twice"};
-    if (inline_) {
-        slot = *inline_;
-    } else if (i + 1 < in.size() && !looksLikeOption(in[i + 1])) {
-        slot = in[++i];
-    } else {
-        return Failure{"option " + name + " needs a value"};
-    }
-    return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<Failure> parseArgs(const std::vector<std::string>& in, CompatArgs& out) {
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const std::string& a = in[i];
-        if (a == "-h" || a == "--help") {
-            out.help = true;
-            continue;
-        }
-        if (a == "-v" || a == "--verbose") {
-            out.verbose = true;
-            continue;
-        }
-        if (!a.starts_with("--")) {
-            return Failure{"unexpected argument '" + a + "' (files go after --existing or --new)"};
-        }
-        auto eq = a.find('=');
-        std::string name = a.substr(0, eq);
-        std::optional<std::string> inline_;
-        if (eq != std::string::npos) inline_ = a.substr(eq + 1);
-        std::optional<Failure> f;
-        if (name == "--existing") {
-            f = takeExisting(in, i, inline_, out);
-        } else if (auto* slot = singleValueSlot(out, name)) {
-            f = takeValue(in, i, name, inline_, *slot);
-        } else {
-            f = unknownOption(a);
-        }
-        if (f) return f;
-    }
+    Args args;
+    if (auto e = sim::parseArgs("compat", in, args)) return Failure{*e};
+    if (!args.positional.empty())
+        return Failure{"unexpected argument '" + args.positional.front() + "' (files go after --existing or --new)"};
+    out.help = args.options.count("--help") > 0;
+    out.verbose = args.verbosity > 0;
+    auto single = [&](const char* name, std::optional<std::string>& slot) {
+        if (auto it = args.options.find(name); it != args.options.end()) slot = it->second;
+    };
+    single("--strategy", out.strategy);
+    single("--new", out.newFile);
+    single("--avro", out.avro);
+    single("--root-message", out.rootMessage);
+    single("--root-file", out.rootFile);
+    if (auto it = args.lists.find("--existing"); it != args.lists.end()) out.existing = it->second;
     return std::nullopt;
 }
 
@@ -121,12 +66,16 @@ constexpr AvroName kAvroNames[] = {
 
 }  // namespace
 
-std::variant<compat::AvroVersion, Failure> avroVersionFrom(const std::string& text) {
+std::vector<std::string> avroVersionNames() {
     std::vector<std::string> names;
-    for (const auto& a : kAvroNames) {
+    for (const auto& a : kAvroNames) names.emplace_back(a.name);
+    return names;
+}
+
+std::variant<compat::AvroVersion, Failure> avroVersionFrom(const std::string& text) {
+    for (const auto& a : kAvroNames)
         if (a.name == text) return a.version;
-        names.emplace_back(a.name);
-    }
+    std::vector<std::string> names = avroVersionNames();
     auto hint = closestMatch(text, names);
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;

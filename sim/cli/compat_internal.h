@@ -33,6 +33,9 @@ struct CompatArgs {
 /// Reads the words after "compat" into `out`; the first problem, if any.
 std::optional<Failure> parseArgs(const std::vector<std::string>& in, CompatArgs& out);
 
+/// The Avro releases `--avro` names (and their major.minor shorthands).
+std::vector<std::string> avroVersionNames();
+
 /// A strategy a producer's registration can run with (§5.1), case-insensitive; not UNDEFINED.
 std::variant<CompatibilityStrategy, Failure> strategyFrom(const std::string& text);
 

@@ -13,10 +13,10 @@
 
 #include "broker_model/profile/profile.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/cli_args.h"
 #include "sim/record/admin_forwarder.h"
 #include "sim/record/recording_file.h"
 #include "sim/record/wire_proxy.h"
-#include "sim/scenario/did_you_mean.h"
 
 namespace cnx::record {
 namespace {
@@ -84,46 +84,27 @@ struct RecordArgs {
     bool help = false;
 };
 
+/// The words after `record`, parsed by the CLI's option table
+/// (sim/cli/cli_args), then each value checked and turned into RecordArgs.
 std::optional<std::string> parseRecordArgs(const std::vector<std::string>& in, RecordArgs& out) {
-    static const std::vector<std::string> known{"--upstream", "--listen", "--admin-upstream", "--admin-listen",
-                                                "--output", "-o", "--broker-version"};
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const std::string& a = in[i];
-        if (a == "-h" || a == "--help") {
-            out.help = true;
-            continue;
-        }
-        if (a == "-v" || a == "-vv") {
-            out.verbosity += a == "-vv" ? 2 : 1;
-            continue;
-        }
-        auto eq = a.find('=');
-        std::string name = a.starts_with("--") && eq != std::string::npos ? a.substr(0, eq) : a;
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
-            auto hint = a.starts_with("--") ? sim::closestMatch(name, known) : std::nullopt;
-            return "unknown " + std::string(a.starts_with("-") ? "option" : "argument") + " '" + a +
-                   "' for 'cnxsim record'" + (hint ? " (did you mean '" + *hint + "'?)" : "");
-        }
-        std::string value;
-        if (eq != std::string::npos && a.starts_with("--")) value = a.substr(eq + 1);
-        else if (i + 1 < in.size()) value = in[++i];
-        else return "option " + name + " needs a value";
-        if (value.empty()) return "option " + name + " needs a value";
-        if (name == "--upstream" || name == "--listen" || name == "--admin-listen") {
-            auto hp = hostPortOf(value);
-            if (!hp) return name + " takes HOST:PORT (got '" + value + "')";
-            if (name == "--upstream") out.upstream = hp;
-            else if (name == "--listen") out.listen = *hp;
-            else out.adminListen = hp;
-        } else if (name == "--admin-upstream") {
-            out.adminUpstream = value;
-        } else if (name == "--broker-version") {
-            out.version = value;
-        } else {
-            out.output = value;
-        }
-    }
+    sim::Args args;
+    if (auto e = sim::parseArgs("record", in, args)) return e;
+    if (!args.positional.empty()) return "unknown argument '" + args.positional.front() + "' for 'cnxsim record'";
+    out.help = args.options.count("--help") > 0;
+    out.verbosity = args.verbosity;
     if (out.help) return std::nullopt;
+    for (const char* name : {"--upstream", "--listen", "--admin-listen"}) {
+        auto it = args.options.find(name);
+        if (it == args.options.end()) continue;
+        auto hp = hostPortOf(it->second);
+        if (!hp) return std::string(name) + " takes HOST:PORT (got '" + it->second + "')";
+        if (std::string_view(name) == "--upstream") out.upstream = hp;
+        else if (std::string_view(name) == "--listen") out.listen = *hp;
+        else out.adminListen = hp;
+    }
+    if (auto it = args.options.find("--admin-upstream"); it != args.options.end()) out.adminUpstream = it->second;
+    if (auto it = args.options.find("--broker-version"); it != args.options.end()) out.version = it->second;
+    if (auto it = args.options.find("--output"); it != args.options.end()) out.output = it->second;
     if (!out.upstream) return "--upstream HOST:PORT is required";
     if (out.output.empty()) return "-o FILE.yaml is required";
     if (out.adminListen && out.adminUpstream.empty()) return "--admin-listen needs --admin-upstream";

@@ -19,8 +19,8 @@
 #include "broker_model/profile/profile.h"
 #include "broker_model/runtime/asio_scheduler.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/cli_args.h"
 #include "sim/record/recording_file.h"
-#include "sim/scenario/did_you_mean.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/serve/decision_ring.h"
 #include "sim/serve/http/admin_routes.h"
@@ -115,83 +115,65 @@ struct ServeArgs {
     bool help = false;
 };
 
+/// The value of an option given with `--name VALUE`, if it was.
+const std::string* valueOf(const sim::Args& args, const std::string& name) {
+    auto it = args.options.find(name);
+    return it == args.options.end() ? nullptr : &it->second;
+}
+
+template <typename Number>
+bool numberFrom(const std::string& text, Number& n) {
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    return ec == std::errc() && p == text.data() + text.size();
+}
+
+/// The words after `serve`, parsed by the CLI's option table (sim/cli/cli_args),
+/// then each value checked and turned into ServeArgs.
 std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
-    static const std::vector<std::string> known{"--broker-version", "--config",  "--set",     "--setup",
-                                                "--fault",          "--bind",    "--port",    "--admin-port", "--trace",
-                                                "--help",           "--keepalive-seconds",
-                                                "--max-queued-bytes", "--record"};
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const std::string& a = in[i];
-        if (a == "-h" || a == "--help") {
-            out.help = true;
-            continue;
-        }
-        if (a == "-v" || a == "-vv" || a == "--verbose") {
-            out.verbosity += a == "-vv" ? 2 : 1;
-            continue;
-        }
-        auto eq = a.find('=');
-        std::string name = a.starts_with("--") && eq != std::string::npos ? a.substr(0, eq) : a;
-        if (name == "--help" || std::find(known.begin(), known.end(), name) == known.end()) {
-            auto hint = a.starts_with("--") ? sim::closestMatch(name, known) : std::nullopt;
-            return "unknown " + std::string(a.starts_with("-") ? "option" : "argument") + " '" + a +
-                   "' for 'cnxsim serve'" + (hint ? " (did you mean '" + *hint + "'?)" : "");
-        }
-        std::string value;
-        if (eq != std::string::npos && a.starts_with("--")) {
-            value = a.substr(eq + 1);
-        } else if (i + 1 < in.size()) {
-            value = in[++i];
-        } else {
-            return "option " + name + " needs a value";
-        }
-        auto once = [&](std::string& field) -> std::optional<std::string> {
-            if (!field.empty()) return "option " + name + " is given twice";
-            if (value.empty()) return "option " + name + " needs a value";
-            field = value;
-            return std::nullopt;
-        };
-        if (name == "--broker-version") {
-            if (auto e = once(out.version)) return e;
-        } else if (name == "--config") {
-            if (auto e = once(out.configFile)) return e;
-        } else if (name == "--setup") {
-            if (auto e = once(out.setupFile)) return e;
-        } else if (name == "--record") {
-            if (auto e = once(out.recordFile)) return e;
-        } else if (name == "--trace") {
-            if (auto e = once(out.traceFile)) return e;
-        } else if (name == "--fault") {
+    sim::Args args;
+    if (auto e = sim::parseArgs("serve", in, args)) return e;
+    if (!args.positional.empty()) return "unknown argument '" + args.positional.front() + "' for 'cnxsim serve'";
+    out.help = args.options.count("--help") > 0;
+    out.verbosity = args.verbosity;
+    for (auto [name, field] : {std::pair{"--broker-version", &out.version}, {"--config", &out.configFile},
+                               {"--setup", &out.setupFile}, {"--record", &out.recordFile}, {"--trace", &out.traceFile},
+                               {"--bind", &out.bind}})
+        if (const auto* v = valueOf(args, name)) *field = *v;
+    if (auto it = args.lists.find("--fault"); it != args.lists.end()) {
+        for (const auto& value : it->second) {
             auto parsed = parseFault(value);
             if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
             out.faults.push_back(value);
-        } else if (name == "--set") {
+        }
+    }
+    if (auto it = args.lists.find("--set"); it != args.lists.end()) {
+        for (const auto& value : it->second) {
             auto e = value.find('=');
             if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
             out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
-        } else if (name == "--bind") {
-            out.bind = value;
-        } else if (name == "--port" || name == "--admin-port") {
-            unsigned port = 0;
-            auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), port);
-            if (ec != std::errc() || p != value.data() + value.size() || port > 65535)
-                return name + " takes a number from 0 to 65535 (got '" + value + "')";
-            if (name == "--port") out.port = static_cast<std::uint16_t>(port);
-            else out.adminPort = static_cast<std::uint16_t>(port);
-        } else if (name == "--max-queued-bytes") {
-            unsigned long long bytes = 0;
-            auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
-            if (ec != std::errc() || p != value.data() + value.size() || bytes < 1024 || bytes > (1ull << 40))
-                return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + value + "')";
-            out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
-        } else {  // --keepalive-seconds
-            double seconds = 0;
-            auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-            if (ec != std::errc() || p != value.data() + value.size() || !(seconds > 0) || seconds > 86400)
-                return "--keepalive-seconds takes a number of seconds above 0, at most 86400 (got '" + value + "')";
-            out.options.keepAlive = std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
-            if (out.options.keepAlive.count() == 0) out.options.keepAlive = std::chrono::milliseconds(1);
         }
+    }
+    for (const char* name : {"--port", "--admin-port"}) {
+        const auto* value = valueOf(args, name);
+        if (!value) continue;
+        unsigned port = 0;
+        if (!numberFrom(*value, port) || port > 65535)
+            return std::string(name) + " takes a number from 0 to 65535 (got '" + *value + "')";
+        if (std::string_view(name) == "--port") out.port = static_cast<std::uint16_t>(port);
+        else out.adminPort = static_cast<std::uint16_t>(port);
+    }
+    if (const auto* value = valueOf(args, "--max-queued-bytes")) {
+        unsigned long long bytes = 0;
+        if (!numberFrom(*value, bytes) || bytes < 1024 || bytes > (1ull << 40))
+            return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
+        out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
+    }
+    if (const auto* value = valueOf(args, "--keepalive-seconds")) {
+        double seconds = 0;
+        if (!numberFrom(*value, seconds) || !(seconds > 0) || seconds > 86400)
+            return "--keepalive-seconds takes a number of seconds above 0, at most 86400 (got '" + *value + "')";
+        out.options.keepAlive = std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
+        if (out.options.keepAlive.count() == 0) out.options.keepAlive = std::chrono::milliseconds(1);
     }
     return std::nullopt;
 }

@@ -23,6 +23,14 @@ expect --step explain --st
 expect --gaps profiles --ga
 expect --help lint --he
 expect bash completion ba
+# compat, serve and record come from the same option table.
+expect --keepalive-seconds serve --keep
+expect --max-queued-bytes serve --max
+expect --admin-upstream record --admin-up
+expect --output record --out
+expect --existing compat --exi
+expect FULL_TRANSITIVE compat --strategy FULL_T
+expect 1.11.4 compat --avro 1.11.
 # Only what the prefix matches.
 COMP_WORDS=(cnxsim run --sch); COMP_CWORD=2; COMPREPLY=(); _cnxsim
 [[ ${#COMPREPLY[@]} -eq 1 ]] || { echo "'run --sch' offers '${COMPREPLY[*]}'"; status=1; }
