@@ -63,61 +63,59 @@ constexpr int kMargin = 20;
 
 int xOf(std::size_t participant) { return kMargin + kColumn / 2 + static_cast<int>(participant) * kColumn; }
 
-std::string mermaidText(const std::string& s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-        std::size_t length = 1;
-        long cp = decode(s, i, length);
-        if (cp < 0 || !xmlChar(cp)) {
-            out += "\xef\xbf\xbd";
-        } else if (length > 1) {
-            out.append(s, i, length);
-        } else {
-            switch (s[i]) {
-                case '#': out += "#35;"; break;
-                case ';': out += "#59;"; break;
-                case '%': out += "#37;"; break;
-                case '&': out += "#38;"; break;
-                case '<': out += "#lt;"; break;
-                case '>': out += "#gt;"; break;
-                case '"': out += "#quot;"; break;
-                case '`': out += "#96;"; break;
-                case '\n':
-                case '\r':
-                case '\t': out += ' '; break;
-                default: out += s[i];
-            }
-        }
-        i += length;
-    }
-    return out;
-}
-
-}  // namespace
-
-std::string htmlEscape(const std::string& s) {
+/// `s` as text valid in XML and Mermaid: a byte sequence that is not a
+/// character XML allows becomes U+FFFD, a multi-byte character is kept, and
+/// each ASCII byte is appended by `ascii` (its escape, or the byte).
+template <typename Ascii>
+std::string escapeText(const std::string& s, Ascii ascii) {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
         std::size_t length = 1;
         long cp = decode(s, i, length);
-        if (cp < 0 || !xmlChar(cp)) {
+        if (cp < 0 || !xmlChar(cp))
             out += "\xef\xbf\xbd";
-        } else if (length > 1) {
+        else if (length > 1)
             out.append(s, i, length);
-        } else {
-            switch (s[i]) {
-                case '&': out += "&amp;"; break;
-                case '<': out += "&lt;"; break;
-                case '>': out += "&gt;"; break;
-                case '"': out += "&quot;"; break;
-                case '\'': out += "&#39;"; break;
-                default: out += s[i];
-            }
-        }
+        else
+            ascii(out, s[i]);
         i += length;
     }
     return out;
+}
+
+std::string mermaidText(const std::string& s) {
+    return escapeText(s, [](std::string& out, char c) {
+        switch (c) {
+            case '#': out += "#35;"; break;
+            case ';': out += "#59;"; break;
+            case '%': out += "#37;"; break;
+            case '&': out += "#38;"; break;
+            case '<': out += "#lt;"; break;
+            case '>': out += "#gt;"; break;
+            case '"': out += "#quot;"; break;
+            case '`': out += "#96;"; break;
+            case '\n':
+            case '\r':
+            case '\t': out += ' '; break;
+            default: out += c;
+        }
+    });
+}
+
+}  // namespace
+
+std::string htmlEscape(const std::string& s) {
+    return escapeText(s, [](std::string& out, char c) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    });
 }
 
 std::string toSvg(const SequenceDiagram& d, const std::string& id) {

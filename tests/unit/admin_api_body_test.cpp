@@ -38,9 +38,7 @@ struct Admin {
 
     template <typename Call>
     AdminResponse wait(Call call) {
-        std::optional<AdminResponse> r;
-        call([&r](AdminResponse a) { r = std::move(a); });
-        f.scheduler.runUntilIdle();
+        auto r = f.answerOf<AdminResponse>(std::move(call));
         REQUIRE(r);
         return *r;
     }

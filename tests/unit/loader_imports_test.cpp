@@ -11,29 +11,17 @@
 #include <unistd.h>
 
 #include "sim/scenario/loader.h"
+#include "loader_test_support.h"
 
 namespace {
 
 using namespace cnx;
 using namespace cnx::sim;
 
-std::filesystem::path scratchDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("cnxsim-imports-" + std::to_string(::getpid())) / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
+using cnx::testing::errorsOf;
+using cnx::testing::writeFile;
 
-void writeFile(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string errorsOf(const LoadResult& r) {
-    std::string out;
-    for (const auto& e : r.errors) out += e.format() + "\n";
-    return out;
-}
+std::filesystem::path scratchDir(const std::string& name) { return cnx::testing::scratchDir("cnxsim-imports-", name); }
 
 const std::string kUsers = "schemas:\n  user: { type: STRING }\n  kv: { type: KEY_VALUE, key: user, value: user }\n";
 

@@ -14,29 +14,17 @@
 #include "broker_model/compat/key_value/key_value_check.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/loader.h"
+#include "loader_test_support.h"
 
 namespace {
 
 using namespace cnx;
 using namespace cnx::sim;
 
-std::filesystem::path scratchDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("cnxsim-loader-" + std::to_string(::getpid())) / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
+using cnx::testing::errorsOf;
+using cnx::testing::writeFile;
 
-void writeFile(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string errorsOf(const LoadResult& r) {
-    std::string out;
-    for (const auto& e : r.errors) out += e.format() + "\n";
-    return out;
-}
+std::filesystem::path scratchDir(const std::string& name) { return cnx::testing::scratchDir("cnxsim-loader-", name); }
 
 // Loads `yaml` and requires it to be one valid scenario.
 Scenario loadOne(const std::string& yaml, const std::filesystem::path& base = ".") {

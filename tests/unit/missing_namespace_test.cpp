@@ -56,9 +56,7 @@ struct Explicit {
 
     template <typename Call>
     AdminResponse wait(Call call) {
-        std::optional<AdminResponse> r;
-        call([&r](AdminResponse a) { r = std::move(a); });
-        f.scheduler.runUntilIdle();
+        auto r = f.answerOf<AdminResponse>(std::move(call));
         REQUIRE(r);
         return *r;
     }

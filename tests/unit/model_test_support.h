@@ -47,6 +47,16 @@ struct BrokerFixture {
     BehaviourProfile profile;
     sim::SimScheduler scheduler;
     Broker broker;
+
+    /// Calls `call` with a callback that keeps its argument, runs the broker
+    /// until idle and returns what the callback got (nullopt: never called).
+    template <typename Result, typename Call>
+    std::optional<Result> answerOf(Call call) {
+        std::optional<Result> r;
+        call([&r](Result a) { r = std::move(a); });
+        scheduler.runUntilIdle();
+        return r;
+    }
 };
 
 /// Builds a wire Schema of `type` (a proto enum) with `data`.
