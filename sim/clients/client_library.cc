@@ -48,9 +48,12 @@ ClientModel makeClientModel(const ClientDecl& decl, const std::string& brokerVer
             m.clientVersion = "Pulsar-CPP-v" + version;
             break;
         case ClientLibrary::go:
-            // pulsar-client-go internal/connection.go: CONNECT carries ProtocolVersion_v13, whatever its release.
-            m.protocolVersion = 13;
-            m.clientVersion = "Pulsar Go " + version;
+            // pulsar-client-go pulsar/internal/connection.go (@015d8dfe): CONNECT carries
+            // PulsarProtocolVersion = ProtocolVersion_v20 whatever the release (early
+            // releases sent v13, later v18; doc/scenario-format.md "Clients"), and
+            // pulsar/internal/version.go names it "Pulsar-Go-<version>" (#1383).
+            m.protocolVersion = 20;
+            m.clientVersion = "Pulsar-Go-" + version;
             break;
     }
     return m;

@@ -23,8 +23,8 @@ cnx::SchemaData bytesWithProperties() {
 TEST_CASE("the Go client sends its bytes schema as proto None with its properties", "[client-library]") {
     auto go = clientOf("go");
     CHECK(go.library == cnx::sim::ClientLibrary::go);
-    CHECK(go.protocolVersion == 13);
-    CHECK(go.clientVersion == "Pulsar Go 3.0");
+    CHECK(go.protocolVersion == 20);
+    CHECK(go.clientVersion == "Pulsar-Go-3.0");
     auto field = cnx::sim::producerSchemaField(go, bytesWithProperties());
     REQUIRE(field.has_value());
     CHECK(field->type() == pulsar::proto::Schema::None);
