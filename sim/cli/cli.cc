@@ -37,7 +37,7 @@ constexpr std::string_view kUsage =
     "commands:\n"
     "  run [PATH...]      replay scenarios (default: the bundled scenarios/)\n"
     "  explain FILE       print the decision trace of every step of FILE\n"
-    "  lint PATH...       check scenario files without running them\n"
+    "  lint [PATH...]     check scenario files without running them (default: the bundled suite)\n"
     "  profiles           list the broker behaviour profiles\n"
     "  compat             check a schema against a schema history, as the broker would\n"
     "  serve              serve the model to real Pulsar clients on a TCP port\n"
@@ -46,9 +46,9 @@ constexpr std::string_view kUsage =
     "  completion bash    print a bash completion script\n"
     "  help [COMMAND]     this text, or a command's options\n"
     "\n"
-    "\n"
-    "Every command takes -h/--help (as `cnxsim help COMMAND`); run, explain, lint\n"
-    "and profiles take -v/-vv/--verbose (diagnostics on stderr: info, debug).\n"
+    "Every command takes -h/--help (as `cnxsim help COMMAND`); run, explain, lint,\n"
+    "profiles, compat, serve and record also -v/-vv/--verbose (diagnostics on\n"
+    "stderr: info, debug).\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input\n";
 
@@ -157,10 +157,11 @@ constexpr std::string_view kExplainUsage =
     "--version or --step)\n";
 
 constexpr std::string_view kLintUsage =
-    "usage: cnxsim lint PATH...\n"
+    "usage: cnxsim lint [PATH...]\n"
     "\n"
     "Loads scenario files and folders and reports every problem as\n"
-    "file:line:column: message, without running anything. Exit 2 on any problem.\n";
+    "file:line:column: message, without running anything; with no PATH the\n"
+    "bundled suite, as run finds it. Exit 2 on any problem.\n";
 
 constexpr std::string_view kProfilesUsage =
     "usage: cnxsim profiles [VERSION] [--diff A B]\n"
@@ -512,11 +513,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
 }
 
 int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
-    if (args.positional.empty()) {
-        err << "cnxsim lint: expected at least one PATH\n" << kLintUsage;
-        return kExitInvalid;
-    }
-    auto loaded = loadPaths(args.positional);
+    auto loaded = loadPaths(args.positional.empty() ? defaultScenarioPaths() : args.positional);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     for (const auto& [file, count] : loaded.schemasFiles)
         out << file << ": a schemas file (" << count << " schema definition(s)), not a scenario: OK\n";
