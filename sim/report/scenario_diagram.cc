@@ -74,8 +74,9 @@ bool registryWrite(const std::string& rule) {
 std::string answer(const StepResult& s) {
     if (s.step->action == "check") return s.status == StepStatus::failed ? "does not hold" : "holds";
     const auto& o = s.observed;
-    std::string text = o.ok ? renderObserved(o, s.step->action) : o.error + ": " + elideEmbeddedJson(o.message);
-    if (s.status == StepStatus::failed) text += "  [FAIL: " + elideEmbeddedJson(s.why) + "]";
+    // The one-line forms the failure block prints, without its -v note (the full text is in the trace).
+    std::string text = o.ok ? renderObserved(o, s.step->action) : o.error + ": " + oneLineMessage(o.message, false);
+    if (s.status == StepStatus::failed) text += "  [FAIL: " + oneLineMessage(s.why, false) + "]";
     return text;
 }
 

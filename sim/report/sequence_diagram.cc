@@ -44,6 +44,16 @@ bool xmlChar(long cp) {
            (cp >= 0x10000 && cp <= 0x10FFFF);
 }
 
+std::size_t codePoints(const std::string& s) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < s.size(); ++count) {
+        std::size_t length = 1;
+        decode(s, i, length);
+        i += length;
+    }
+    return count;
+}
+
 // Whole code points only, at most `limit` of them, "…" when cut.
 std::string shortened(const std::string& s, std::size_t limit) {
     std::size_t count = 0;
@@ -162,9 +172,18 @@ std::string toSvg(const SequenceDiagram& d, const std::string& id) {
         }
         int tx = x1 == x2 ? x1 + 36 : (x1 + x2) / 2;
         std::size_t room = x1 == x2 ? 30 : static_cast<std::size_t>(std::abs(x2 - x1) / 7);
+        std::string label = shortened(msg.label, std::max<std::size_t>(room, 24));
+        if (msg.highlight && x1 != x2) {
+            // The failing request and answer are what a reader came for: their labels
+            // may run across the whole row (each message has a row of its own), centred
+            // on the arrow but kept inside the picture (about 7 px a character).
+            label = shortened(msg.label, static_cast<std::size_t>((width - 2 * kMargin) / 7));
+            int half = static_cast<int>(codePoints(label)) * 7 / 2;
+            tx = std::clamp(tx, kMargin + half, std::max(kMargin + half, width - kMargin - half));
+        }
         s << "<text x=\"" << tx << "\" y=\"" << y - 4 << "\" text-anchor=\"" << (x1 == x2 ? "start" : "middle")
           << "\" font-size=\"11\" fill=\"" << colour << "\"" << (msg.highlight ? " font-weight=\"bold\"" : "") << ">"
-          << htmlEscape(shortened(msg.label, std::max<std::size_t>(room, 24))) << "</text></g>\n";
+          << htmlEscape(label) << "</text></g>\n";
     }
     s << "</svg>\n";
     return s.str();

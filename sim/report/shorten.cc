@@ -61,7 +61,7 @@ std::string elideEmbeddedJson(const std::string& text) {
     return out + " [" + std::to_string(left) + " characters of embedded JSON left out]";
 }
 
-std::string oneLineMessage(const std::string& text) {
+std::string oneLineMessage(const std::string& text, bool verboseHint) {
     auto out = elideEmbeddedJson(text);
     bool cut = out != text;
     // Java exception class names chained before the words: "a.b.FooException: c.d.BarException: msg",
@@ -87,7 +87,8 @@ std::string oneLineMessage(const std::string& text) {
     if (auto by = out.find(" caused by "); by != std::string::npos) out.resize(by), cut = true;
     if (auto eol = out.find_first_of("\r\n"); eol != std::string::npos) out.resize(eol), cut = true;
     if (auto note = out.find(" [") ; note != std::string::npos && out.ends_with(" left out]")) out.resize(note);
-    return cut ? out + " \xe2\x80\xa6 (-v: the full message)" : out;
+    if (!cut) return out;
+    return out + (verboseHint ? " \xe2\x80\xa6 (-v: the full message)" : " \xe2\x80\xa6");
 }
 
 }  // namespace cnx::sim

@@ -21,7 +21,9 @@ std::string elideEmbeddedJson(const std::string& text);
 
 /// A broker message as one line (issue 13): embedded JSON elided, cut at the
 /// first line break that remains (marked "…"). `run` and `explain` print
-/// this and the checker's problem list; `-v` prints the full message.
-std::string oneLineMessage(const std::string& text);
+/// this and the checker's problem list; `-v` prints the full message, and
+/// a shortened text says so unless `verboseHint` is false (a diagram's label,
+/// whose tooltip has the whole text).
+std::string oneLineMessage(const std::string& text, bool verboseHint = true);
 
 }  // namespace cnx::sim
