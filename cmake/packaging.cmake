@@ -5,7 +5,7 @@
 #   PREFIX/share/cnxsim/scenarios/...          (cnxsim run with no path finds it
 #                                               from the executable's location)
 #   PREFIX/share/cnxsim/doc/scenario.schema.json
-#   PREFIX/share/doc/cnxsim/README.md, doc/**/*.md, doc/ci/*
+#   PREFIX/share/doc/cnxsim/README.md, doc/**/*.md, doc/images/*.png, doc/ci/*
 # Tests, benchmarks and fuzz targets are not installed.
 include(GNUInstallDirs)
 
@@ -14,7 +14,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_D
 install(FILES ${PROJECT_SOURCE_DIR}/doc/scenario.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/cnxsim/doc OPTIONAL)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/doc/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
-        FILES_MATCHING PATTERN "*.md" PATTERN "*.yml" PATTERN "Dockerfile")
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.yml" PATTERN "*.png" PATTERN "Dockerfile")
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME cnxsim)
