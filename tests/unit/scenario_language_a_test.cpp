@@ -62,7 +62,7 @@ TEST_CASE("a per-version check value no key covers fails only under --strict", "
     CHECK(has(strict.out, "no value of 'producers' covers version 3.0"));
 }
 
-TEST_CASE("~ in a check value is deliberately not asserted, also under --strict", "[lang-a]") {
+TEST_CASE("a ~ in a check value is deliberately not asserted, also under --strict", "[lang-a]") {
     std::string yaml = std::string(kHeader) + "  - check: { topic: t, producers: { \"2.10\": ~, default: 1 } }\n";
     auto r = runText(yaml, {"--strict"});
     INFO(r.out << r.err);
@@ -73,7 +73,7 @@ TEST_CASE("~ in a check value is deliberately not asserted, also under --strict"
     CHECK(has(e.out, "check producers: not asserted on 2.10"));
 }
 
-TEST_CASE("~ in a per-version expect is not asserted there: the step runs, --strict accepts it", "[lang-a]") {
+TEST_CASE("a ~ in a per-version expect is not asserted there: the step runs, --strict accepts it", "[lang-a]") {
     std::string yaml =
         "name: lang-a\n"
         "broker:\n"
@@ -117,7 +117,7 @@ TEST_CASE("accept keeps ~ and fills in only what is missing", "[lang-a]") {
     CHECK(!has(text, "TopicNotFound"));
 }
 
-TEST_CASE("~ as a race's outcomes for a version leaves the race unasserted there", "[lang-a]") {
+TEST_CASE("a ~ as a race's outcomes for a version leaves the race unasserted there", "[lang-a]") {
     std::string yaml =
         "name: lang-a race\n"
         "broker:\n"
