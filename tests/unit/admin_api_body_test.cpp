@@ -9,10 +9,12 @@
 
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/compat/key_value/key_value_check.h"
+#include "admin_test_support.h"
 #include "model_test_support.h"
 #include "sim/clients/admin_client.h"
 
 using namespace cnx;
+using cnx::testing::AdminFixture;
 using cnx::testing::BrokerFixture;
 using cnx::testing::kUserV1Avro;
 using cnx::testing::schemaOf;
@@ -30,18 +32,10 @@ const BehaviourProfile& release(const char* v) {
     return *p;
 }
 
-struct Admin {
-    explicit Admin(const BehaviourProfile& p = newestProfile()) : f(p), api(f.broker) {}
-    BrokerFixture f;
-    AdminApi api;
+struct Admin : AdminFixture {
+    using AdminFixture::AdminFixture;
     TopicName topic = *TopicName::parse("persistent://public/default/admin-bodies");
 
-    template <typename Call>
-    AdminResponse wait(Call call) {
-        auto r = f.answerOf<AdminResponse>(std::move(call));
-        REQUIRE(r);
-        return *r;
-    }
     AdminResponse post(const SchemaData& s) {
         return wait([&](AdminApi::Callback cb) { api.postSchema(topic, s, std::move(cb)); });
     }

@@ -9,11 +9,13 @@
 #include <string>
 
 #include "broker_model/admin/admin_api.h"
+#include "admin_test_support.h"
 #include "model_test_support.h"
 #include "sim/run/broker_setup.h"
 #include "sim/scenario/loader.h"
 
 using namespace cnx;
+using cnx::testing::AdminFixture;
 using cnx::testing::BrokerFixture;
 
 namespace {
@@ -46,19 +48,10 @@ steps:
   - producer: { topic: t }
 )";
 
-struct Explicit {
-    explicit Explicit(const BehaviourProfile& p = newestProfile()) : f(p), api(f.broker) {
+struct Explicit : AdminFixture {
+    explicit Explicit(const BehaviourProfile& p = newestProfile()) : AdminFixture(p) {
         auto s = loaded(kExplicit);
         REQUIRE_FALSE(sim::applyBrokerSetup(s, f.broker, api));
-    }
-    BrokerFixture f;
-    AdminApi api;
-
-    template <typename Call>
-    AdminResponse wait(Call call) {
-        auto r = f.answerOf<AdminResponse>(std::move(call));
-        REQUIRE(r);
-        return *r;
     }
     AdminResponse post(const TopicName& t) {
         return wait([&](AdminApi::Callback cb) { api.postSchema(t, {SchemaType::STRING, "", {}}, std::move(cb)); });
