@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,12 +50,22 @@ struct SuiteCounts {
 };
 SuiteCounts gCounts;
 
-const std::string& suiteYaml() {
-    static const std::string text = cnx::bench::generateSuiteYaml(gShape);
-    return text;
+const std::vector<std::string>& suiteFiles() {
+    static const std::vector<std::string> files = cnx::bench::generateSuiteFiles(gShape);
+    return files;
 }
 
-cnx::sim::LoadResult loadSuite() { return cnx::sim::loadScenarioText(suiteYaml(), "bench-suite.yaml", "."); }
+/// The suite loaded as `cnxsim run` loads a folder: file by file, the scenarios in order.
+cnx::sim::LoadResult loadSuite() {
+    cnx::sim::LoadResult all;
+    const auto& files = suiteFiles();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto r = cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".");
+        std::move(r.scenarios.begin(), r.scenarios.end(), std::back_inserter(all.scenarios));
+        std::move(r.errors.begin(), r.errors.end(), std::back_inserter(all.errors));
+    }
+    return all;
+}
 
 const cnx::sim::LoadResult& loadedSuite() {
     static const cnx::sim::LoadResult loaded = [] {

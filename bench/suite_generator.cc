@@ -1,5 +1,6 @@
 #include "bench/suite_generator.h"
 
+#include <algorithm>
 #include <array>
 #include <random>
 #include <string_view>
@@ -113,16 +114,21 @@ private:
 
 }  // namespace
 
-std::string generateSuiteYaml(const SuiteShape& shape) {
+std::vector<std::string> generateSuiteFiles(const SuiteShape& shape, std::size_t perFile) {
+    if (perFile == 0) perFile = 1;
     std::mt19937_64 rng(shape.seed);
-    std::string out;
-    out.reserve(shape.scenarios * 700);
+    std::vector<std::string> files;
     for (std::size_t i = 0; i < shape.scenarios; ++i) {
-        if (i > 0) out += "---\n";
+        if (i % perFile == 0) {
+            files.emplace_back();
+            files.back().reserve(std::min(perFile, shape.scenarios - i) * 900);
+        } else {
+            files.back() += "---\n";
+        }
         auto steps = std::uniform_int_distribution<std::size_t>(shape.minSteps, shape.maxSteps)(rng);
-        out += ScenarioWriter(rng, i + 1).write(steps);
+        files.back() += ScenarioWriter(rng, i + 1).write(steps);
     }
-    return out;
+    return files;
 }
 
 }  // namespace cnx::bench

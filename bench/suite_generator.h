@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cnx::bench {
 
@@ -19,8 +20,10 @@ struct SuiteShape {
     std::uint64_t seed = 20240601;
 };
 
-/// Every scenario of the suite as one multi-document YAML text (`---` between
-/// documents). Same shape and seed, same text.
-std::string generateSuiteYaml(const SuiteShape& shape);
+/// Every scenario of the suite as multi-document YAML texts (`---` between
+/// documents), `perFile` scenarios to a text, as a suite folder holds them
+/// (one text would pass the loader's 8 MiB file limit at 10,000 scenarios).
+/// Same shape and seed, same texts, and the same scenarios whatever `perFile`.
+std::vector<std::string> generateSuiteFiles(const SuiteShape& shape, std::size_t perFile = 500);
 
 }  // namespace cnx::bench
