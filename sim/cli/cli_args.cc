@@ -143,8 +143,7 @@ struct CommandApp {
 };
 
 std::vector<std::string> optionNames(const CommandSpec& spec) {
-    std::vector<std::string> names;
-    for (const auto& o : spec.options) names.push_back(o.name);
+    std::vector<std::string> names = optionsOf(spec.name);
     if (spec.name == "run") names.push_back("--accept=all");
     names.push_back("--help");
     names.push_back("--verbose");

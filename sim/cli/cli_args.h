@@ -17,6 +17,18 @@ struct Args {
     std::map<std::string, std::string> options;  // --name -> value ("" for flags); the last one given
     std::map<std::string, std::vector<std::string>> lists;  // --name -> every value, in order (repeatable options)
     int verbosity = 0;
+
+    /// The value given for `name` (the last one), or nullptr when it was not given.
+    const std::string* value(const std::string& name) const {
+        auto it = options.find(name);
+        return it == options.end() ? nullptr : &it->second;
+    }
+    /// Every value given for a repeatable `name`, in order (empty when none).
+    std::vector<std::string> all(const std::string& name) const {
+        auto it = lists.find(name);
+        return it == lists.end() ? std::vector<std::string>{} : it->second;
+    }
+    bool has(const std::string& name) const { return options.count(name) > 0; }
 };
 
 /// Whether `command` is one of run, explain, lint and profiles, whose Args the

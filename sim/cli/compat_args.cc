@@ -14,17 +14,17 @@ std::optional<Failure> parseArgs(const std::vector<std::string>& in, CompatArgs&
     if (auto e = sim::parseArgs("compat", in, args)) return Failure{*e};
     if (!args.positional.empty())
         return Failure{"unexpected argument '" + args.positional.front() + "' (files go after --existing or --new)"};
-    out.help = args.options.count("--help") > 0;
+    out.help = args.has("--help");
     out.verbose = args.verbosity > 0;
     auto single = [&](const char* name, std::optional<std::string>& slot) {
-        if (auto it = args.options.find(name); it != args.options.end()) slot = it->second;
+        if (const std::string* v = args.value(name)) slot = *v;
     };
     single("--strategy", out.strategy);
     single("--new", out.newFile);
     single("--avro", out.avro);
     single("--root-message", out.rootMessage);
     single("--root-file", out.rootFile);
-    if (auto it = args.lists.find("--existing"); it != args.lists.end()) out.existing = it->second;
+    out.existing = args.all("--existing");
     return std::nullopt;
 }
 

@@ -90,21 +90,21 @@ std::optional<std::string> parseRecordArgs(const std::vector<std::string>& in, R
     sim::Args args;
     if (auto e = sim::parseArgs("record", in, args)) return e;
     if (!args.positional.empty()) return "unknown argument '" + args.positional.front() + "' for 'cnxsim record'";
-    out.help = args.options.count("--help") > 0;
+    out.help = args.has("--help");
     out.verbosity = args.verbosity;
     if (out.help) return std::nullopt;
     for (const char* name : {"--upstream", "--listen", "--admin-listen"}) {
-        auto it = args.options.find(name);
-        if (it == args.options.end()) continue;
-        auto hp = hostPortOf(it->second);
-        if (!hp) return std::string(name) + " takes HOST:PORT (got '" + it->second + "')";
+        const std::string* value = args.value(name);
+        if (!value) continue;
+        auto hp = hostPortOf(*value);
+        if (!hp) return std::string(name) + " takes HOST:PORT (got '" + *value + "')";
         if (std::string_view(name) == "--upstream") out.upstream = hp;
         else if (std::string_view(name) == "--listen") out.listen = *hp;
         else out.adminListen = hp;
     }
-    if (auto it = args.options.find("--admin-upstream"); it != args.options.end()) out.adminUpstream = it->second;
-    if (auto it = args.options.find("--broker-version"); it != args.options.end()) out.version = it->second;
-    if (auto it = args.options.find("--output"); it != args.options.end()) out.output = it->second;
+    for (auto [name, field] : {std::pair{"--admin-upstream", &out.adminUpstream}, {"--broker-version", &out.version},
+                               {"--output", &out.output}})
+        if (const std::string* v = args.value(name)) *field = *v;
     if (!out.upstream) return "--upstream HOST:PORT is required";
     if (out.output.empty()) return "-o FILE.yaml is required";
     if (out.adminListen && out.adminUpstream.empty()) return "--admin-listen needs --admin-upstream";

@@ -115,12 +115,6 @@ struct ServeArgs {
     bool help = false;
 };
 
-/// The value of an option given with `--name VALUE`, if it was.
-const std::string* valueOf(const sim::Args& args, const std::string& name) {
-    auto it = args.options.find(name);
-    return it == args.options.end() ? nullptr : &it->second;
-}
-
 template <typename Number>
 bool numberFrom(const std::string& text, Number& n) {
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
@@ -133,28 +127,24 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
     sim::Args args;
     if (auto e = sim::parseArgs("serve", in, args)) return e;
     if (!args.positional.empty()) return "unknown argument '" + args.positional.front() + "' for 'cnxsim serve'";
-    out.help = args.options.count("--help") > 0;
+    out.help = args.has("--help");
     out.verbosity = args.verbosity;
     for (auto [name, field] : {std::pair{"--broker-version", &out.version}, {"--config", &out.configFile},
                                {"--setup", &out.setupFile}, {"--record", &out.recordFile}, {"--trace", &out.traceFile},
                                {"--bind", &out.bind}})
-        if (const auto* v = valueOf(args, name)) *field = *v;
-    if (auto it = args.lists.find("--fault"); it != args.lists.end()) {
-        for (const auto& value : it->second) {
-            auto parsed = parseFault(value);
-            if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
-            out.faults.push_back(value);
-        }
+        if (const auto* v = args.value(name)) *field = *v;
+    for (const auto& value : args.all("--fault")) {
+        auto parsed = parseFault(value);
+        if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
+        out.faults.push_back(value);
     }
-    if (auto it = args.lists.find("--set"); it != args.lists.end()) {
-        for (const auto& value : it->second) {
-            auto e = value.find('=');
-            if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
-            out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
-        }
+    for (const auto& value : args.all("--set")) {
+        auto e = value.find('=');
+        if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
+        out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
     }
     for (const char* name : {"--port", "--admin-port"}) {
-        const auto* value = valueOf(args, name);
+        const auto* value = args.value(name);
         if (!value) continue;
         unsigned port = 0;
         if (!numberFrom(*value, port) || port > 65535)
@@ -162,13 +152,13 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
         if (std::string_view(name) == "--port") out.port = static_cast<std::uint16_t>(port);
         else out.adminPort = static_cast<std::uint16_t>(port);
     }
-    if (const auto* value = valueOf(args, "--max-queued-bytes")) {
+    if (const auto* value = args.value("--max-queued-bytes")) {
         unsigned long long bytes = 0;
         if (!numberFrom(*value, bytes) || bytes < 1024 || bytes > (1ull << 40))
             return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
         out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
     }
-    if (const auto* value = valueOf(args, "--keepalive-seconds")) {
+    if (const auto* value = args.value("--keepalive-seconds")) {
         double seconds = 0;
         if (!numberFrom(*value, seconds) || !(seconds > 0) || seconds > 86400)
             return "--keepalive-seconds takes a number of seconds above 0, at most 86400 (got '" + *value + "')";
