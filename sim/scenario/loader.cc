@@ -1,7 +1,7 @@
 #include "sim/scenario/loader.h"
 
 #include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <algorithm>
 #include <map>
@@ -46,21 +46,22 @@ LoadError errorAt(const std::string& file, int line, int column, std::string mes
     return e;
 }
 
-std::optional<std::vector<YAML::Node>> parseDocuments(std::string_view text, const std::string& file,
-                                                      std::vector<LoadError>& errors) {
+std::optional<load::YamlDocuments> parseDocuments(std::string_view text, const std::string& file,
+                                                  std::vector<LoadError>& errors) {
     auto at = [&](const YAML::Mark& m) {
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
     // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/scenario/yaml_precheck.h).
     std::size_t documents = 0;
-    auto problem = precheckYaml(text, {}, &documents);
-    if (!problem) problem = yamlCppAgreesOnDocuments(text, documents);
-    if (problem) {
+    if (auto problem = precheckYaml(text, {}, &documents)) {
         errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
         return std::nullopt;
     }
     try {
-        return YAML::LoadAll(std::string(text));
+        load::YamlDocuments docs;
+        YAML::Mark extra;
+        if (docs.parse(text, documents, &extra)) return docs;
+        errors.push_back({at(extra), yamlCppExtraDocumentMessage(documents)});
     } catch (const YAML::DeepRecursion& e) {  // not reached: the precheck's depth limit is lower
         errors.push_back(errorAt(file, 1, 1, "YAML nested too deeply (" + e.msg + ")"));
     } catch (const YAML::ParserException& e) {
@@ -84,10 +85,10 @@ void checkScenarioNames(std::vector<Scenario>& scenarios, std::vector<LoadError>
 
 // A file holding one document of only `schemas` (and `imports`) is a schemas
 // file, not a scenario: `run` on a folder skips it, `lint` checks it as one.
-bool isSchemasOnly(const std::vector<YAML::Node>& docs) {
+bool isSchemasOnly(const load::YamlDocuments& docs) {
     if (docs.size() != 1 || !docs[0].IsMap()) return false;
     bool schemas = false;
-    for (const auto& kv : docs[0]) {
+    for (const auto& kv : docs[0].pairs()) {
         if (!kv.first.IsScalar()) return false;
         const std::string& key = kv.first.Scalar();
         if (key == "schemas") {
@@ -100,7 +101,7 @@ bool isSchemasOnly(const std::vector<YAML::Node>& docs) {
 }
 
 // Loads the documents of a schemas file (one document expected).
-ImportedFile schemasFileOf(const std::vector<YAML::Node>& docs, const std::string& displayName,
+ImportedFile schemasFileOf(const load::YamlDocuments& docs, const std::string& displayName,
                            const std::filesystem::path& baseDir, ImportCache& imports) {
     ImportedFile out;
     if (docs.size() > 1) {
@@ -113,7 +114,7 @@ ImportedFile schemasFileOf(const std::vector<YAML::Node>& docs, const std::strin
     ctx.schemasFile = true;
     ctx.imports = &imports;
     Scenario holder;
-    YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
+    load::YamlRef root = docs.empty() ? load::YamlRef() : docs[0];
     load::DocumentLoader loader(ctx, holder);
     loader.load({root, docs.empty() ? SourcePos{displayName, 1, 1} : ctx.pos(root), "schemas file"});
     out.schemas = std::move(holder.schemas);
@@ -201,7 +202,7 @@ LoadResult loadText(std::string_view text, const std::string& displayName, const
         if (file) imports.remember(*file, std::move(loaded));
         return result;
     }
-    if (setupFile && docs->empty()) docs->emplace_back();  // nothing to set up
+    if (setupFile && docs->empty()) docs->addEmpty();  // nothing to set up
     if (docs->empty()) {
         result.errors.push_back(errorAt(displayName, 1, 1, "the file holds no scenario (it is empty or only comments)"));
         return result;

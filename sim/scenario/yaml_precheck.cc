@@ -1,11 +1,8 @@
 #include "sim/scenario/yaml_precheck.h"
 
 #include <yaml.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
 
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include "sim/io/file_read.h"
@@ -174,43 +171,9 @@ std::optional<YamlProblem> precheckYaml(std::string_view input, const YamlLimits
     }
 }
 
-namespace {
-
-// Ignores yaml-cpp's events but where each document starts.
-class DocumentStarts : public YAML::EventHandler {
-public:
-    YAML::Mark last;
-    void OnDocumentStart(const YAML::Mark& mark) override { last = mark; }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
-};
-
-}  // namespace
-
-std::optional<YamlProblem> yamlCppAgreesOnDocuments(std::string_view text, std::size_t documents) {
-    std::istringstream in{std::string(text)};
-    YAML::Parser parser(in);
-    DocumentStarts starts;
-    std::size_t seen = 0;
-    try {
-        while (seen <= documents && parser.HandleNextDocument(starts)) ++seen;
-    } catch (const YAML::Exception&) {
-        return std::nullopt;  // a parse error: the loader's own parse reports it with its position
-    }
-    if (seen <= documents) return std::nullopt;
-    YamlProblem p;
-    p.line = starts.last.line < 0 ? 1 : starts.last.line + 1;
-    p.column = starts.last.column < 0 ? 1 : starts.last.column + 1;
-    p.message = "invalid YAML: yaml-cpp 0.7.0, which reads scenario files, finds more than the " +
-                std::to_string(documents) +
-                " document(s) of this text and would never stop (yaml-cpp#1040); quote the scalar before this point";
-    return p;
+std::string yamlCppExtraDocumentMessage(std::size_t documents) {
+    return "invalid YAML: yaml-cpp 0.7.0, which reads scenario files, finds more than the " + std::to_string(documents) +
+           " document(s) of this text and would never stop (yaml-cpp#1040); quote the scalar before this point";
 }
 
 }  // namespace cnx::sim

@@ -37,12 +37,11 @@ struct YamlProblem {
 std::optional<YamlProblem> precheckYaml(std::string_view text, const YamlLimits& limits = {},
                                         std::size_t* documents = nullptr);
 
-/// yaml-cpp 0.7.0's own reading of `text`, events only: nullopt when it finds
-/// exactly `documents` documents (as libyaml did), else the problem at the
-/// first document too many. yaml-cpp's `LoadAll` never ends on some texts
-/// libyaml accepts (a node property, then a line starting with ',': each call
-/// yields another empty document, yaml-cpp#1040 / PR #1319), so the loader asks
-/// this first; each document is read once, so this always ends.
-std::optional<YamlProblem> yamlCppAgreesOnDocuments(std::string_view text, std::size_t documents);
+/// yaml-cpp 0.7.0's `LoadAll` never ends on some texts libyaml accepts (a node
+/// property, then a line starting with ',': each call yields another empty
+/// document, yaml-cpp#1040 / PR #1319). So the loader's one yaml-cpp pass
+/// (load::YamlDocuments::parse) reads at most the `documents` documents
+/// libyaml found; one more is refused with this message, at its start.
+std::string yamlCppExtraDocumentMessage(std::size_t documents);
 
 }  // namespace cnx::sim

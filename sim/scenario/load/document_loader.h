@@ -226,7 +226,7 @@ std::optional<Action> DocumentLoader::boundOrShorthand(const Entry& e, const std
     for (const Field<S>& field : fields) {
         if (field.key != shorthand) continue;
         S step;
-        if (!field.bind(*this, field.spec, {e.key, e.keyPos, {e.value.node, e.value.pos, std::string(shorthand)}}, step))
+        if (!field.bind(*this, field.spec, {e.key, e.keyPos, {e.value.node, e.value.pos, std::string(shorthand)}, e.keyNode}, step))
             return std::nullopt;
         return step;
     }

@@ -110,8 +110,8 @@ bool bindCheckPolicies(DocumentLoader& loader, const ValueSpec&, const Entry& e,
 // no check value is a mapping otherwise.
 bool DocumentLoader::isPerVersion(const Value& v) {
     if (!v.node.IsMap() || v.node.size() == 0) return false;
-    auto first = v.node.begin();
-    return first->first.IsScalar() && looksLikeRange(first->first.Scalar());
+    const auto& first = v.node.pairs().front();
+    return first.first.IsScalar() && looksLikeRange(first.first.Scalar());
 }
 
 // `strategy: { "<3.0": ALWAYS_COMPATIBLE, default: FULL }`: each range's value
@@ -132,7 +132,7 @@ bool DocumentLoader::checkPerVersionOf(const Entry& e, CheckStep& step) {
         CheckStep value;
         value.namespaceName = step.namespaceName;  // the scope of `policies`
         bool skip = x.value.node.IsNull();
-        if (!skip) ok = readFields(*this, kCheckFields, Entries{Entry{e.key, x.keyPos, x.value}}, value) && ok;
+        if (!skip) ok = readFields(*this, kCheckFields, Entries{Entry{e.key, x.keyPos, x.value, x.keyNode}}, value) && ok;
         pv.ranges.push_back(*range);
         pv.values.push_back(std::move(value));
         pv.notAsserted.push_back(skip);

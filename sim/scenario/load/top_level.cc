@@ -139,7 +139,7 @@ void DocumentLoader::loadTopics(const Value& v) {
 }
 
 std::optional<TopicDecl> DocumentLoader::topicDecl(const Entry& e) {
-    auto name = topicOf(ctx_, {YAML::Node(e.key), e.keyPos, "topic"});
+    auto name = topicOf(ctx_, {e.keyNode, e.keyPos, "topic"});
     TopicDecl decl{name.value_or(""), 0, {}, e.keyPos};
     if (e.value.node.IsNull()) return name ? std::optional(decl) : std::nullopt;
     auto fields = entriesOf(ctx_, e.value);

@@ -7,7 +7,7 @@
 
 namespace cnx::sim::load {
 
-SourcePos Ctx::pos(const YAML::Node& n) const {
+SourcePos Ctx::pos(const YamlRef& n) const {
     const YAML::Mark m = n.Mark();
     if (m.line < 0 || m.column < 0) return {file, 1, 1};
     return {file, m.line + 1, m.column + 1};
@@ -25,13 +25,12 @@ bool Ctx::spend(const SourcePos& at) {
     return false;
 }
 
-std::string_view kindOf(const YAML::Node& n) {
-    switch (n.Type()) {
-        case YAML::NodeType::Map: return "a mapping";
-        case YAML::NodeType::Sequence: return "a sequence";
-        case YAML::NodeType::Scalar: return "a scalar";
-        case YAML::NodeType::Null: return "null";
-        case YAML::NodeType::Undefined: return "nothing";
+std::string_view kindOf(const YamlRef& n) {
+    switch (n.kind()) {
+        case YamlKind::map: return "a mapping";
+        case YamlKind::sequence: return "a sequence";
+        case YamlKind::scalar: return "a scalar";
+        case YamlKind::null: return "null";
     }
     return "nothing";
 }
@@ -44,7 +43,7 @@ std::string posText(const SourcePos& p) { return std::to_string(p.line) + ":" + 
 
 namespace {
 
-Value itemValue(Ctx& ctx, const YAML::Node& item, const Value& parent) {
+Value itemValue(Ctx& ctx, const YamlRef& item, const Value& parent) {
     SourcePos p = item.IsNull() ? parent.pos : ctx.pos(item);
     return {item, p, parent.what};
 }
@@ -64,7 +63,7 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
     }
     Entries out;
     std::map<std::string, SourcePos> seen;
-    for (const auto& kv : v.node) {
+    for (const auto& kv : v.node.pairs()) {
         SourcePos keyPos = kv.first.IsNull() ? v.pos : ctx.pos(kv.first);
         if (!ctx.spend(keyPos)) return std::nullopt;
         if (!kv.first.IsScalar()) {
@@ -79,7 +78,7 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
             continue;
         }
         SourcePos valuePos = kv.second.IsNull() ? keyPos : ctx.pos(kv.second);
-        out.push_back({key, keyPos, {kv.second, valuePos, key}});
+        out.push_back({key, keyPos, {kv.second, valuePos, key}, kv.first});
     }
     return out;
 }
@@ -179,7 +178,7 @@ std::optional<std::vector<std::string>> scalarListOf(Ctx& ctx, const Value& v) {
     }
     std::vector<std::string> out;
     bool ok = true;
-    for (const auto& item : v.node) {
+    for (const auto& item : v.node.items()) {
         Value iv = itemValue(ctx, item, v);
         if (!ctx.spend(iv.pos)) return std::nullopt;
         auto s = scalarOf(ctx, iv);
@@ -196,7 +195,7 @@ std::optional<std::vector<Value>> sequenceOf(Ctx& ctx, const Value& v) {
         return std::nullopt;
     }
     std::vector<Value> out;
-    for (const auto& item : v.node) {
+    for (const auto& item : v.node.items()) {
         out.push_back(itemValue(ctx, item, v));
         if (!ctx.spend(out.back().pos)) return std::nullopt;
     }

@@ -4,8 +4,6 @@
 // mapping, and the typed readers every key's value goes through. Each reader
 // reports its own problem at the node and answers nullopt.
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "sim/scenario/load/vocabulary.h"
+#include "sim/scenario/load/yaml_tree.h"
 #include "sim/scenario/loader.h"
 
 namespace cnx::sim::load {
@@ -30,7 +29,7 @@ struct Ctx {
     std::size_t budget = kNodeBudget;
     bool exhausted = false;
 
-    SourcePos pos(const YAML::Node& n) const;
+    SourcePos pos(const YamlRef& n) const;
     void error(const SourcePos& at, std::string message) { errors.push_back({at, std::move(message)}); }
 
     // One unit of work; false once the document's budget is spent (aliases
@@ -40,7 +39,7 @@ struct Ctx {
 
 /// A node with where it is and how to name it in messages.
 struct Value {
-    YAML::Node node;
+    YamlRef node;
     SourcePos pos;
     std::string what;  // the key it is the value of, e.g. "topic"
 };
@@ -49,11 +48,12 @@ struct Entry {
     std::string key;
     SourcePos keyPos;
     Value value;
+    YamlRef keyNode;  // the key itself (a scalar)
 };
 
 using Entries = std::vector<Entry>;
 
-std::string_view kindOf(const YAML::Node& n);
+std::string_view kindOf(const YamlRef& n);
 void wrongType(Ctx& ctx, const Value& v, std::string_view expected);
 std::string posText(const SourcePos& p);
 
