@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,10 +56,9 @@ const std::vector<std::string>& suiteFiles() {
     return files;
 }
 
-/// The suite loaded as `cnxsim run` loads a folder: file by file, the scenarios in order.
-cnx::sim::LoadResult loadSuite() {
+/// A suite loaded as `cnxsim run` loads a folder: file by file, the scenarios in order.
+cnx::sim::LoadResult loadSuite(const std::vector<std::string>& files) {
     cnx::sim::LoadResult all;
-    const auto& files = suiteFiles();
     for (std::size_t i = 0; i < files.size(); ++i) {
         auto r = cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".");
         std::move(r.scenarios.begin(), r.scenarios.end(), std::back_inserter(all.scenarios));
@@ -66,6 +66,8 @@ cnx::sim::LoadResult loadSuite() {
     }
     return all;
 }
+
+cnx::sim::LoadResult loadSuite() { return loadSuite(suiteFiles()); }
 
 const cnx::sim::LoadResult& loadedSuite() {
     static const cnx::sim::LoadResult loaded = [] {
@@ -226,6 +228,84 @@ void BM_Suite_WallTime(benchmark::State& state) {
 }
 BENCHMARK(BM_Suite_WallTime)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
+
+// --- growth ---------------------------------------------------------------------------
+
+/// One size of the growth table: the same generator, one dimension scaled.
+struct GrowthRow {
+    std::string dimension;
+    std::string size;
+    std::size_t steps = 0;
+    double loadNs = 0;  // per step, best of the runs
+    double runNs = 0;   // per step, best of the runs
+};
+
+GrowthRow measureGrowth(std::string dimension, std::string size, const cnx::bench::SuiteShape& shape) {
+    // A text stays well under the loader's 8 MiB file limit however long the scenarios are.
+    const std::size_t perFile = std::max<std::size_t>(1, 500 * 11 / ((shape.minSteps + shape.maxSteps) / 2));
+    const auto files = cnx::bench::generateSuiteFiles(shape, perFile);
+    GrowthRow row{std::move(dimension), std::move(size)};
+    double bestLoad = 0, bestRun = 0;
+    for (int i = 0; i < 2; ++i) {
+        auto t0 = Clock::now();
+        auto suite = loadSuite(files);
+        double load = since(t0);
+        if (!suite.ok()) {
+            std::fprintf(stderr, "growth suite %s %s does not load: %s\n", row.dimension.c_str(), row.size.c_str(),
+                         suite.errors.front().format().c_str());
+            std::exit(2);
+        }
+        t0 = Clock::now();
+        auto counts = runSuite(suite);
+        double run = since(t0);
+        row.steps = counts.stepsRun;
+        bestLoad = i == 0 ? load : std::min(bestLoad, load);
+        bestRun = i == 0 ? run : std::min(bestRun, run);
+    }
+    row.loadNs = bestLoad * 1e9 / static_cast<double>(row.steps);
+    row.runNs = bestRun * 1e9 / static_cast<double>(row.steps);
+    return row;
+}
+
+/// Scenarios per suite and steps per scenario at 1x, 10x and 100x; the growth
+/// factor is the per-step time over the 1x per-step time (1.00 = linear).
+std::vector<GrowthRow> gGrowth;
+bool gSkipGrowth = false;
+
+void measureGrowthTable() {
+    cnx::bench::SuiteShape base = gShape;
+    for (std::size_t m : {1, 10, 100}) {
+        auto shape = base;
+        shape.scenarios = 100 * m;
+        gGrowth.push_back(measureGrowth("scenarios per suite", std::to_string(shape.scenarios) + " (" +
+                                                                    std::to_string(m) + "x)", shape));
+    }
+    for (std::size_t m : {1, 10, 100}) {
+        auto shape = base;
+        shape.scenarios = 100;
+        shape.minSteps = base.minSteps * m;
+        shape.maxSteps = base.maxSteps * m;
+        gGrowth.push_back(measureGrowth("steps per scenario", std::to_string(shape.minSteps) + "-" +
+                                                                   std::to_string(shape.maxSteps) + " (" +
+                                                                   std::to_string(m) + "x)", shape));
+    }
+}
+
+void printGrowth(double baseNs) {
+    if (gGrowth.empty()) return;
+    std::printf("\n== growth: per-step time at 1x, 10x and 100x the size (best of 2 runs each)\n");
+    std::printf("(growth = per-step time / per-step time at 1x: 1.00 is linear growth of the total)\n");
+    std::printf("%-20s %-16s %9s %12s %8s %8s %12s %8s %8s\n", "dimension", "size", "steps", "load/step",
+                "x base", "growth", "run/step", "x base", "growth");
+    const GrowthRow* first = nullptr;
+    for (const auto& r : gGrowth) {
+        if (!first || first->dimension != r.dimension) first = &r;
+        std::printf("%-20s %-16s %9zu %9.0f ns %8.2f %8.2f %9.0f ns %8.2f %8.2f\n", r.dimension.c_str(), r.size.c_str(),
+                    r.steps, r.loadNs, r.loadNs / baseNs, r.loadNs / first->loadNs, r.runNs, r.runNs / baseNs,
+                    r.runNs / first->runNs);
+    }
+}
+
 // --- summary --------------------------------------------------------------------------
 
 void printSummary() {
@@ -254,9 +334,10 @@ void printSummary() {
     std::printf("%-58s %12.2f s %10.0f\n", "whole-suite wall time (load + run)", wall.perIterationSeconds(),
                 wall.perIterationSeconds() * 1e9 / baseNs);
     std::printf("(the last ratio: the wall time in wire round trips; every ratio is relative to the same-process baseline)\n");
+    printGrowth(baseNs);
 }
 
-/// Takes `--scenarios=N` and `--seed=N` out of argv before Google Benchmark parses it.
+/// Takes `--scenarios=N`, `--seed=N` and `--no-growth` out of argv before Google Benchmark parses it.
 void takeOwnFlags(int& argc, char** argv) {
     int out = 1;
     for (int i = 1; i < argc; ++i) {
@@ -265,6 +346,8 @@ void takeOwnFlags(int& argc, char** argv) {
             gShape.scenarios = std::strtoull(argv[i] + 12, nullptr, 10);
         } else if (a.starts_with("--seed=")) {
             gShape.seed = std::strtoull(argv[i] + 7, nullptr, 10);
+        } else if (a == "--no-growth") {
+            gSkipGrowth = true;
         } else {
             argv[out++] = argv[i];
         }
@@ -283,6 +366,7 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     loadedSuite();  // generate and load once, outside every timed region
     benchmark::RunSpecifiedBenchmarks();
+    if (!gSkipGrowth) measureGrowthTable();
     printSummary();
     benchmark::Shutdown();
     return 0;

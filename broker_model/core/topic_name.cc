@@ -54,6 +54,7 @@ std::optional<TopicName> TopicName::parse(std::string_view text, std::string* er
             return std::nullopt;
         }
         t.partition_ = parsePartition(t.local_);
+        t.complete();
         return t;
     }
     auto first = rest.find('/');
@@ -73,11 +74,15 @@ std::optional<TopicName> TopicName::parse(std::string_view text, std::string* er
     t.namespace_ = std::string(ns);
     t.local_ = std::string(local);
     t.partition_ = parsePartition(t.local_);
+    t.complete();
     return t;
 }
 
-std::string TopicName::toString() const {
-    return std::string(persistent_ ? "persistent://" : "non-persistent://") + tenant_ + "/" + namespace_ + "/" + local_;
+void TopicName::complete() {
+    std::string_view domain = persistent_ ? "persistent://" : "non-persistent://";
+    full_.clear();
+    full_.reserve(domain.size() + tenant_.size() + namespace_.size() + local_.size() + 2);
+    full_.append(domain).append(tenant_).append(1, '/').append(namespace_).append(1, '/').append(local_);
 }
 
 TopicName TopicName::partitionedBase() const {
@@ -85,6 +90,7 @@ TopicName TopicName::partitionedBase() const {
     TopicName base = *this;
     base.local_ = local_.substr(0, local_.rfind(kPartitionSuffix));
     base.partition_ = -1;
+    base.complete();
     return base;
 }
 
@@ -92,17 +98,22 @@ TopicName TopicName::partition(int i) const {
     TopicName p = partitionedBase();
     p.local_ += std::string(kPartitionSuffix) + std::to_string(i);
     p.partition_ = i;
+    p.complete();
     return p;
 }
 
 std::string TopicName::schemaId() const {
-    TopicName base = partitionedBase();
-    return base.tenant_ + "/" + base.namespace_ + "/" + base.local_;
+    std::string_view local = local_;
+    if (partition_ >= 0) local = local.substr(0, local.rfind(kPartitionSuffix));
+    std::string id;
+    id.reserve(tenant_.size() + namespace_.size() + local.size() + 2);
+    id.append(tenant_).append(1, '/').append(namespace_).append(1, '/').append(local);
+    return id;
 }
 
 bool TopicName::isSystemTopic() const {
-    const TopicName base = partitionedBase();
-    std::string_view local = base.local_;
+    std::string_view local = local_;
+    if (partition_ >= 0) local = local.substr(0, local.rfind(kPartitionSuffix));
     return local == "__change_events" || local.starts_with("__transaction_") || local.starts_with("__tc_") ||
            local.starts_with("__pulsar-") || namespace_ == "__system" || local.ends_with("__transaction_buffer_snapshot");
 }

@@ -22,8 +22,8 @@ public:
     const std::string& localName() const { return local_; }
     /// `tenant/namespace`.
     std::string namespaceName() const { return tenant_ + "/" + namespace_; }
-    /// Full name, `persistent://tenant/namespace/local`.
-    std::string toString() const;
+    /// Full name, `persistent://tenant/namespace/local` (made once, when the name is).
+    const std::string& toString() const { return full_; }
     /// -1 unless the local name ends in `-partition-<n>`.
     int partitionIndex() const { return partition_; }
     /// The partitioned base name (partition suffix removed), full form.
@@ -39,11 +39,14 @@ public:
     friend auto operator<=>(const TopicName&, const TopicName&) = default;
 
 private:
+    void complete();  // sets full_ from the parts
+
     bool persistent_ = true;
     std::string tenant_;
     std::string namespace_;
     std::string local_;
     int partition_ = -1;
+    std::string full_;  // derived from the members above: equal parts, equal full_
 };
 
 }  // namespace cnx

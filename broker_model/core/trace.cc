@@ -36,6 +36,7 @@ std::vector<std::string> Trace::gaps() const {
 }
 
 void Trace::append(const Trace& other, std::string_view detailPrefix) {
+    entries_.reserve(entries_.size() + other.entries_.size());
     for (auto e : other.entries_) {
         e.detail.insert(0, detailPrefix);
         entries_.push_back(std::move(e));
