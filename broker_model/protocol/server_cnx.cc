@@ -318,25 +318,27 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
                                    ? cmd.producer_name()
                                    : "cnxsim-" + std::to_string(id_) + "-" + std::to_string(++generatedNames_);
     noteProducerGaps(cmd, *name, producerName, *trace);
-    auto done = [self = lifetime_.guard(), cmd, topic, producerName, trace](Result<SchemaVersion> r) {
+    // One copy of the command for every continuation of this request.
+    auto shared = std::make_shared<const pulsar::proto::CommandProducer>(cmd);
+    auto done = [self = lifetime_.guard(), shared, topic, producerName, trace](Result<SchemaVersion> r) {
         auto* cnx = self.get();
         if (!cnx) return;
         if (!r.ok()) {
-            cnx->failProducer(cmd.producer_id(), cmd.request_id(), r.error(), trace);
+            cnx->failProducer(shared->producer_id(), shared->request_id(), r.error(), trace);
             return;
         }
         auto v = r.value();
-        cnx->attachProducer(cmd, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
+        cnx->attachProducer(*shared, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     bool replicator = isReplicator(producerName);
-    afterTopicLoad(topic, [self = lifetime_.guard(), cmd, topic, replicator, done, trace] {
+    afterTopicLoad(topic, [self = lifetime_.guard(), shared, topic, replicator, done, trace] {
         auto* cnx = self.get();
         if (!cnx) return;
-        if (!cmd.has_schema()) {
+        if (!shared->has_schema()) {
             cnx->producerWithoutSchema(topic, replicator, done, trace);
             return;
         }
-        auto schema = wire::fromProto(cmd.schema());
+        auto schema = wire::fromProto(shared->schema());
         trace->add("§1.4", "handleProducer",
                    "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
         topic->addSchema(schema, trace, done);
@@ -463,20 +465,21 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                      trace);
         return;
     }
-    afterTopicLoad(topic, [self = lifetime_.guard(), cmd, topic, trace] {
-        if (auto* cnx = self.get()) cnx->subscribeWithSchema(cmd, topic, trace);
+    afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::make_shared<const pulsar::proto::CommandSubscribe>(cmd),
+                           topic, trace] {
+        if (auto* cnx = self.get()) cnx->subscribeWithSchema(shared, topic, trace);
     });
 }
 
 // §2.2 / §2.3: the schema step of a subscribe, once the topic is loaded.
-void ServerCnx::subscribeWithSchema(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic,
-                                    TracePtr trace) {
-    if (!cmd.has_schema()) {
+void ServerCnx::subscribeWithSchema(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd,
+                                    std::shared_ptr<Topic> topic, TracePtr trace) {
+    if (!cmd->has_schema()) {
         trace->add("§2.2", "handleSubscribe", "no schema -> subscribe directly (recorded as no schema)");
         attachConsumer(cmd, topic, SchemaType::NONE, trace);
         return;
     }
-    auto schema = wire::fromProto(cmd.schema());
+    auto schema = wire::fromProto(cmd->schema());
     if (schema.type == SchemaType::AUTO_CONSUME && broker_.profile().autoConsumeSkipsSchema) {
         trace->add("§2.3", "handleSubscribe", "AUTO_CONSUME -> no schema logic, recorded as AUTO_CONSUME (PIP-236)");
         attachConsumer(cmd, topic, SchemaType::AUTO_CONSUME, trace);
@@ -489,18 +492,18 @@ void ServerCnx::subscribeWithSchema(const pulsar::proto::CommandSubscribe& cmd, 
         auto* cnx = self.get();
         if (!cnx) return;
         if (err) {
-            cnx->failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
+            cnx->failConsumer(cmd->consumer_id(), cmd->request_id(), *err, trace);
             return;
         }
         cnx->attachConsumer(cmd, topic, type, trace);
     });
 }
 
-void ServerCnx::attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic,
+void ServerCnx::attachConsumer(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic,
                                SchemaType type, TracePtr trace) {
     Stage stage{StageKind::subscribe, {}, topic->name().toString(), {}};
     broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), cmd, topic, type, trace] {
-        if (auto* cnx = self.get()) cnx->subscribeNow(cmd, *topic, type, trace);
+        if (auto* cnx = self.get()) cnx->subscribeNow(*cmd, *topic, type, trace);
     });
 }
 

@@ -90,7 +90,9 @@ private:
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const;
     void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
-    void subscribeWithSchema(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, TracePtr trace);
+    // The command is shared by the continuations of one request (copied once, not per stage).
+    void subscribeWithSchema(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic,
+                             TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
     void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);
@@ -129,7 +131,7 @@ private:
                         std::optional<SchemaVersion> version, TracePtr trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
                       bool schemaStage = true);
-    void attachConsumer(const pulsar::proto::CommandSubscribe& cmd, std::shared_ptr<Topic> topic, SchemaType type,
+    void attachConsumer(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic, SchemaType type,
                         TracePtr trace);
     /// The "subscribe" stage: attaches the consumer to its subscription.
     void subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type, const TracePtr& trace);

@@ -48,7 +48,7 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
 
 std::optional<std::string> ClientSession::send(const BaseCommand& command) {
     if (auto rid = wire::requestIdOfRequest(command))
-        asked_.emplace(*rid, std::pair{BaseCommand::Type_Name(command.type()), 0});
+        asked_.emplace(*rid, std::pair{command.type(), 0});
     return cnx_->receive(wire::encodeFrame(command));
 }
 
@@ -56,7 +56,7 @@ std::vector<std::string> ClientSession::unanswered() const {
     std::vector<std::string> out;
     for (const auto& [rid, what] : asked_) {
         if (what.second == 1 || (what.second == 0 && cnx_->closed())) continue;  // a dropped connection answers
-        out.push_back("request " + std::to_string(rid) + " (" + what.first + "): " + std::to_string(what.second) +
+        out.push_back("request " + std::to_string(rid) + " (" + BaseCommand::Type_Name(what.first) + "): " + std::to_string(what.second) +
                       " answers");
     }
     for (const auto& [key, n] : sent_) {

@@ -63,7 +63,7 @@ private:
     std::vector<pulsar::proto::BaseCommand> inbox_;
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
-    std::map<std::uint64_t, std::pair<std::string, int>> asked_;
+    std::map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
     std::map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
