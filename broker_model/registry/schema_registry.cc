@@ -352,33 +352,32 @@ void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& 
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace, done] {
-        readAndDecide(id, schema, strategy, trace, done);
-    });
+    auto put = std::make_shared<const PutRequest>(PutRequest{id, schema, strategy, std::move(trace), std::move(done)});
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, put] { readAndDecide(put); });
 }
 
-void SchemaRegistry::readAndDecide(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
-                                   TracePtr trace, VersionCallback done) {
+void SchemaRegistry::readAndDecide(std::shared_ptr<const PutRequest> put) {
+    const auto& id = put->id;
     auto seen = generationOf(id);
-    auto d = decidePut(id, schema, strategy, *trace);
+    auto d = decidePut(id, put->schema, put->strategy, *put->trace);
     switch (d.kind) {
-        case Decision::Kind::existing: done(d.version); return;
-        case Decision::Kind::reject: done(d.error); return;
+        case Decision::Kind::existing: put->done(d.version); return;
+        case Decision::Kind::reject: put->done(d.error); return;
         case Decision::Kind::append: break;
     }
-    scheduler_.post(Stage{StageKind::registryWrite, {}, {}, id}, [this, id, schema, strategy, seen, trace, done] {
-        write(id, schema, strategy, seen, trace, done);
-    });
+    scheduler_.post(Stage{StageKind::registryWrite, {}, {}, id}, [this, put, seen] { write(put, seen); });
 }
 
 // §4.11: the locator update is conditional on the metadata version read with
 // the decision. 2.10.3+/2.11+/3.0+ re-run the whole decision on conflict;
 // older brokers retried only the write (duplicate versions, #18292).
-void SchemaRegistry::write(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
-                           std::uint64_t seen, TracePtr trace, VersionCallback done) {
+void SchemaRegistry::write(std::shared_ptr<const PutRequest> put, std::uint64_t seen) {
+    const auto& id = put->id;
+    const auto& schema = put->schema;
+    auto& trace = put->trace;
     if (generationOf(id) != seen && profile_->registryRetriesWholeDecision) {
         trace->add("§4.11", "putSchemaIfAbsent", "locator changed since the read -> re-run the decision");
-        readAndDecide(id, schema, strategy, trace, done);
+        readAndDecide(std::move(put));
         return;
     }
     if (generationOf(id) != seen) {
@@ -388,13 +387,13 @@ void SchemaRegistry::write(const std::string& id, const SchemaData& schema, Comp
         if (auto existing = storageDedup(id, schema)) {
             trace->add("§4.4", "storage de-duplication (2.4)",
                        "same data hash as stored v" + std::to_string(*existing) + " -> that version, nothing appended");
-            done(*existing);
+            put->done(*existing);
             return;
         }
     }
     auto v = append(id, schema, false);
     trace->add("§4.1", "storage append", "appended " + typeName(schema.type) + " as version " + std::to_string(v));
-    done(v);
+    put->done(v);
 }
 
 // --- §4.8 auto-update disabled -------------------------------------------------

@@ -127,10 +127,16 @@ private:
     Decision decidePutLegacy(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
                              Trace& trace) const;
     std::optional<SchemaVersion> storageDedup(const std::string& id, const SchemaData& schema) const;
-    void readAndDecide(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
-                       VersionCallback done);
-    void write(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy, std::uint64_t seen,
-               TracePtr trace, VersionCallback done);
+    /// One putSchemaIfAbsent, shared by its read and write stages (copied once, not per stage).
+    struct PutRequest {
+        std::string id;
+        SchemaData schema;
+        CompatibilityStrategy strategy;
+        TracePtr trace;
+        VersionCallback done;
+    };
+    void readAndDecide(std::shared_ptr<const PutRequest> put);
+    void write(std::shared_ptr<const PutRequest> put, std::uint64_t seen);
     SchemaVersion append(const std::string& id, const SchemaData& schema, bool deleted);
     std::uint64_t generationOf(const std::string& id) const;
     std::optional<BrokerError> typeMismatch(const SchemaData& existing, const SchemaData& schema) const;

@@ -60,7 +60,7 @@ std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(c
     return std::pair{*version, std::move(schema)};
 }
 
-Observed observeAdmin(AdminCall call, const AdminResponse& response) {
+Observed observeAdmin(AdminCall call, AdminResponse response) {
     // What travels: the status, the reason phrase and the body's JSON text.
     Json body;
     if (!response.body.is_null()) {
@@ -70,7 +70,9 @@ Observed observeAdmin(AdminCall call, const AdminResponse& response) {
     }
     const int status = response.status;
     Observed o;
-    o.trace = *response.trace;
+    // The trace is the response's own unless something else still holds it.
+    if (response.trace.use_count() == 1) o.trace = std::move(*response.trace);
+    else o.trace = *response.trace;
     o.httpStatus = status;
     if (status < 200 || status >= 300) {
         o.ok = false;

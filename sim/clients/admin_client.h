@@ -31,7 +31,7 @@ enum class AdminCall {
 
 /// The observation of one admin answer: the body is serialised to its JSON
 /// text and parsed again, so only what travels over HTTP is read.
-Observed observeAdmin(AdminCall call, const AdminResponse& response);
+Observed observeAdmin(AdminCall call, AdminResponse response);
 
 /// A `GetSchemaResponse` (§7.2) as a client turns it back into a schema: the
 /// version, the type by its Java name, `data` as UTF-8 bytes and the

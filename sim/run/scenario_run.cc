@@ -299,8 +299,8 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
         std::string prefix = requests.size() > 1 ? h.parts[i].first + ": " : "";
         appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
         auto o = fromResponse(response);
-        if (!o.ok && !failure) failure = o;
         if (o.ok && i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
+        if (!o.ok && !failure) failure = std::move(o);
     }
     if (failure) {
         closeParts(h);

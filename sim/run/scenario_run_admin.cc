@@ -29,7 +29,7 @@ Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::C
         adminUnanswered_.push_back(std::string(kCallNames[static_cast<std::size_t>(what)]) + ": " +
                                    std::to_string(answers) + " answers");
     if (!response) return Observed::failure("NoResponse", "the admin call did not complete");
-    return observeAdmin(what, *response);
+    return observeAdmin(what, std::move(*response));
 }
 
 Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
