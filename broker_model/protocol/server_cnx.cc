@@ -3,6 +3,7 @@
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
+#include "broker_model/wire/enum_names.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx {
@@ -392,7 +393,7 @@ void ServerCnx::attachProducer(const pulsar::proto::CommandProducer& cmd, Topic&
     p.name = name;
     p.connectionId = id_;
     p.producerId = cmd.producer_id();
-    p.accessMode = pulsar::proto::ProducerAccessMode_Name(cmd.producer_access_mode());
+    p.accessMode = wire::accessModeName(cmd.producer_access_mode());
     p.replicator = name.starts_with(broker_.policies().broker.replicatorPrefix + ".");
     p.schemaVersion = version;
     if (auto err = topic.addProducer(p)) {
@@ -415,7 +416,7 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
     auto& slot = producers_[producerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§1.5", "producer failed", pulsar::proto::ServerError_Name(error.code()) + ": " + error.message);
+    trace->add("§1.5", "producer failed", wire::serverErrorName(error.code()) + ": " + error.message);
     std::string text = schemaStage ? producerErrorText(error) : error.text();
     sendError(requestId, error.code(), text);
 }
@@ -514,7 +515,7 @@ void ServerCnx::subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& 
     c.connectionId = id_;
     c.consumerId = cmd.consumer_id();
     c.schemaType = type;
-    auto subType = pulsar::proto::CommandSubscribe::SubType_Name(cmd.subtype());
+    const auto& subType = wire::subTypeName(cmd.subtype());
     bool earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
     if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c, earliest)) {
         failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
@@ -531,7 +532,7 @@ void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, 
     auto& slot = consumers_[consumerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§2.1", "subscribe failed", pulsar::proto::ServerError_Name(error.code()) + ": " + error.message);
+    trace->add("§2.1", "subscribe failed", wire::serverErrorName(error.code()) + ": " + error.message);
     sendError(requestId, error.code(), error.message);  // consumers see the root message (§2.1)
 }
 

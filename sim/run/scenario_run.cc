@@ -5,6 +5,7 @@
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/profile/protocol.h"
+#include "broker_model/wire/enum_names.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
@@ -20,7 +21,7 @@ using pulsar::proto::BaseCommand;
 Observed fromResponse(const std::optional<BaseCommand>& response) {
     if (!response) return Observed::failure("NoResponse", "the broker sent no response");
     if (response->type() == BaseCommand::ERROR) {
-        return Observed::failure(pulsar::proto::ServerError_Name(response->error().error()), response->error().message());
+        return Observed::failure(wire::serverErrorName(response->error().error()), response->error().message());
     }
     return Observed::success();
 }
@@ -191,7 +192,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
     const auto& r = response->getschemaresponse();
     if (r.has_error_code()) {
         Trace trace = std::move(out.trace);
-        out = Observed::failure(pulsar::proto::ServerError_Name(r.error_code()), r.error_message());
+        out = Observed::failure(wire::serverErrorName(r.error_code()), r.error_message());
         out.trace = std::move(trace);
         return out;
     }
@@ -389,7 +390,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
         const auto& r = response->getorcreateschemaresponse();
         if (r.has_error_code()) {
-            auto o = Observed::failure(pulsar::proto::ServerError_Name(r.error_code()), r.error_message());
+            auto o = Observed::failure(wire::serverErrorName(r.error_code()), r.error_message());
             o.trace = std::move(out.trace);
             return o;
         }
@@ -404,7 +405,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         settle();
         auto receipt = s.takeReceipt(id, seq);
         if (!receipt || receipt->type() == BaseCommand::SEND_ERROR) {
-            auto o = receipt ? Observed::failure(pulsar::proto::ServerError_Name(receipt->send_error().error()),
+            auto o = receipt ? Observed::failure(wire::serverErrorName(receipt->send_error().error()),
                                                  receipt->send_error().message())
                              : Observed::failure("NoResponse", "no SEND_RECEIPT");
             o.trace = std::move(out.trace);
