@@ -5,9 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <unordered_set>
+#include <utility>
 
 #include "broker_model/compat/avro/avro_schema.h"
 #include "broker_model/compat/avro/avro_schema_graph.h"
+#include "broker_model/compat/avro/json_tape.h"
 #include "broker_model/compat/avro/json_text.h"
 #include "broker_model/compat/json/json_nesting.h"
 
@@ -63,18 +66,6 @@ const std::string& validateName(const std::string& name, bool dollar) {
     return name;
 }
 
-// Jackson `textValue()`: the string of a text node, else null.
-std::optional<std::string> textValue(const Json* j) {
-    if (j == nullptr || !j->is_string()) return std::nullopt;
-    return j->get<std::string>();
-}
-
-const Json* member(const Json& j, std::string_view key) {
-    if (!j.is_object()) return nullptr;
-    auto it = j.find(std::string(key));
-    return it == j.end() ? nullptr : &*it;
-}
-
 std::string listToString(const std::vector<std::string>& v) {  // java.util.List.toString
     std::string out = "[";
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -110,32 +101,59 @@ std::optional<double> javaDoubleValueOf(std::string text) {
 
 class Parser {
 public:
-    Parser(Schema& s, const ParseOptions& o) : s_(s), opt_(o) {}
+    using Index = JsonTape::Index;
+    static constexpr Index kNone = JsonTape::kNone;
 
-    NodeId parse(const Json* j) {
-        if (j == nullptr) throwParse("Cannot parse <null> schema");
-        if (j->is_string()) return parseReference(j->get<std::string>(), *j);
-        if (j->is_object()) return parseObject(*j);
-        if (j->is_array()) return parseUnion(*j);
-        throwParse("Schema not yet supported: " + jacksonCompact(*j));
+    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), opt_(o), t_(t) {}
+
+    NodeId parse(Index j) {
+        if (j == kNone) throwParse("Cannot parse <null> schema");
+        if (t_.isString(j)) return parseReference(t_.at(j).str, j);
+        if (t_.isObject(j)) return parseObject(j);
+        if (t_.isArray(j)) return parseUnion(j);
+        throwParse("Schema not yet supported: " + t_.compact(j));
     }
 
 private:
     bool dollar() const { return opt_.namesAllowDollar; }
     bool avro19() const { return versionAtLeast(opt_.version, AvroVersion::v1_9_1); }
 
-    Name makeName(const std::string& n, std::string space) {
+    // Jackson `textValue()`: the string of a text node, else null.
+    std::optional<std::string_view> textValue(Index j) const {
+        if (!t_.isString(j)) return std::nullopt;
+        return t_.at(j).str;
+    }
+    Index member(Index j, std::string_view key) const { return t_.member(j, key); }
+
+    Name makeName(std::string_view n, std::string_view space) {
         Name out;
         auto dot = n.rfind('.');
-        if (dot == std::string::npos) {
-            out.name = validateName(n, dollar());
+        if (dot == std::string_view::npos) {
+            out.name = n;
         } else {
             space = n.substr(0, dot);
-            out.name = validateName(n.substr(dot + 1), dollar());
+            out.name = n.substr(dot + 1);
         }
+        validateName(out.name, dollar());
         out.space = space;
-        out.full = space.empty() ? out.name : space + "." + out.name;
+        out.full = space.empty() ? out.name : out.space + "." + out.name;
         return out;
+    }
+
+    // makeName(n, space).full (validating as makeName does), into fullBuf_.
+    const std::string& fullName(std::string_view n, std::string_view space) {
+        auto dot = n.rfind('.');
+        std::string_view local = n;
+        if (dot != std::string_view::npos) {
+            space = n.substr(0, dot);
+            local = n.substr(dot + 1);
+        }
+        nameBuf_.assign(local);
+        validateName(nameBuf_, dollar());
+        fullBuf_.assign(space);
+        if (!space.empty()) fullBuf_ += '.';
+        fullBuf_ += local;
+        return fullBuf_;
     }
 
     NodeId add(Node n) {
@@ -144,18 +162,17 @@ private:
     }
 
     NodeId newPrimitive(Type t) {
-        Node n;
-        n.type = t;
-        return add(std::move(n));
+        s_.nodes.emplace_back().type = t;
+        return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
-    NodeId newNamed(Type t, Name name, std::string doc) {
+    NodeId newNamed(Type t, Name name, std::string_view doc) {
         if (primitiveType(name.full)) throwAs(kAvroTypeException, "Schemas may not be named after primitives: " + name.full);
-        Node n;
+        Node& n = s_.nodes.emplace_back();
         n.type = t;
         n.name = std::move(name);
-        n.doc = std::move(doc);
-        return add(std::move(n));
+        n.doc = doc;
+        return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
     void defineName(NodeId id) {  // Names.put
@@ -163,85 +180,99 @@ private:
         if (!names_.emplace(n.full, id).second) throwParse("Can't redefine: " + n.full);
     }
 
-    // Names.get(String): primitives first, then the current namespace, then the null one.
-    std::optional<NodeId> lookup(const std::string& ref) {
-        if (auto p = primitiveType(ref)) return newPrimitive(*p);
-        Name n = makeName(ref, space_);
-        auto it = names_.find(n.full);
-        if (it == names_.end()) it = names_.find(makeName(ref, "").full);
+    std::optional<NodeId> findName(const std::string& full) const {
+        auto it = names_.find(full);
         if (it == names_.end()) return std::nullopt;
         return it->second;
     }
 
-    NodeId parseReference(const std::string& ref, const Json& j) {
+    // Names.get(String) of a non-primitive: the current namespace, then the null one.
+    std::optional<NodeId> lookupNamed(std::string_view ref) {
+        if (auto id = findName(fullName(ref, space_))) return id;
+        return findName(fullName(ref, ""));
+    }
+
+    // Names.get(String): primitives first (a new node each time), then the named types.
+    std::optional<NodeId> lookup(std::string_view ref) {
+        if (auto p = primitiveType(ref)) return newPrimitive(*p);
+        return lookupNamed(ref);
+    }
+
+    NodeId parseReference(std::string_view ref, Index j) {
         auto id = lookup(ref);
-        if (!id) throwParse("Undefined name: " + jacksonCompact(j));
+        if (!id) throwParse("Undefined name: " + t_.compact(j));
         return *id;
     }
 
-    std::string requiredText(const Json& j, std::string_view key, std::string_view error) {
+    std::string_view requiredText(Index j, std::string_view key, std::string_view error) {
         auto t = textValue(member(j, key));
-        if (!t) throwParse(std::string(error) + ": " + jacksonCompact(j));
+        if (!t) throwParse(std::string(error) + ": " + t_.compact(j));
         return *t;
     }
 
-    NodeId parseObject(const Json& j) {
-        std::string type = requiredText(j, "type", "No type");
-        std::string saved = space_;
+    NodeId parseObject(Index j) {
+        std::string_view type = requiredText(j, "type", "No type");
         bool isError = type == "error", isRecord = type == "record", isEnum = type == "enum", isFixed = type == "fixed";
+        bool named = isRecord || isError || isEnum || isFixed;
+        // Only a named type changes the namespace; every nested parseObject restores
+        // the one it found, so the others leave space_ as it was.
+        std::string saved;
         Name name;
-        std::string doc;
-        if (isRecord || isError || isEnum || isFixed) {
+        std::string_view doc;
+        if (named) {
             auto space = textValue(member(j, "namespace"));
             doc = textValue(member(j, "doc")).value_or("");
-            name = makeName(requiredText(j, "name", "No name in schema"), space ? *space : saved);
-            space_ = name.space;
+            name = makeName(requiredText(j, "name", "No name in schema"), space ? *space : std::string_view(space_));
+            saved = std::exchange(space_, name.space);
         }
         NodeId id;
         if (auto p = primitiveType(type)) {
             id = newPrimitive(*p);
         } else if (isRecord || isError) {
-            id = parseRecord(j, name, doc, isError);
+            id = parseRecord(j, std::move(name), doc, isError);
         } else if (isEnum) {
-            id = parseEnum(j, name, doc);
+            id = parseEnum(j, std::move(name), doc);
         } else if (type == "array" || type == "map") {
             id = parseContainer(j, type == "array");
         } else if (isFixed) {
-            id = parseFixed(j, name, doc);
+            id = parseFixed(j, std::move(name), doc);
         } else {
             // A named type used as {"type": "Name"}: current namespace only, props ignored.
-            auto it = names_.find(makeName(type, space_).full);
-            if (it != names_.end()) return it->second;
-            throwParse("Type not supported: " + type);
+            if (auto found = findName(fullName(type, space_))) return *found;
+            throwParse("Type not supported: " + std::string(type));
         }
         addProps(s_.nodes[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
-        space_ = saved;
+        if (named) space_ = std::move(saved);
         if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j);
         return id;
     }
 
-    NodeId parseRecord(const Json& j, const Name& name, const std::string& doc, bool isError) {
-        NodeId id = newNamed(Type::record, name, doc);
+    NodeId parseRecord(Index j, Name name, std::string_view doc, bool isError) {
+        NodeId id = newNamed(Type::record, std::move(name), doc);
         s_.nodes[id].isError = isError;
         defineName(id);
-        const Json* fieldsNode = member(j, "fields");
-        if (fieldsNode == nullptr || !fieldsNode->is_array()) throwParse("Record has no fields: " + jacksonCompact(j));
+        Index fieldsNode = member(j, "fields");
+        if (!t_.isArray(fieldsNode)) throwParse("Record has no fields: " + t_.compact(j));
         std::vector<Field> fields;
-        fields.reserve(fieldsNode->size());
-        for (const Json& f : *fieldsNode) fields.push_back(parseField(f));
+        fields.reserve(t_.at(fieldsNode).count);
+        for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) fields.push_back(parseField(*f));
         setFields(id, std::move(fields));
         return id;
     }
 
-    Field parseField(const Json& f) {
+    Field parseField(Index f) {
         Field field;
         field.name = requiredText(f, "name", "No field name");
         field.doc = textValue(member(f, "doc")).value_or("");
-        const Json* typeNode = member(f, "type");
-        if (typeNode == nullptr) throwParse("No field type: " + jacksonCompact(f));
-        if (typeNode->is_string() && !lookup(typeNode->get<std::string>())) {
-            throwParse(jacksonCompact(*typeNode) + " is not a defined name. The type of the \"" + field.name +
-                       "\" field must be a defined name or a {\"type\": ...} expression.");
+        Index typeNode = member(f, "type");
+        if (typeNode == kNone) throwParse("No field type: " + t_.compact(f));
+        if (t_.isString(typeNode)) {
+            std::string_view ref = t_.at(typeNode).str;
+            // Names.get: a primitive always resolves (Avro makes a throw-away schema for it; so did we).
+            if (!primitiveType(ref) && !lookupNamed(ref)) {
+                throwParse(t_.compact(typeNode) + " is not a defined name. The type of the \"" + field.name +
+                           "\" field must be a defined name or a {\"type\": ...} expression.");
+            }
         }
         field.type = parse(typeNode);
         field.order = parseOrder(member(f, "order"));
@@ -252,11 +283,11 @@ private:
         return field;
     }
 
-    FieldOrder parseOrder(const Json* o) {
-        if (o == nullptr) return FieldOrder::ascending;
+    FieldOrder parseOrder(Index o) {
+        if (o == kNone) return FieldOrder::ascending;
         auto t = textValue(o);
         if (!t) throwAs(kNullPointerException, "");  // orderNode.textValue().toUpperCase() on a non-text node
-        std::string u = *t;
+        std::string u(*t);
         for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (u == "ASCENDING") return FieldOrder::ascending;
         if (u == "DESCENDING") return FieldOrder::descending;
@@ -266,15 +297,15 @@ private:
 
     // Defaults are kept as parsed (validation off, §6.3), except that a textual
     // default of a float/double field becomes a double (Double.valueOf).
-    std::optional<Json> parseDefault(const Json* d, Type fieldType) {
-        if (d == nullptr) return std::nullopt;
-        if ((fieldType == Type::float_ || fieldType == Type::double_) && d->is_string()) {
-            auto text = d->get<std::string>();
+    std::optional<Json> parseDefault(Index d, Type fieldType) {
+        if (d == kNone) return std::nullopt;
+        if ((fieldType == Type::float_ || fieldType == Type::double_) && t_.isString(d)) {
+            std::string text(t_.at(d).str);
             auto v = javaDoubleValueOf(text);
             if (!v) throwAs("java.lang.NumberFormatException", text.empty() ? "empty String" : "For input string: \"" + text + "\"");
             return Json(*v);
         }
-        return *d;
+        return t_.json(d);
     }
 
     void setFields(NodeId id, std::vector<Field> fields) {  // RecordSchema.setFields
@@ -296,18 +327,22 @@ private:
         return f.name + " type:" + upperTypeName(s_.nodes[f.type].type) + " pos:" + std::to_string(pos);
     }
 
-    NodeId parseEnum(const Json& j, const Name& name, const std::string& doc) {
-        const Json* symbolsNode = member(j, "symbols");
-        if (symbolsNode == nullptr || !symbolsNode->is_array()) throwParse("Enum has no symbols: " + jacksonCompact(j));
-        std::optional<std::string> enumDefault = avro19() ? textValue(member(j, "default")) : std::nullopt;
-        NodeId id = newNamed(Type::enumeration, name, doc);
+    NodeId parseEnum(Index j, Name name, std::string_view doc) {
+        Index symbolsNode = member(j, "symbols");
+        if (!t_.isArray(symbolsNode)) throwParse("Enum has no symbols: " + t_.compact(j));
+        std::optional<std::string> enumDefault;
+        if (avro19()) {
+            if (auto d = textValue(member(j, "default"))) enumDefault = std::string(*d);
+        }
+        NodeId id = newNamed(Type::enumeration, std::move(name), doc);
         std::vector<std::string> symbols;
         std::set<std::string> seen;
-        for (const Json& sym : *symbolsNode) {
-            auto t = textValue(&sym);
+        for (const Index* sym = t_.elemsBegin(symbolsNode); sym != t_.elemsEnd(symbolsNode); ++sym) {
+            auto t = textValue(*sym);
             if (!t) throwParse("Null name");
-            if (!seen.insert(validateName(*t, dollar())).second) throwParse("Duplicate enum symbol: " + *t);
-            symbols.push_back(*t);
+            std::string symbol(*t);
+            if (!seen.insert(validateName(symbol, dollar())).second) throwParse("Duplicate enum symbol: " + symbol);
+            symbols.push_back(std::move(symbol));
         }
         if (enumDefault && !seen.count(*enumDefault)) {
             throwParse("The Enum Default: " + *enumDefault + " is not in the enum symbol set: " + listToString(symbols));
@@ -318,61 +353,73 @@ private:
         return id;
     }
 
-    NodeId parseContainer(const Json& j, bool isArray) {
-        const Json* inner = member(j, isArray ? "items" : "values");
-        if (inner == nullptr) {
-            throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + jacksonCompact(j));
+    NodeId parseContainer(Index j, bool isArray) {
+        Index inner = member(j, isArray ? "items" : "values");
+        if (inner == kNone) {
+            throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + t_.compact(j));
         }
         NodeId items = parse(inner);
-        Node n;
+        Node& n = s_.nodes.emplace_back();
         n.type = isArray ? Type::array : Type::map;
         n.items = items;
-        return add(std::move(n));
+        return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
-    NodeId parseFixed(const Json& j, const Name& name, const std::string& doc) {
-        const Json* sizeNode = member(j, "size");
-        bool isInt = sizeNode != nullptr && sizeNode->is_number_integer() && sizeNode->get<std::int64_t>() >= INT32_MIN &&
-                     sizeNode->get<std::int64_t>() <= INT32_MAX;
-        if (!isInt) throwParse("Invalid or no size: " + jacksonCompact(j));
-        NodeId id = newNamed(Type::fixed, name, doc);
-        s_.nodes[id].size = sizeNode->get<std::int64_t>();
+    NodeId parseFixed(Index j, Name name, std::string_view doc) {
+        Index sizeNode = member(j, "size");
+        // nlohmann's get<int64_t>() of a number_unsigned is a plain cast.
+        bool integral = sizeNode != kNone && (t_.at(sizeNode).kind == JsonTape::Kind::integer ||
+                                              t_.at(sizeNode).kind == JsonTape::Kind::unsignedInteger);
+        bool isInt = integral && t_.at(sizeNode).i >= INT32_MIN && t_.at(sizeNode).i <= INT32_MAX;
+        if (!isInt) throwParse("Invalid or no size: " + t_.compact(j));
+        NodeId id = newNamed(Type::fixed, std::move(name), doc);
+        s_.nodes[id].size = t_.at(sizeNode).i;
         defineName(id);
         return id;
     }
 
-    NodeId parseUnion(const Json& j) {
+    NodeId parseUnion(Index j) {
         std::vector<NodeId> branches;
-        branches.reserve(j.size());
-        for (const Json& b : j) branches.push_back(parse(&b));
-        Node n;
-        n.type = Type::union_;
-        n.branches = branches;
-        NodeId id = add(std::move(n));
-        std::set<std::string> seen;
+        branches.reserve(t_.at(j).count);
+        for (const Index* b = t_.elemsBegin(j); b != t_.elemsEnd(j); ++b) branches.push_back(parse(*b));
+        Node& un = s_.nodes.emplace_back();
+        un.type = Type::union_;
+        un.branches = branches;
+        NodeId id = static_cast<NodeId>(s_.nodes.size() - 1);
+        // Duplicate in union: the first branch whose name an earlier branch has.
+        constexpr std::size_t kLinear = 16;
+        std::vector<std::string_view> small;
+        std::unordered_set<std::string_view> large;
         for (NodeId b : branches) {
             const Node& bn = s_.nodes[b];
             if (bn.type == Type::union_) throwAs(exception_class::kAvroRuntime, "Nested union: " + toJsonText(s_, id, false));
-            std::string full = isNamed(bn.type) ? bn.name.full : std::string(to_string_view(bn.type));
-            if (!seen.insert(full).second) throwAs(exception_class::kAvroRuntime, "Duplicate in union:" + full);
+            std::string_view full = isNamed(bn.type) ? std::string_view(bn.name.full) : to_string_view(bn.type);
+            bool dup;
+            if (branches.size() <= kLinear) {
+                dup = std::find(small.begin(), small.end(), full) != small.end();
+                small.push_back(full);
+            } else {
+                dup = !large.insert(full).second;
+            }
+            if (dup) throwAs(exception_class::kAvroRuntime, "Duplicate in union:" + std::string(full));
         }
         return id;
     }
 
-    std::vector<std::string> parseAliases(const Json& j) {
-        const Json* a = member(j, "aliases");
+    std::vector<std::string> parseAliases(Index j) {
+        Index a = member(j, "aliases");
         std::vector<std::string> out;
-        if (a == nullptr) return out;
-        if (!a->is_array()) throwParse("aliases not an array: " + jacksonCompact(j));
-        for (const Json& alias : *a) {
-            if (!alias.is_string()) throwParse("alias not a string: " + jacksonCompact(alias));
-            auto s = alias.get<std::string>();
-            if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);  // LinkedHashSet
+        if (a == kNone) return out;
+        if (!t_.isArray(a)) throwParse("aliases not an array: " + t_.compact(j));
+        for (const Index* alias = t_.elemsBegin(a); alias != t_.elemsEnd(a); ++alias) {
+            if (!t_.isString(*alias)) throwParse("alias not a string: " + t_.compact(*alias));
+            std::string_view s = t_.at(*alias).str;
+            if (std::find(out.begin(), out.end(), s) == out.end()) out.emplace_back(s);  // LinkedHashSet
         }
         return out;
     }
 
-    void addTypeAliases(NodeId id, const Json& j) {
+    void addTypeAliases(NodeId id, Index j) {
         for (const auto& alias : parseAliases(j)) {
             Name n = makeName(alias, s_.nodes[id].name.space);
             auto& list = s_.nodes[id].aliases;
@@ -385,16 +432,20 @@ private:
     static constexpr Reserved kEnumReserved{"doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases", "default"};
     static constexpr Reserved kFieldReserved{"default", "doc", "name", "order", "type", "aliases", "", "", "", "", ""};
 
-    static void addProps(Props& props, const Json& j, const Reserved& reserved) {
-        for (const auto& [k, v] : j.items()) {
-            if (k.empty() || std::find(reserved.begin(), reserved.end(), k) == reserved.end()) props.emplace_back(k, v);
+    void addProps(Props& props, Index j, const Reserved& reserved) const {
+        for (const auto* m = t_.membersBegin(j); m != t_.membersEnd(j); ++m) {
+            if (m->key.empty() || std::find(reserved.begin(), reserved.end(), m->key) == reserved.end()) {
+                props.emplace_back(std::string(m->key), t_.json(m->value));
+            }
         }
     }
 
     Schema& s_;
     const ParseOptions& opt_;
-    std::unordered_map<std::string, NodeId> names_;
+    const JsonTape& t_;
+    std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
     std::string space_;
+    std::string nameBuf_, fullBuf_;
 };
 
 // ---- top-level JSON: Jackson reads the first value; the rest is "dangling" ----
@@ -485,7 +536,25 @@ JavaException jacksonTooDeep() {
     return {std::string(exception_class::kAvroSchemaParse), jacksonNestingMessage()};
 }
 
-std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, std::optional<Json>& out) {
+// Dangling-content check: present in the 1.11.x parser read; assumed from 1.11.3 (UNCONFIRMED for 1.9/1.10).
+std::optional<JavaException> danglingContent(std::string_view text, std::size_t end, const ParseOptions& opt) {
+    if (versionAtLeast(opt.version, AvroVersion::v1_11_3) && end != std::string_view::npos) {
+        std::string rest = trimmed(text.substr(end));
+        if (!rest.empty()) return JavaException{std::string(exception_class::kAvroSchemaParse), "dangling content after end of schema: " + rest};
+    }
+    return std::nullopt;
+}
+
+// Jackson's readTree of the definition into `tape` (no root: no content).
+// An object or array goes through JsonTape's reader first; whatever it does
+// not take (and every other text) goes through nlohmann, kept in `holder`,
+// as before: depth guard, nlohmann's parse and its error, dangling content.
+std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, JsonTape& tape, std::optional<Json>& holder) {
+    std::size_t start = skipSpaceAndComments(text, 0);
+    if (start < text.size() && (text[start] == '{' || text[start] == '[')) {
+        std::size_t end = 0;
+        if (tape.read(text, start, &end)) return danglingContent(text, end, opt);  // read() ends where firstValue() does
+    }
     ValueExtent v = firstValue(text);
     if (v.begin >= text.size()) return std::nullopt;  // no content: readTree returns null
     std::string_view valueText = v.end == std::string_view::npos ? text.substr(v.begin) : text.substr(v.begin, v.end - v.begin);
@@ -493,32 +562,39 @@ std::optional<JavaException> readJson(std::string_view text, const ParseOptions&
     // Jacksons have no limit and overflow the stack somewhere deeper).
     if (jsonNestsDeeperThan(valueText, kMaxJsonNesting, /*comments=*/true)) return jacksonTooDeep();
     try {
-        out = Json::parse(valueText, nullptr, true, true);
+        holder = Json::parse(valueText, nullptr, true, true);
     } catch (const Json::exception& e) {
         return jsonSyntaxError(e.what());
     }
-    // Dangling-content check: present in the 1.11.x parser read; assumed from 1.11.3 (UNCONFIRMED for 1.9/1.10).
-    if (versionAtLeast(opt.version, AvroVersion::v1_11_3) && v.end != std::string_view::npos) {
-        std::string rest = trimmed(text.substr(v.end));
-        if (!rest.empty()) return JavaException{std::string(exception_class::kAvroSchemaParse), "dangling content after end of schema: " + rest};
-    }
+    if (auto e = danglingContent(text, v.end, opt)) return e;
+    tape.adopt(*holder);
     return std::nullopt;
 }
 
 }  // namespace
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
+    // The JSON tree of the definition, reused by this thread's parses (it
+    // points into `definition` and `json`, so it is emptied on the way out).
+    thread_local JsonTape tape;
+    struct Release {
+        JsonTape& t;
+        ~Release() {
+            t.clear();
+            t.trim();
+        }
+    } release{tape};
     ParseResult r;
     std::optional<Json> json;
-    if (auto err = readJson(definition, options, json)) {
+    if (auto err = readJson(definition, options, tape, json)) {
         r.failure = std::move(err);
         return r;
     }
     auto schema = std::make_shared<Schema>();
     schema->nodes.reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
     try {
-        Parser p(*schema, options);
-        schema->root = p.parse(json ? &*json : nullptr);
+        Parser p(*schema, options, tape);
+        schema->root = p.parse(tape.root());
     } catch (const Thrown& t) {
         r.failure = t.e;
         return r;
