@@ -33,18 +33,27 @@ struct Thrown {
 bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
 
 std::optional<Type> primitiveType(std::string_view s) {
-    static constexpr std::array<std::pair<std::string_view, Type>, 8> kPrimitives{{
-        {"string", Type::string},
-        {"bytes", Type::bytes},
-        {"int", Type::int_},
-        {"long", Type::long_},
-        {"float", Type::float_},
-        {"double", Type::double_},
-        {"boolean", Type::boolean},
-        {"null", Type::null},
-    }};
-    for (const auto& [n, t] : kPrimitives) {
-        if (n == s) return t;
+    // By length, then the name: this runs for every type name of a definition.
+    switch (s.size()) {
+        case 3:
+            if (s == "int") return Type::int_;
+            break;
+        case 4:
+            if (s == "long") return Type::long_;
+            if (s == "null") return Type::null;
+            break;
+        case 5:
+            if (s == "bytes") return Type::bytes;
+            if (s == "float") return Type::float_;
+            break;
+        case 6:
+            if (s == "string") return Type::string;
+            if (s == "double") return Type::double_;
+            break;
+        case 7:
+            if (s == "boolean") return Type::boolean;
+            break;
+        default: break;
     }
     return std::nullopt;
 }
@@ -310,15 +319,19 @@ private:
 
     void setFields(NodeId id, std::vector<Field> fields) {  // RecordSchema.setFields
         Node& n = s_.nodes[id];
-        n.fieldIndex.reserve(fields.size() * 2);
+        auto& slots = n.fieldIndex.slots;
+        slots.assign(CompactSchema::tableSize(static_cast<std::uint32_t>(fields.size())), 0);
+        const std::size_t mask = slots.size() - 1;
         for (std::uint32_t i = 0; i < fields.size(); ++i) {
-            auto [it, inserted] = n.fieldIndex.emplace(fields[i].name, i);
-            if (!inserted) {
-                const Field& old = fields[it->second];
+            std::size_t h = CompactSchema::hashName(fields[i].name) & mask;
+            for (; slots[h] != 0; h = (h + 1) & mask) {
+                std::uint32_t earlier = slots[h] - 1;
+                if (fields[earlier].name != fields[i].name) continue;
                 throwAs(exception_class::kAvroRuntime,
                         "Duplicate field " + fields[i].name + " in record " + n.name.full + ": " + fieldToString(fields[i], i) +
-                            " and " + fieldToString(old, it->second) + ".");
+                            " and " + fieldToString(fields[earlier], earlier) + ".");
             }
+            slots[h] = i + 1;
         }
         n.fields = std::move(fields);
     }
@@ -599,9 +612,7 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
         r.failure = t.e;
         return r;
     }
-    schema->recursive = hasCycle(*schema);
-    schema->hasAliases = declaresAliases(*schema);
-    buildCompact(*schema);
+    summarize(*schema);
     r.schema = std::move(schema);
     return r;
 }

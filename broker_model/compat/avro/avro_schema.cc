@@ -51,8 +51,14 @@ bool isPrimitive(Type t) {
 }
 
 const Field* Node::field(std::string_view n) const {
-    auto it = fieldIndex.find(n);
-    return it == fieldIndex.end() ? nullptr : &fields[it->second];
+    const auto& slots = fieldIndex.slots;
+    if (slots.empty()) return nullptr;
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t h = CompactSchema::hashName(n) & mask; slots[h] != 0; h = (h + 1) & mask) {
+        const Field& f = fields[slots[h] - 1];
+        if (f.name == n) return &f;
+    }
+    return nullptr;
 }
 
 ParseOptions parseOptionsFor(const CheckOptions& options) {

@@ -62,7 +62,13 @@ struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-using FieldIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
+/// A record's field names to positions: open addressing with linear probing
+/// over CompactSchema::hashName, CompactSchema::tableSize(field count) slots,
+/// each the field's index + 1 (0 = empty). One allocation per record.
+struct FieldIndex {
+    std::vector<std::uint32_t> slots;
+};
 
 struct Node {
     Type type = Type::null;

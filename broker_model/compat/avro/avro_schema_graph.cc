@@ -5,35 +5,82 @@
 namespace cnx::compat::avro {
 
 
-// Iterative three-colour DFS over the node graph: true iff a cycle is reachable from the root.
-bool hasCycle(const Schema& s) {
-    std::vector<char> colour(s.nodes.size(), 0);
-    std::vector<std::pair<NodeId, std::size_t>> stack;  // node, next edge
-    auto edge = [&s](NodeId id, std::size_t i, NodeId& out) {
-        const Node& n = s.at(id);
-        if (i < n.fields.size()) return out = n.fields[i].type, true;
-        i -= n.fields.size();
-        if (i < n.branches.size()) return out = n.branches[i], true;
-        if (i == n.branches.size() && (n.type == Type::array || n.type == Type::map)) return out = n.items, true;
+namespace {
+
+// One iterative DFS over the node graph (field types, branches, items): from
+// the root, whether a cycle is reachable (three colours: an edge to a node on
+// the stack closes one); when none is, from every node, the edges on the
+// longest path and the most union-to-branch edges on one path. Scratch
+// vectors are reused per thread.
+struct GraphSummary {
+    bool cycle = false;
+    std::uint32_t maxDepth = 0;
+    std::uint32_t maxUnionDepth = 0;
+};
+
+GraphSummary summarizeGraph(const Schema& s) {
+    struct Frame {
+        NodeId id;
+        std::uint32_t next;  // next edge
+    };
+    thread_local std::vector<std::uint32_t> depth, unionDepth;
+    thread_local std::vector<char> colour;  // 0 unseen, 1 on the stack, 2 done
+    thread_local std::vector<Frame> stack;
+    const std::size_t n = s.nodes.size();
+    depth.assign(n, 0);
+    unionDepth.assign(n, 0);
+    colour.assign(n, 0);
+    stack.clear();
+    auto edge = [&s](NodeId id, std::uint32_t i, NodeId& out) {
+        const Node& nd = s.nodes[id];
+        if (i < nd.fields.size()) return out = nd.fields[i].type, true;
+        i -= static_cast<std::uint32_t>(nd.fields.size());
+        if (i < nd.branches.size()) return out = nd.branches[i], true;
+        if (i == nd.branches.size() && (nd.type == Type::array || nd.type == Type::map)) return out = nd.items, true;
         return false;
     };
-    colour[s.root] = 1;
-    stack.emplace_back(s.root, 0);
-    while (!stack.empty()) {
-        auto& [id, next] = stack.back();
-        NodeId child = 0;
-        if (!edge(id, next++, child)) {
-            colour[id] = 2;
+    GraphSummary g;
+    auto walk = [&](NodeId start) {  // false when a cycle was met
+        colour[start] = 1;
+        stack.push_back({start, 0});
+        while (!stack.empty()) {
+            Frame& f = stack.back();
+            NodeId child = 0;
+            if (edge(f.id, f.next++, child)) {
+                if (colour[child] == 1) return false;
+                if (colour[child] == 0) {
+                    colour[child] = 1;
+                    stack.push_back({child, 0});
+                }
+                continue;
+            }
+            NodeId id = f.id;
             stack.pop_back();
-            continue;
+            colour[id] = 2;
+            std::uint32_t d = 0, u = 0, e = 0, unionEdge = s.nodes[id].type == Type::union_ ? 1 : 0;
+            while (edge(id, e++, child)) {
+                d = std::max(d, depth[child] + 1);
+                u = std::max(u, unionDepth[child] + unionEdge);
+            }
+            depth[id] = d;
+            unionDepth[id] = u;
+            g.maxDepth = std::max(g.maxDepth, d);
+            g.maxUnionDepth = std::max(g.maxUnionDepth, u);
         }
-        if (colour[child] == 1) return true;
-        if (colour[child] == 0) {
-            colour[child] = 1;
-            stack.emplace_back(child, 0);
+        return true;
+    };
+    if (n == 0) return g;
+    if (!walk(s.root)) {
+        g.cycle = true;
+        return g;
+    }
+    for (NodeId start = 0; start < n; ++start) {  // nodes the root does not reach (parse() makes none)
+        if (colour[start] != 0) continue;
+        if (!walk(start)) {
+            stack.clear();  // a cycle away from the root: not "recursive"; its depths are not used
         }
     }
-    return false;
+    return g;
 }
 
 bool declaresAliases(const Schema& s) {
@@ -46,53 +93,10 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
-namespace {
 
-// Edges on the longest path of the node graph (field types, items, branches),
-// or with `unionEdgesOnly` the most edges leaving union nodes on any path;
-// the graph must be acyclic. Iterative: chains of named references can be long.
-std::uint32_t longestPath(const Schema& s, bool unionEdgesOnly = false) {
-    std::vector<std::uint32_t> depth(s.nodes.size(), 0);
-    std::vector<char> done(s.nodes.size(), 0);
-    std::vector<std::pair<NodeId, bool>> stack;  // node, children pushed
-    auto children = [&s](NodeId id, auto&& f) {
-        const Node& n = s.nodes[id];
-        for (const Field& fd : n.fields) f(fd.type);
-        for (NodeId b : n.branches) f(b);
-        if (n.type == Type::array || n.type == Type::map) f(n.items);
-    };
-    std::uint32_t best = 0;
-    for (NodeId start = 0; start < s.nodes.size(); ++start) {
-        if (done[start]) continue;
-        stack.emplace_back(start, false);
-        while (!stack.empty()) {
-            auto [id, expanded] = stack.back();
-            if (done[id]) {
-                stack.pop_back();
-                continue;
-            }
-            if (!expanded) {
-                stack.back().second = true;
-                children(id, [&](NodeId c) {
-                    if (!done[c]) stack.emplace_back(c, false);
-                });
-                continue;
-            }
-            stack.pop_back();
-            std::uint32_t d = 0;
-            std::uint32_t edge = !unionEdgesOnly || s.nodes[id].type == Type::union_ ? 1 : 0;
-            children(id, [&](NodeId c) { d = std::max(d, depth[c] + edge); });
-            depth[id] = d;
-            done[id] = 1;
-            best = std::max(best, d);
-        }
-    }
-    return best;
-}
 
-}  // namespace
-
-void buildCompact(Schema& s) {
+// Fills in s.compact.
+void buildCompact(Schema& s, const GraphSummary& g) {
     CompactSchema& c = s.compact;
     c.nodes.resize(s.nodes.size());
     std::size_t fieldCount = 0, branchCount = 0, slotCount = 0;
@@ -146,10 +150,19 @@ void buildCompact(Schema& s) {
         slot += size;
     }
     if (!s.recursive) {
-        c.maxDepth = longestPath(s);
-        c.maxUnionDepth = longestPath(s, true);
+        c.maxDepth = g.maxDepth;
+        c.maxUnionDepth = g.maxUnionDepth;
     }
     c.ready = true;
+}
+
+}  // namespace
+
+void summarize(Schema& s) {
+    GraphSummary g = summarizeGraph(s);
+    s.recursive = g.cycle;
+    s.hasAliases = declaresAliases(s);
+    buildCompact(s, g);
 }
 
 }  // namespace cnx::compat::avro

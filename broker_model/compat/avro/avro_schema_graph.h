@@ -6,11 +6,9 @@
 
 namespace cnx::compat::avro {
 
-/// True iff a cycle is reachable from the root.
-bool hasCycle(const Schema& s);
-/// True iff some named type or record field declares aliases.
-bool declaresAliases(const Schema& s);
-/// Fills in s.compact.
-void buildCompact(Schema& s);
+/// Fills in s.recursive (a cycle is reachable from the root), s.hasAliases
+/// (some named type or record field declares aliases) and s.compact, with one
+/// walk of the graph for the cycle test and both longest paths.
+void summarize(Schema& s);
 
 }  // namespace cnx::compat::avro

@@ -397,14 +397,6 @@ void JsonTape::trim() {
     if (values_.capacity() > kKeep || members_.capacity() > kKeep || elems_.capacity() > kKeep) *this = JsonTape();
 }
 
-JsonTape::Index JsonTape::member(Index obj, std::string_view key) const {
-    if (!isObject(obj)) return kNone;
-    for (const Member* m = membersBegin(obj); m != membersEnd(obj); ++m) {
-        if (m->key == key) return m->value;
-    }
-    return kNone;
-}
-
 Json JsonTape::json(Index i) const {
     const Value& v = values_[i];
     if (v.src != nullptr) return *v.src;

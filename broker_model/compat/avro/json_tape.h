@@ -61,7 +61,13 @@ public:
     bool isObject(Index i) const { return i != kNone && values_[i].kind == Kind::object; }
     bool isArray(Index i) const { return i != kNone && values_[i].kind == Kind::array; }
     /// The object's member `key` (first occurrence), or kNone (also for a non-object).
-    Index member(Index obj, std::string_view key) const;
+    Index member(Index obj, std::string_view key) const {
+        if (!isObject(obj)) return kNone;
+        for (const Member* m = membersBegin(obj); m != membersEnd(obj); ++m) {
+            if (m->key.size() == key.size() && (key.empty() || m->key[0] == key[0]) && m->key == key) return m->value;
+        }
+        return kNone;
+    }
     const Member* membersBegin(Index obj) const { return members_.data() + values_[obj].first; }
     const Member* membersEnd(Index obj) const { return members_.data() + values_[obj].first + values_[obj].count; }
     const Index* elemsBegin(Index arr) const { return elems_.data() + values_[arr].first; }
