@@ -108,6 +108,11 @@ std::optional<double> javaDoubleValueOf(std::string text) {
     return d;
 }
 
+// The object keys the parser reads (Parser::keysOf).
+enum Key : std::uint8_t { kOther, kType, kName, kNamespace, kDoc, kFields, kItems, kValues, kSize, kSymbols, kAliases, kDefault, kOrder, kKeyCount };
+using Reserved = std::uint32_t;  // a set of Keys
+constexpr Reserved bit(Key k) { return Reserved{1} << k; }
+
 class Parser {
 public:
     using Index = JsonTape::Index;
@@ -132,7 +137,36 @@ private:
         if (!t_.isString(j)) return std::nullopt;
         return t_.at(j).str;
     }
-    Index member(Index j, std::string_view key) const { return t_.member(j, key); }
+
+    // The keys the parser reads; a definition's objects are small, and one pass
+    // over an object's members classifies them all (the tape has no duplicate
+    // keys: nlohmann keeps one per key, the reader declines duplicates).
+    static Key classify(std::string_view k) {
+        switch (k.size()) {
+            case 3: return k == "doc" ? kDoc : kOther;
+            case 4: return k == "type" ? kType : k == "name" ? kName : k == "size" ? kSize : kOther;
+            case 5: return k == "items" ? kItems : k == "order" ? kOrder : kOther;
+            case 6: return k == "fields" ? kFields : k == "values" ? kValues : kOther;
+            case 7: return k == "symbols" ? kSymbols : k == "aliases" ? kAliases : k == "default" ? kDefault : kOther;
+            case 9: return k == "namespace" ? kNamespace : kOther;
+            default: return kOther;
+        }
+    }
+    struct Keys {
+        std::array<Index, kKeyCount> value;
+        Index operator[](Key k) const { return value[k]; }
+    };
+    // Member lookups of `obj` (all kNone when it is not an object), first occurrence.
+    Keys keysOf(Index obj) const {
+        Keys k;
+        k.value.fill(kNone);
+        if (!t_.isObject(obj)) return k;
+        for (const auto* m = t_.membersBegin(obj); m != t_.membersEnd(obj); ++m) {
+            Key c = classify(m->key);
+            if (c != kOther && k.value[c] == kNone) k.value[c] = m->value;
+        }
+        return k;
+    }
 
     Name makeName(std::string_view n, std::string_view space) {
         Name out;
@@ -213,14 +247,15 @@ private:
         return *id;
     }
 
-    std::string_view requiredText(Index j, std::string_view key, std::string_view error) {
-        auto t = textValue(member(j, key));
+    std::string_view requiredText(Index j, Index value, std::string_view error) {
+        auto t = textValue(value);
         if (!t) throwParse(std::string(error) + ": " + t_.compact(j));
         return *t;
     }
 
     NodeId parseObject(Index j) {
-        std::string_view type = requiredText(j, "type", "No type");
+        const Keys keys = keysOf(j);
+        std::string_view type = requiredText(j, keys[kType], "No type");
         bool isError = type == "error", isRecord = type == "record", isEnum = type == "enum", isFixed = type == "fixed";
         bool named = isRecord || isError || isEnum || isFixed;
         // Only a named type changes the namespace; every nested parseObject restores
@@ -229,22 +264,22 @@ private:
         Name name;
         std::string_view doc;
         if (named) {
-            auto space = textValue(member(j, "namespace"));
-            doc = textValue(member(j, "doc")).value_or("");
-            name = makeName(requiredText(j, "name", "No name in schema"), space ? *space : std::string_view(space_));
+            auto space = textValue(keys[kNamespace]);
+            doc = textValue(keys[kDoc]).value_or("");
+            name = makeName(requiredText(j, keys[kName], "No name in schema"), space ? *space : std::string_view(space_));
             saved = std::exchange(space_, name.space);
         }
         NodeId id;
         if (auto p = primitiveType(type)) {
             id = newPrimitive(*p);
         } else if (isRecord || isError) {
-            id = parseRecord(j, std::move(name), doc, isError);
+            id = parseRecord(j, keys, std::move(name), doc, isError);
         } else if (isEnum) {
-            id = parseEnum(j, std::move(name), doc);
+            id = parseEnum(j, keys, std::move(name), doc);
         } else if (type == "array" || type == "map") {
-            id = parseContainer(j, type == "array");
+            id = parseContainer(j, keys, type == "array");
         } else if (isFixed) {
-            id = parseFixed(j, std::move(name), doc);
+            id = parseFixed(j, keys, std::move(name), doc);
         } else {
             // A named type used as {"type": "Name"}: current namespace only, props ignored.
             if (auto found = findName(fullName(type, space_))) return *found;
@@ -252,15 +287,15 @@ private:
         }
         addProps(s_.nodes[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
         if (named) space_ = std::move(saved);
-        if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j);
+        if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j, keys);
         return id;
     }
 
-    NodeId parseRecord(Index j, Name name, std::string_view doc, bool isError) {
+    NodeId parseRecord(Index j, const Keys& keys, Name name, std::string_view doc, bool isError) {
         NodeId id = newNamed(Type::record, std::move(name), doc);
         s_.nodes[id].isError = isError;
         defineName(id);
-        Index fieldsNode = member(j, "fields");
+        Index fieldsNode = keys[kFields];
         if (!t_.isArray(fieldsNode)) throwParse("Record has no fields: " + t_.compact(j));
         std::vector<Field> fields;
         fields.reserve(t_.at(fieldsNode).count);
@@ -270,25 +305,32 @@ private:
     }
 
     Field parseField(Index f) {
+        const Keys keys = keysOf(f);
         Field field;
-        field.name = requiredText(f, "name", "No field name");
-        field.doc = textValue(member(f, "doc")).value_or("");
-        Index typeNode = member(f, "type");
+        field.name = requiredText(f, keys[kName], "No field name");
+        field.doc = textValue(keys[kDoc]).value_or("");
+        Index typeNode = keys[kType];
         if (typeNode == kNone) throwParse("No field type: " + t_.compact(f));
         if (t_.isString(typeNode)) {
+            // Names.get, then parse() of the same name: a primitive always resolves
+            // (Avro makes a throw-away schema to test it), a named type is looked up once.
             std::string_view ref = t_.at(typeNode).str;
-            // Names.get: a primitive always resolves (Avro makes a throw-away schema for it; so did we).
-            if (!primitiveType(ref) && !lookupNamed(ref)) {
+            if (auto p = primitiveType(ref)) {
+                field.type = newPrimitive(*p);
+            } else if (auto id = lookupNamed(ref)) {
+                field.type = *id;
+            } else {
                 throwParse(t_.compact(typeNode) + " is not a defined name. The type of the \"" + field.name +
                            "\" field must be a defined name or a {\"type\": ...} expression.");
             }
+        } else {
+            field.type = parse(typeNode);
         }
-        field.type = parse(typeNode);
-        field.order = parseOrder(member(f, "order"));
-        field.defaultValue = parseDefault(member(f, "default"), s_.nodes[field.type].type);
+        field.order = parseOrder(keys[kOrder]);
+        field.defaultValue = parseDefault(keys[kDefault], s_.nodes[field.type].type);
         validateName(field.name, dollar());
         addProps(field.props, f, kFieldReserved);
-        field.aliases = parseAliases(f);
+        field.aliases = parseAliases(f, keys);
         return field;
     }
 
@@ -340,12 +382,12 @@ private:
         return f.name + " type:" + upperTypeName(s_.nodes[f.type].type) + " pos:" + std::to_string(pos);
     }
 
-    NodeId parseEnum(Index j, Name name, std::string_view doc) {
-        Index symbolsNode = member(j, "symbols");
+    NodeId parseEnum(Index j, const Keys& keys, Name name, std::string_view doc) {
+        Index symbolsNode = keys[kSymbols];
         if (!t_.isArray(symbolsNode)) throwParse("Enum has no symbols: " + t_.compact(j));
         std::optional<std::string> enumDefault;
         if (avro19()) {
-            if (auto d = textValue(member(j, "default"))) enumDefault = std::string(*d);
+            if (auto d = textValue(keys[kDefault])) enumDefault = std::string(*d);
         }
         NodeId id = newNamed(Type::enumeration, std::move(name), doc);
         std::vector<std::string> symbols;
@@ -366,8 +408,8 @@ private:
         return id;
     }
 
-    NodeId parseContainer(Index j, bool isArray) {
-        Index inner = member(j, isArray ? "items" : "values");
+    NodeId parseContainer(Index j, const Keys& keys, bool isArray) {
+        Index inner = keys[isArray ? kItems : kValues];
         if (inner == kNone) {
             throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + t_.compact(j));
         }
@@ -378,8 +420,8 @@ private:
         return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
-    NodeId parseFixed(Index j, Name name, std::string_view doc) {
-        Index sizeNode = member(j, "size");
+    NodeId parseFixed(Index j, const Keys& keys, Name name, std::string_view doc) {
+        Index sizeNode = keys[kSize];
         // nlohmann's get<int64_t>() of a number_unsigned is a plain cast.
         bool integral = sizeNode != kNone && (t_.at(sizeNode).kind == JsonTape::Kind::integer ||
                                               t_.at(sizeNode).kind == JsonTape::Kind::unsignedInteger);
@@ -397,20 +439,22 @@ private:
         for (const Index* b = t_.elemsBegin(j); b != t_.elemsEnd(j); ++b) branches.push_back(parse(*b));
         Node& un = s_.nodes.emplace_back();
         un.type = Type::union_;
-        un.branches = branches;
+        un.branches = std::move(branches);
         NodeId id = static_cast<NodeId>(s_.nodes.size() - 1);
         // Duplicate in union: the first branch whose name an earlier branch has.
         constexpr std::size_t kLinear = 16;
-        std::vector<std::string_view> small;
+        std::array<std::string_view, kLinear> small;
+        std::size_t smallCount = 0;
         std::unordered_set<std::string_view> large;
-        for (NodeId b : branches) {
+        const std::vector<NodeId>& bs = s_.nodes[id].branches;
+        for (NodeId b : bs) {
             const Node& bn = s_.nodes[b];
             if (bn.type == Type::union_) throwAs(exception_class::kAvroRuntime, "Nested union: " + toJsonText(s_, id, false));
             std::string_view full = isNamed(bn.type) ? std::string_view(bn.name.full) : to_string_view(bn.type);
             bool dup;
-            if (branches.size() <= kLinear) {
-                dup = std::find(small.begin(), small.end(), full) != small.end();
-                small.push_back(full);
+            if (bs.size() <= kLinear) {
+                dup = std::find(small.begin(), small.begin() + smallCount, full) != small.begin() + smallCount;
+                small[smallCount++] = full;
             } else {
                 dup = !large.insert(full).second;
             }
@@ -419,8 +463,8 @@ private:
         return id;
     }
 
-    std::vector<std::string> parseAliases(Index j) {
-        Index a = member(j, "aliases");
+    std::vector<std::string> parseAliases(Index j, const Keys& keys) {
+        Index a = keys[kAliases];
         std::vector<std::string> out;
         if (a == kNone) return out;
         if (!t_.isArray(a)) throwParse("aliases not an array: " + t_.compact(j));
@@ -432,24 +476,24 @@ private:
         return out;
     }
 
-    void addTypeAliases(NodeId id, Index j) {
-        for (const auto& alias : parseAliases(j)) {
+    void addTypeAliases(NodeId id, Index j, const Keys& keys) {
+        for (const auto& alias : parseAliases(j, keys)) {
             Name n = makeName(alias, s_.nodes[id].name.space);
             auto& list = s_.nodes[id].aliases;
             if (std::find(list.begin(), list.end(), n) == list.end()) list.push_back(n);
         }
     }
 
-    using Reserved = std::array<std::string_view, 11>;
-    static constexpr Reserved kSchemaReserved{"doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases", ""};
-    static constexpr Reserved kEnumReserved{"doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases", "default"};
-    static constexpr Reserved kFieldReserved{"default", "doc", "name", "order", "type", "aliases", "", "", "", "", ""};
+    // Keys that are not props (Schema.SCHEMA_RESERVED, ENUM_RESERVED from 1.9, FIELD_RESERVED); any other key,
+    // the empty one included, is a prop.
+    static constexpr Reserved kSchemaReserved = bit(kDoc) | bit(kFields) | bit(kItems) | bit(kName) | bit(kNamespace) | bit(kSize) |
+                                                bit(kSymbols) | bit(kValues) | bit(kType) | bit(kAliases);
+    static constexpr Reserved kEnumReserved = kSchemaReserved | bit(kDefault);
+    static constexpr Reserved kFieldReserved = bit(kDefault) | bit(kDoc) | bit(kName) | bit(kOrder) | bit(kType) | bit(kAliases);
 
-    void addProps(Props& props, Index j, const Reserved& reserved) const {
+    void addProps(Props& props, Index j, Reserved reserved) const {
         for (const auto* m = t_.membersBegin(j); m != t_.membersEnd(j); ++m) {
-            if (m->key.empty() || std::find(reserved.begin(), reserved.end(), m->key) == reserved.end()) {
-                props.emplace_back(std::string(m->key), t_.json(m->value));
-            }
+            if ((reserved & bit(classify(m->key))) == 0) props.emplace_back(std::string(m->key), t_.json(m->value));
         }
     }
 
