@@ -30,28 +30,34 @@ struct Thrown {
 [[noreturn]] void throwParse(std::string msg) { throw Thrown{{std::string(exception_class::kAvroSchemaParse), std::move(msg)}}; }
 [[noreturn]] void throwAs(std::string_view cls, std::string msg) { throw Thrown{{std::string(cls), std::move(msg)}}; }
 
+// s == lit, with the length a constant so the compiler compares in registers.
+template <std::size_t N>
+bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
 bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
 
 std::optional<Type> primitiveType(std::string_view s) {
     // By length, then the name: this runs for every type name of a definition.
     switch (s.size()) {
         case 3:
-            if (s == "int") return Type::int_;
+            if (is(s, "int")) return Type::int_;
             break;
         case 4:
-            if (s == "long") return Type::long_;
-            if (s == "null") return Type::null;
+            if (is(s, "long")) return Type::long_;
+            if (is(s, "null")) return Type::null;
             break;
         case 5:
-            if (s == "bytes") return Type::bytes;
-            if (s == "float") return Type::float_;
+            if (is(s, "bytes")) return Type::bytes;
+            if (is(s, "float")) return Type::float_;
             break;
         case 6:
-            if (s == "string") return Type::string;
-            if (s == "double") return Type::double_;
+            if (is(s, "string")) return Type::string;
+            if (is(s, "double")) return Type::double_;
             break;
         case 7:
-            if (s == "boolean") return Type::boolean;
+            if (is(s, "boolean")) return Type::boolean;
             break;
         default: break;
     }
@@ -143,12 +149,12 @@ private:
     // keys: nlohmann keeps one per key, the reader declines duplicates).
     static Key classify(std::string_view k) {
         switch (k.size()) {
-            case 3: return k == "doc" ? kDoc : kOther;
-            case 4: return k == "type" ? kType : k == "name" ? kName : k == "size" ? kSize : kOther;
-            case 5: return k == "items" ? kItems : k == "order" ? kOrder : kOther;
-            case 6: return k == "fields" ? kFields : k == "values" ? kValues : kOther;
-            case 7: return k == "symbols" ? kSymbols : k == "aliases" ? kAliases : k == "default" ? kDefault : kOther;
-            case 9: return k == "namespace" ? kNamespace : kOther;
+            case 3: return is(k, "doc") ? kDoc : kOther;
+            case 4: return is(k, "type") ? kType : is(k, "name") ? kName : is(k, "size") ? kSize : kOther;
+            case 5: return is(k, "items") ? kItems : is(k, "order") ? kOrder : kOther;
+            case 6: return is(k, "fields") ? kFields : is(k, "values") ? kValues : kOther;
+            case 7: return is(k, "symbols") ? kSymbols : is(k, "aliases") ? kAliases : is(k, "default") ? kDefault : kOther;
+            case 9: return is(k, "namespace") ? kNamespace : kOther;
             default: return kOther;
         }
     }
@@ -256,7 +262,7 @@ private:
     NodeId parseObject(Index j) {
         const Keys keys = keysOf(j);
         std::string_view type = requiredText(j, keys[kType], "No type");
-        bool isError = type == "error", isRecord = type == "record", isEnum = type == "enum", isFixed = type == "fixed";
+        bool isError = is(type, "error"), isRecord = is(type, "record"), isEnum = is(type, "enum"), isFixed = is(type, "fixed");
         bool named = isRecord || isError || isEnum || isFixed;
         // Only a named type changes the namespace; every nested parseObject restores
         // the one it found, so the others leave space_ as it was.
@@ -276,8 +282,8 @@ private:
             id = parseRecord(j, keys, std::move(name), doc, isError);
         } else if (isEnum) {
             id = parseEnum(j, keys, std::move(name), doc);
-        } else if (type == "array" || type == "map") {
-            id = parseContainer(j, keys, type == "array");
+        } else if (is(type, "array") || is(type, "map")) {
+            id = parseContainer(j, keys, is(type, "array"));
         } else if (isFixed) {
             id = parseFixed(j, keys, std::move(name), doc);
         } else {
@@ -299,14 +305,13 @@ private:
         if (!t_.isArray(fieldsNode)) throwParse("Record has no fields: " + t_.compact(j));
         std::vector<Field> fields;
         fields.reserve(t_.at(fieldsNode).count);
-        for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) fields.push_back(parseField(*f));
+        for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) parseField(*f, fields.emplace_back());
         setFields(id, std::move(fields));
         return id;
     }
 
-    Field parseField(Index f) {
+    void parseField(Index f, Field& field) {
         const Keys keys = keysOf(f);
-        Field field;
         field.name = requiredText(f, keys[kName], "No field name");
         field.doc = textValue(keys[kDoc]).value_or("");
         Index typeNode = keys[kType];
@@ -331,7 +336,6 @@ private:
         validateName(field.name, dollar());
         addProps(field.props, f, kFieldReserved);
         field.aliases = parseAliases(f, keys);
-        return field;
     }
 
     FieldOrder parseOrder(Index o) {

@@ -260,7 +260,7 @@ private:
         if (n <= 8) {
             for (auto i = b; i != e; ++i) {
                 for (auto j = b; j != i; ++j) {
-                    if (i->key == j->key) return false;
+                    if (i->key.size() == j->key.size() && (i->key.empty() || i->key[0] == j->key[0]) && i->key == j->key) return false;
                 }
             }
             return true;
