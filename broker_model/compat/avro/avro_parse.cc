@@ -124,7 +124,25 @@ public:
     using Index = JsonTape::Index;
     static constexpr Index kNone = JsonTape::kNone;
 
-    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), opt_(o), t_(t) {}
+    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), opt_(o), t_(t), g_(graphScratch()) {
+        g_.depth.clear();
+        g_.unionDepth.clear();
+        g_.open.clear();
+    }
+
+    /// The graph summary of what parse() built: every node is reachable from
+    /// the root (each one made is a field type, branch, items or the root), so
+    /// a cycle exists iff some reference named a record still being parsed, and
+    /// the longest paths from any node are the root's.
+    GraphSummary summary(NodeId root) const {
+        GraphSummary g;
+        g.cycle = recursive_;
+        if (!recursive_) {
+            g.maxDepth = g_.depth[root];
+            g.maxUnionDepth = g_.unionDepth[root];
+        }
+        return g;
+    }
 
     NodeId parse(Index j) {
         if (j == kNone) throwParse("Cannot parse <null> schema");
@@ -210,9 +228,27 @@ private:
         return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
+    // Per node, as it is made: edges on the longest path from it, most union
+    // edges on one path from it (final once the node is complete), and whether
+    // it is a record still being parsed.
+    struct GraphScratch {
+        std::vector<std::uint32_t> depth, unionDepth;
+        std::vector<char> open;
+    };
+    static GraphScratch& graphScratch() {
+        thread_local GraphScratch g;
+        return g;
+    }
+    NodeId track(std::uint32_t depth, std::uint32_t unionDepth) {
+        g_.depth.push_back(depth);
+        g_.unionDepth.push_back(unionDepth);
+        g_.open.push_back(0);
+        return static_cast<NodeId>(s_.nodes.size() - 1);
+    }
+
     NodeId newPrimitive(Type t) {
         s_.nodes.emplace_back().type = t;
-        return static_cast<NodeId>(s_.nodes.size() - 1);
+        return track(0, 0);
     }
 
     NodeId newNamed(Type t, Name name, std::string_view doc) {
@@ -221,7 +257,7 @@ private:
         n.type = t;
         n.name = std::move(name);
         n.doc = doc;
-        return static_cast<NodeId>(s_.nodes.size() - 1);
+        return track(0, 0);
     }
 
     void defineName(NodeId id) {  // Names.put
@@ -229,9 +265,11 @@ private:
         if (!names_.emplace(n.full, id).second) throwParse("Can't redefine: " + n.full);
     }
 
-    std::optional<NodeId> findName(const std::string& full) const {
+    // A reference to a named type (every one goes through here).
+    std::optional<NodeId> findName(const std::string& full) {
         auto it = names_.find(full);
         if (it == names_.end()) return std::nullopt;
+        if (g_.open[it->second]) recursive_ = true;  // closes a cycle
         return it->second;
     }
 
@@ -299,6 +337,7 @@ private:
 
     NodeId parseRecord(Index j, const Keys& keys, Name name, std::string_view doc, bool isError) {
         NodeId id = newNamed(Type::record, std::move(name), doc);
+        g_.open[id] = 1;
         s_.nodes[id].isError = isError;
         defineName(id);
         Index fieldsNode = keys[kFields];
@@ -307,6 +346,14 @@ private:
         fields.reserve(t_.at(fieldsNode).count);
         for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) parseField(*f, fields.emplace_back());
         setFields(id, std::move(fields));
+        std::uint32_t d = 0, u = 0;
+        for (const Field& f : s_.nodes[id].fields) {
+            d = std::max(d, g_.depth[f.type] + 1);
+            u = std::max(u, g_.unionDepth[f.type]);
+        }
+        g_.depth[id] = d;
+        g_.unionDepth[id] = u;
+        g_.open[id] = 0;
         return id;
     }
 
@@ -421,7 +468,7 @@ private:
         Node& n = s_.nodes.emplace_back();
         n.type = isArray ? Type::array : Type::map;
         n.items = items;
-        return static_cast<NodeId>(s_.nodes.size() - 1);
+        return track(g_.depth[items] + 1, g_.unionDepth[items]);
     }
 
     NodeId parseFixed(Index j, const Keys& keys, Name name, std::string_view doc) {
@@ -441,10 +488,15 @@ private:
         std::vector<NodeId> branches;
         branches.reserve(t_.at(j).count);
         for (const Index* b = t_.elemsBegin(j); b != t_.elemsEnd(j); ++b) branches.push_back(parse(*b));
+        std::uint32_t d = 0, u = 0;
+        for (NodeId b : branches) {
+            d = std::max(d, g_.depth[b] + 1);
+            u = std::max(u, g_.unionDepth[b] + 1);
+        }
         Node& un = s_.nodes.emplace_back();
         un.type = Type::union_;
         un.branches = std::move(branches);
-        NodeId id = static_cast<NodeId>(s_.nodes.size() - 1);
+        NodeId id = track(d, u);
         // Duplicate in union: the first branch whose name an earlier branch has.
         constexpr std::size_t kLinear = 16;
         std::array<std::string_view, kLinear> small;
@@ -504,6 +556,8 @@ private:
     Schema& s_;
     const ParseOptions& opt_;
     const JsonTape& t_;
+    GraphScratch& g_;
+    bool recursive_ = false;
     std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
     std::string space_;
     std::string nameBuf_, fullBuf_;
@@ -652,15 +706,17 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
         return r;
     }
     auto schema = std::make_shared<Schema>();
+    GraphSummary graph;
     schema->nodes.reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
     try {
         Parser p(*schema, options, tape);
         schema->root = p.parse(tape.root());
+        graph = p.summary(schema->root);
     } catch (const Thrown& t) {
         r.failure = t.e;
         return r;
     }
-    summarize(*schema);
+    summarize(*schema, graph);
     r.schema = std::move(schema);
     return r;
 }

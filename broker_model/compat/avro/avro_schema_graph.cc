@@ -7,82 +7,6 @@ namespace cnx::compat::avro {
 
 namespace {
 
-// One iterative DFS over the node graph (field types, branches, items): from
-// the root, whether a cycle is reachable (three colours: an edge to a node on
-// the stack closes one); when none is, from every node, the edges on the
-// longest path and the most union-to-branch edges on one path. Scratch
-// vectors are reused per thread.
-struct GraphSummary {
-    bool cycle = false;
-    std::uint32_t maxDepth = 0;
-    std::uint32_t maxUnionDepth = 0;
-};
-
-GraphSummary summarizeGraph(const Schema& s) {
-    struct Frame {
-        NodeId id;
-        std::uint32_t next;  // next edge
-    };
-    thread_local std::vector<std::uint32_t> depth, unionDepth;
-    thread_local std::vector<char> colour;  // 0 unseen, 1 on the stack, 2 done
-    thread_local std::vector<Frame> stack;
-    const std::size_t n = s.nodes.size();
-    depth.assign(n, 0);
-    unionDepth.assign(n, 0);
-    colour.assign(n, 0);
-    stack.clear();
-    auto edge = [&s](NodeId id, std::uint32_t i, NodeId& out) {
-        const Node& nd = s.nodes[id];
-        if (i < nd.fields.size()) return out = nd.fields[i].type, true;
-        i -= static_cast<std::uint32_t>(nd.fields.size());
-        if (i < nd.branches.size()) return out = nd.branches[i], true;
-        if (i == nd.branches.size() && (nd.type == Type::array || nd.type == Type::map)) return out = nd.items, true;
-        return false;
-    };
-    GraphSummary g;
-    auto walk = [&](NodeId start) {  // false when a cycle was met
-        colour[start] = 1;
-        stack.push_back({start, 0});
-        while (!stack.empty()) {
-            Frame& f = stack.back();
-            NodeId child = 0;
-            if (edge(f.id, f.next++, child)) {
-                if (colour[child] == 1) return false;
-                if (colour[child] == 0) {
-                    colour[child] = 1;
-                    stack.push_back({child, 0});
-                }
-                continue;
-            }
-            NodeId id = f.id;
-            stack.pop_back();
-            colour[id] = 2;
-            std::uint32_t d = 0, u = 0, e = 0, unionEdge = s.nodes[id].type == Type::union_ ? 1 : 0;
-            while (edge(id, e++, child)) {
-                d = std::max(d, depth[child] + 1);
-                u = std::max(u, unionDepth[child] + unionEdge);
-            }
-            depth[id] = d;
-            unionDepth[id] = u;
-            g.maxDepth = std::max(g.maxDepth, d);
-            g.maxUnionDepth = std::max(g.maxUnionDepth, u);
-        }
-        return true;
-    };
-    if (n == 0) return g;
-    if (!walk(s.root)) {
-        g.cycle = true;
-        return g;
-    }
-    for (NodeId start = 0; start < n; ++start) {  // nodes the root does not reach (parse() makes none)
-        if (colour[start] != 0) continue;
-        if (!walk(start)) {
-            stack.clear();  // a cycle away from the root: not "recursive"; its depths are not used
-        }
-    }
-    return g;
-}
-
 bool declaresAliases(const Schema& s) {
     for (const Node& n : s.nodes) {
         if (!n.aliases.empty()) return true;
@@ -158,8 +82,7 @@ void buildCompact(Schema& s, const GraphSummary& g) {
 
 }  // namespace
 
-void summarize(Schema& s) {
-    GraphSummary g = summarizeGraph(s);
+void summarize(Schema& s, const GraphSummary& g) {
     s.recursive = g.cycle;
     s.hasAliases = declaresAliases(s);
     buildCompact(s, g);
