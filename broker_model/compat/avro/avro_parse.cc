@@ -146,7 +146,7 @@ public:
 
     NodeId parse(Index j) {
         if (j == kNone) throwParse("Cannot parse <null> schema");
-        if (t_.isString(j)) return parseReference(t_.at(j).str, j);
+        if (t_.isString(j)) return parseReference(t_.str(j), j);
         if (t_.isObject(j)) return parseObject(j);
         if (t_.isArray(j)) return parseUnion(j);
         throwParse("Schema not yet supported: " + t_.compact(j));
@@ -159,7 +159,7 @@ private:
     // Jackson `textValue()`: the string of a text node, else null.
     std::optional<std::string_view> textValue(Index j) const {
         if (!t_.isString(j)) return std::nullopt;
-        return t_.at(j).str;
+        return t_.str(j);
     }
 
     // The keys the parser reads; a definition's objects are small, and one pass
@@ -366,7 +366,7 @@ private:
         if (t_.isString(typeNode)) {
             // Names.get, then parse() of the same name: a primitive always resolves
             // (Avro makes a throw-away schema to test it), a named type is looked up once.
-            std::string_view ref = t_.at(typeNode).str;
+            std::string_view ref = t_.str(typeNode);
             if (auto p = primitiveType(ref)) {
                 field.type = newPrimitive(*p);
             } else if (auto id = lookupNamed(ref)) {
@@ -402,7 +402,7 @@ private:
     std::optional<Json> parseDefault(Index d, Type fieldType) {
         if (d == kNone) return std::nullopt;
         if ((fieldType == Type::float_ || fieldType == Type::double_) && t_.isString(d)) {
-            std::string text(t_.at(d).str);
+            std::string text(t_.str(d));
             auto v = javaDoubleValueOf(text);
             if (!v) throwAs("java.lang.NumberFormatException", text.empty() ? "empty String" : "For input string: \"" + text + "\"");
             return Json(*v);
@@ -526,7 +526,7 @@ private:
         if (!t_.isArray(a)) throwParse("aliases not an array: " + t_.compact(j));
         for (const Index* alias = t_.elemsBegin(a); alias != t_.elemsEnd(a); ++alias) {
             if (!t_.isString(*alias)) throwParse("alias not a string: " + t_.compact(*alias));
-            std::string_view s = t_.at(*alias).str;
+            std::string_view s = t_.str(*alias);
             if (std::find(out.begin(), out.end(), s) == out.end()) out.emplace_back(s);  // LinkedHashSet
         }
         return out;

@@ -28,7 +28,8 @@ public:
                 std::string_view s;
                 if (!string(&s)) return false;
                 *out = push(Kind::string);
-                t_.values_[*out].str = s;
+                t_.values_[*out].chars = s.data();
+                t_.values_[*out].count = static_cast<Index>(s.size());
                 return true;
             }
             case 't': return literal("true", Kind::boolean, true, out);
@@ -333,7 +334,7 @@ JsonTape::Index JsonTape::adopt(const Json& j) {
 JsonTape::Index JsonTape::adoptValue(const Json& j) {
     Index self = static_cast<Index>(values_.size());
     values_.emplace_back();
-    values_[self].src = &j;
+    srcs_.push_back(&j);
     switch (j.type()) {
         case Json::value_t::object: {
             values_[self].kind = Kind::object;
@@ -357,7 +358,8 @@ JsonTape::Index JsonTape::adoptValue(const Json& j) {
         }
         case Json::value_t::string:
             values_[self].kind = Kind::string;
-            values_[self].str = j.get_ref<const std::string&>();
+            values_[self].chars = j.get_ref<const std::string&>().data();
+            values_[self].count = static_cast<Index>(j.get_ref<const std::string&>().size());
             break;
         case Json::value_t::boolean:
             values_[self].kind = Kind::boolean;
@@ -389,24 +391,27 @@ void JsonTape::clear() {
     memberStack_.clear();
     elemStack_.clear();
     decoded_.clear();
+    srcs_.clear();
     root_ = kNone;
 }
 
 void JsonTape::trim() {
-    constexpr std::size_t kKeep = 1 << 14;
-    if (values_.capacity() > kKeep || members_.capacity() > kKeep || elems_.capacity() > kKeep) *this = JsonTape();
+    constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
+    std::size_t bytes = values_.capacity() * sizeof(Value) + (members_.capacity() + memberStack_.capacity()) * sizeof(Member) +
+                        (elems_.capacity() + elemStack_.capacity()) * sizeof(Index) + srcs_.capacity() * sizeof(const Json*);
+    if (bytes > kKeepBytes) *this = JsonTape();
 }
 
 Json JsonTape::json(Index i) const {
+    if (!srcs_.empty()) return *srcs_[i];
     const Value& v = values_[i];
-    if (v.src != nullptr) return *v.src;
     switch (v.kind) {
         case Kind::null: return Json(nullptr);
         case Kind::boolean: return Json(v.flag);
         case Kind::integer: return Json(v.i);
         case Kind::unsignedInteger: return Json(static_cast<std::uint64_t>(v.i));
         case Kind::floating: return Json(v.d);
-        case Kind::string: return Json(std::string(v.str));
+        case Kind::string: return Json(std::string(v.str()));
         case Kind::array: {
             Json a = Json::array();
             for (const Index* e = elemsBegin(i); e != elemsEnd(i); ++e) a.push_back(json(*e));
@@ -422,8 +427,7 @@ Json JsonTape::json(Index i) const {
 }
 
 std::string JsonTape::compact(Index i) const {
-    const Value& v = values_[i];
-    return jacksonCompact(v.src != nullptr ? *v.src : json(i));
+    return jacksonCompact(!srcs_.empty() ? *srcs_[i] : json(i));
 }
 
 }  // namespace cnx::compat::avro

@@ -31,15 +31,18 @@ public:
 
     enum class Kind : std::uint8_t { null, boolean, integer, unsignedInteger, floating, string, array, object };
 
-    struct Value {
+    struct Value {  // 16 bytes
         Kind kind = Kind::null;
-        bool flag = false;    // boolean value
-        Index first = 0;      // array: first element in elems_; object: first member in members_
-        Index count = 0;      // elements / members
-        std::string_view str; // string value
-        std::int64_t i = 0;   // integer (unsignedInteger: the bits of the uint64)
-        double d = 0;         // floating (adopted trees only)
-        const Json* src = nullptr;  // the nlohmann node, for adopted trees
+        bool flag = false;  // boolean value
+        Index count = 0;    // array elements / object members / string length
+        union {
+            const char* chars;  // string
+            Index first;        // array: first element in elems_; object: first member in members_
+            std::int64_t i;     // integer (unsignedInteger: the bits of the uint64)
+            double d;           // floating (adopted trees only)
+        };
+        Value() : i(0) {}
+        std::string_view str() const { return {chars, count}; }
     };
     struct Member {
         std::string_view key;
@@ -52,7 +55,8 @@ public:
     /// The tape of a tree nlohmann parsed; `j` must outlive the tape's use.
     Index adopt(const Json& j);
     void clear();
-    /// Gives memory back after a very large document.
+    /// Gives memory back after a very large document (keeps up to a few MiB, so
+    /// a thread that parses large definitions does not map it afresh each time).
     void trim();
 
     Index root() const { return root_; }
@@ -69,6 +73,7 @@ public:
         return kNone;
     }
     const Member* membersBegin(Index obj) const { return members_.data() + values_[obj].first; }
+    std::string_view str(Index i) const { return values_[i].str(); }
     const Member* membersEnd(Index obj) const { return members_.data() + values_[obj].first + values_[obj].count; }
     const Index* elemsBegin(Index arr) const { return elems_.data() + values_[arr].first; }
     const Index* elemsEnd(Index arr) const { return elems_.data() + values_[arr].first + values_[arr].count; }
@@ -88,6 +93,7 @@ private:
     std::vector<Member> memberStack_;  // members of the objects still open
     std::vector<Index> elemStack_;     // elements of the arrays still open
     std::deque<std::string> decoded_;  // strings with escapes, decoded (stable addresses)
+    std::vector<const Json*> srcs_;    // adopted trees: each value's nlohmann node (empty after read())
     Index root_ = kNone;
 };
 
