@@ -192,7 +192,7 @@ private:
         return k;
     }
 
-    Name makeName(std::string_view n, std::string_view space) {
+    Name makeName(std::string_view n, std::string_view space, std::string_view* spaceOut = nullptr) {
         Name out;
         auto dot = n.rfind('.');
         if (dot == std::string_view::npos) {
@@ -204,6 +204,7 @@ private:
         validateName(out.name, dollar());
         out.space = space;
         out.full = space.empty() ? out.name : out.space + "." + out.name;
+        if (spaceOut != nullptr) *spaceOut = space;
         return out;
     }
 
@@ -260,17 +261,37 @@ private:
         return track(0, 0);
     }
 
+    // Names: the named types defined so far, by full name. A definition has
+    // few, so a scan of named_ until there are more than kScanNames, then a map.
+    static constexpr std::size_t kScanNames = 16;
+    std::optional<NodeId> defined(std::string_view full) const {
+        if (named_.size() <= kScanNames) {
+            for (NodeId id : named_) {
+                if (s_.nodes[id].name.full == full) return id;
+            }
+            return std::nullopt;
+        }
+        auto it = names_.find(full);
+        if (it == names_.end()) return std::nullopt;
+        return it->second;
+    }
+
     void defineName(NodeId id) {  // Names.put
         const Name& n = s_.nodes[id].name;
-        if (!names_.emplace(n.full, id).second) throwParse("Can't redefine: " + n.full);
+        if (defined(n.full)) throwParse("Can't redefine: " + n.full);
+        named_.push_back(id);
+        if (named_.size() == kScanNames + 1) {
+            for (NodeId d : named_) names_.emplace(s_.nodes[d].name.full, d);
+        } else if (named_.size() > kScanNames + 1) {
+            names_.emplace(n.full, id);
+        }
     }
 
     // A reference to a named type (every one goes through here).
-    std::optional<NodeId> findName(const std::string& full) {
-        auto it = names_.find(full);
-        if (it == names_.end()) return std::nullopt;
-        if (g_.open[it->second]) recursive_ = true;  // closes a cycle
-        return it->second;
+    std::optional<NodeId> findName(std::string_view full) {
+        auto id = defined(full);
+        if (id && g_.open[*id]) recursive_ = true;  // closes a cycle
+        return id;
     }
 
     // Names.get(String) of a non-primitive: the current namespace, then the null one.
@@ -304,14 +325,15 @@ private:
         bool named = isRecord || isError || isEnum || isFixed;
         // Only a named type changes the namespace; every nested parseObject restores
         // the one it found, so the others leave space_ as it was.
-        std::string saved;
+        std::string_view saved;
         Name name;
         std::string_view doc;
         if (named) {
             auto space = textValue(keys[kNamespace]);
             doc = textValue(keys[kDoc]).value_or("");
-            name = makeName(requiredText(j, keys[kName], "No name in schema"), space ? *space : std::string_view(space_));
-            saved = std::exchange(space_, name.space);
+            std::string_view newSpace;
+            name = makeName(requiredText(j, keys[kName], "No name in schema"), space ? *space : space_, &newSpace);
+            saved = std::exchange(space_, newSpace);
         }
         NodeId id;
         if (auto p = primitiveType(type)) {
@@ -330,7 +352,7 @@ private:
             throwParse("Type not supported: " + std::string(type));
         }
         addProps(s_.nodes[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
-        if (named) space_ = std::move(saved);
+        if (named) space_ = saved;
         if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j, keys);
         return id;
     }
@@ -558,8 +580,11 @@ private:
     const JsonTape& t_;
     GraphScratch& g_;
     bool recursive_ = false;
+    std::vector<NodeId> named_;
     std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
-    std::string space_;
+    // The current namespace: a view of the definition's text (a "namespace" value
+    // or a dotted name's prefix), of the tape, or of an enclosing one; all outlive the parse.
+    std::string_view space_;
     std::string nameBuf_, fullBuf_;
 };
 

@@ -1,6 +1,7 @@
 #include "broker_model/compat/avro/json_tape.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "broker_model/compat/json/json_nesting.h"
@@ -15,7 +16,16 @@ namespace cnx::compat::avro {
 // a \u low surrogate); integers follow -?(0|[1-9][0-9]*) and become
 // number_unsigned when not negative, number_integer when negative, as
 // nlohmann's strtoull / strtoll do. Everything else returns false.
+// Bytes a string takes as they are: printable ASCII but '"' and '\\'.
+constexpr std::array<bool, 256> kPlainBytes = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+}();
+
 class JsonTape::Reader {
+    static constexpr const std::array<bool, 256>& kPlain = kPlainBytes;
+
 public:
     Reader(JsonTape& t, std::string_view text) : t_(t), p_(text.data()), end_(text.data() + text.size()), base_(text.data()) {}
 
@@ -158,14 +168,11 @@ private:
         std::string* decoded = nullptr;
         const char* run = start;  // start of the plain run not yet copied to `decoded`
         while (true) {
+            while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
             if (p_ == end_) return false;
             unsigned char c = static_cast<unsigned char>(*p_);
             if (c == '"') break;
             if (c < 0x20) return false;
-            if (c < 0x80 && c != '\\') {
-                ++p_;
-                continue;
-            }
             if (c >= 0x80) {
                 std::size_t n = utf8(p_);
                 if (n == 0) return false;
