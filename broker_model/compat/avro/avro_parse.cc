@@ -128,6 +128,7 @@ public:
         g_.depth.clear();
         g_.unionDepth.clear();
         g_.open.clear();
+        g_.named.clear();
     }
 
     /// The graph summary of what parse() built: every node is reachable from
@@ -203,7 +204,12 @@ private:
         }
         validateName(out.name, dollar());
         out.space = space;
-        out.full = space.empty() ? out.name : out.space + "." + out.name;
+        if (space.empty()) {
+            out.full = out.name;
+        } else {
+            out.full.reserve(space.size() + 1 + out.name.size());
+            out.full.append(space).append(1, '.').append(out.name);
+        }
         if (spaceOut != nullptr) *spaceOut = space;
         return out;
     }
@@ -235,6 +241,7 @@ private:
     struct GraphScratch {
         std::vector<std::uint32_t> depth, unionDepth;
         std::vector<char> open;
+        std::vector<NodeId> named;  // Names, while few (Parser::defined)
     };
     static GraphScratch& graphScratch() {
         thread_local GraphScratch g;
@@ -580,7 +587,7 @@ private:
     const JsonTape& t_;
     GraphScratch& g_;
     bool recursive_ = false;
-    std::vector<NodeId> named_;
+    std::vector<NodeId>& named_ = g_.named;
     std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
     // The current namespace: a view of the definition's text (a "namespace" value
     // or a dotted name's prefix), of the tape, or of an enclosing one; all outlive the parse.
