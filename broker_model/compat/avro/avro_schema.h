@@ -183,6 +183,10 @@ ParseResult parse(std::string_view definition, const ParseOptions& options);
 /// returned schema is shared and immutable. Safe to call from several threads.
 ParseResult parseCached(std::string_view definition, const ParseOptions& options);
 
+/// compat::jsonNesting(definition) when parseCached has the definition (with
+/// these options) in its cache, else nullopt. Looks up only; never parses.
+std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options);
+
 /// `Schema.equals` (§4.5).
 bool schemaEquals(const Schema& a, const Schema& b);
 
