@@ -334,7 +334,11 @@ std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b,
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
     if (!x.ok() || !y.ok()) return std::nullopt;
-    if (jsonNesting(a) <= kShallowNesting && jsonNesting(b) <= kShallowNesting)
+    auto nesting = [&](std::string_view text) {  // both are in the parse cache now
+        auto n = avro::cachedJsonNesting(text, avro::parseOptionsFor(options));
+        return n ? *n : jsonNesting(text);
+    };
+    if (nesting(a) <= kShallowNesting && nesting(b) <= kShallowNesting)
         return avro::schemaEquals(*x.schema, *y.schema);
     return onCheckerStack([&] { return avro::schemaEquals(*x.schema, *y.schema); });
 }
