@@ -104,4 +104,49 @@ print("CPU time per check of the benchmarking thread. 'ours': the cached steady 
 print("cached per definition text; the broker re-parses every version on every check). 'ours incl. parsing':")
 print("the same plus parsing every schema of the case once, uncached.")
 print("Cases below the 10× target (Java re-parse / ours): " + (", ".join(misses) if misses else "none"))
+
+# --- growth: each figure at 10x and 100x the case size ----------------------------
+# Input size is the bytes of every definition of the case (existing + new), so
+# a linear cost grows by the same factor as the input: record_fields_N and
+# history_flat_V grow linearly in N / V; history_V's input is quadratic in V
+# (version k has 10 + k fields), hence the per-KB column.
+import os, re
+inputs_dir = os.path.dirname(manifest)
+def input_bytes(files):
+    return sum(os.path.getsize(os.path.join(inputs_dir, f)) for f in files)
+series = {}
+for line in open(manifest):
+    cols = line.rstrip("\n").split("\t")
+    if len(cols) < 5:
+        continue
+    name, strategy, group, size = cols[:4]
+    m = re.match(r"([a-z_]+?)_(\d+)/", name)
+    if not m:
+        continue
+    series.setdefault((m.group(1), strategy), []).append((int(size), name, input_bytes(cols[4:])))
+rows = []
+for (base, strategy), cs in series.items():
+    cs.sort()
+    for i, (n, name, nbytes) in enumerate(cs):
+        for (m2, name2, bytes2) in cs[i + 1:]:
+            if m2 not in (10 * n, 100 * n):
+                continue
+            a = ours.get(f"BM_Check/avro1.12/{name}"); pa = ours.get(f"BM_Parse/avro1.12/{name}")
+            b = ours.get(f"BM_Check/avro1.12/{name2}"); pb = ours.get(f"BM_Parse/avro1.12/{name2}")
+            if not (a and pa and b and pb):
+                continue
+            fa, fb = a + pa, b + pb
+            ja, jb = (java.get(name) or (None, None))[0], (java.get(name2) or (None, None))[0]
+            jg = f"{jb / ja:,.1f}×" if ja and jb else "-"
+            rows.append(f"| {base}/{strategy} | {n:,} → {m2:,} (×{m2 // n}) | ×{bytes2 / nbytes:,.1f} | {ns(fa)} → {ns(fb)} | "
+                        f"×{fb / fa:,.1f} | {fa / nbytes * 1024:,.0f} → {fb / bytes2 * 1024:,.0f} ns | ×{(fb / fa) / (bytes2 / nbytes):,.2f} | {jg} |")
+if rows:
+    print()
+    print("Growth of 'ours incl. parsing' at 10× and 100× the case size (input = bytes of all the case's definitions;")
+    print("history_V's input is quadratic in V: version k has 10 + k fields; history_flat_V's is linear):")
+    print()
+    print("| series | size | input × | ours incl. parsing | growth × | per input KB | growth ÷ input growth | Java re-parse growth × |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(r)
 PY

@@ -154,8 +154,14 @@ CheckResult avroListCheckHere(std::span<const SchemaData> existing, const Schema
 // The same on a stack deep enough for the resolver's modelled recursion (issue 7 item 9).
 CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
                           const CheckOptions& options) {
-    bool shallow = jsonNesting(candidate.data) <= kShallowNesting;
-    for (const auto& e : existing) shallow = shallow && jsonNesting(e.data) <= kShallowNesting;
+    // jsonNesting of each definition, from the parse cache when it has it (a
+    // scan of every stored version's text on every check was most of a warm check).
+    auto nesting = [&](const std::string& text) {
+        auto n = avro::cachedJsonNesting(text, parseOptions(options));
+        return n ? *n : jsonNesting(text);
+    };
+    bool shallow = nesting(candidate.data) <= kShallowNesting;
+    for (const auto& e : existing) shallow = shallow && nesting(e.data) <= kShallowNesting;
     if (shallow) return avroListCheckHere(existing, candidate, strategy, options);
     return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options); });
 }
@@ -328,7 +334,11 @@ std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b,
     ParseResult x = avro::parseCached(a, avro::parseOptionsFor(options));
     ParseResult y = avro::parseCached(b, avro::parseOptionsFor(options));
     if (!x.ok() || !y.ok()) return std::nullopt;
-    if (jsonNesting(a) <= kShallowNesting && jsonNesting(b) <= kShallowNesting)
+    auto nesting = [&](std::string_view text) {  // both are in the parse cache now
+        auto n = avro::cachedJsonNesting(text, avro::parseOptionsFor(options));
+        return n ? *n : jsonNesting(text);
+    };
+    if (nesting(a) <= kShallowNesting && nesting(b) <= kShallowNesting)
         return avro::schemaEquals(*x.schema, *y.schema);
     return onCheckerStack([&] { return avro::schemaEquals(*x.schema, *y.schema); });
 }

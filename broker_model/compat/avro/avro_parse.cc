@@ -5,9 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <unordered_set>
+#include <utility>
 
 #include "broker_model/compat/avro/avro_schema.h"
 #include "broker_model/compat/avro/avro_schema_graph.h"
+#include "broker_model/compat/avro/json_tape.h"
 #include "broker_model/compat/avro/json_text.h"
 #include "broker_model/compat/json/json_nesting.h"
 
@@ -27,21 +30,36 @@ struct Thrown {
 [[noreturn]] void throwParse(std::string msg) { throw Thrown{{std::string(exception_class::kAvroSchemaParse), std::move(msg)}}; }
 [[noreturn]] void throwAs(std::string_view cls, std::string msg) { throw Thrown{{std::string(cls), std::move(msg)}}; }
 
+// s == lit, with the length a constant so the compiler compares in registers.
+template <std::size_t N>
+bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
 bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
 
 std::optional<Type> primitiveType(std::string_view s) {
-    static constexpr std::array<std::pair<std::string_view, Type>, 8> kPrimitives{{
-        {"string", Type::string},
-        {"bytes", Type::bytes},
-        {"int", Type::int_},
-        {"long", Type::long_},
-        {"float", Type::float_},
-        {"double", Type::double_},
-        {"boolean", Type::boolean},
-        {"null", Type::null},
-    }};
-    for (const auto& [n, t] : kPrimitives) {
-        if (n == s) return t;
+    // By length, then the name: this runs for every type name of a definition.
+    switch (s.size()) {
+        case 3:
+            if (is(s, "int")) return Type::int_;
+            break;
+        case 4:
+            if (is(s, "long")) return Type::long_;
+            if (is(s, "null")) return Type::null;
+            break;
+        case 5:
+            if (is(s, "bytes")) return Type::bytes;
+            if (is(s, "float")) return Type::float_;
+            break;
+        case 6:
+            if (is(s, "string")) return Type::string;
+            if (is(s, "double")) return Type::double_;
+            break;
+        case 7:
+            if (is(s, "boolean")) return Type::boolean;
+            break;
+        default: break;
     }
     return std::nullopt;
 }
@@ -61,18 +79,6 @@ const std::string& validateName(const std::string& name, bool dollar) {
         if (!isNamePart(static_cast<unsigned char>(name[i]), dollar)) throwParse("Illegal character in: " + name);
     }
     return name;
-}
-
-// Jackson `textValue()`: the string of a text node, else null.
-std::optional<std::string> textValue(const Json* j) {
-    if (j == nullptr || !j->is_string()) return std::nullopt;
-    return j->get<std::string>();
-}
-
-const Json* member(const Json& j, std::string_view key) {
-    if (!j.is_object()) return nullptr;
-    auto it = j.find(std::string(key));
-    return it == j.end() ? nullptr : &*it;
 }
 
 std::string listToString(const std::vector<std::string>& v) {  // java.util.List.toString
@@ -108,34 +114,120 @@ std::optional<double> javaDoubleValueOf(std::string text) {
     return d;
 }
 
+// The object keys the parser reads (Parser::keysOf).
+enum Key : std::uint8_t { kOther, kType, kName, kNamespace, kDoc, kFields, kItems, kValues, kSize, kSymbols, kAliases, kDefault, kOrder, kKeyCount };
+using Reserved = std::uint32_t;  // a set of Keys
+constexpr Reserved bit(Key k) { return Reserved{1} << k; }
+
 class Parser {
 public:
-    Parser(Schema& s, const ParseOptions& o) : s_(s), opt_(o) {}
+    using Index = JsonTape::Index;
+    static constexpr Index kNone = JsonTape::kNone;
 
-    NodeId parse(const Json* j) {
-        if (j == nullptr) throwParse("Cannot parse <null> schema");
-        if (j->is_string()) return parseReference(j->get<std::string>(), *j);
-        if (j->is_object()) return parseObject(*j);
-        if (j->is_array()) return parseUnion(*j);
-        throwParse("Schema not yet supported: " + jacksonCompact(*j));
+    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), opt_(o), t_(t), g_(graphScratch()) {
+        g_.depth.clear();
+        g_.unionDepth.clear();
+        g_.open.clear();
+        g_.named.clear();
+    }
+
+    /// The graph summary of what parse() built: every node is reachable from
+    /// the root (each one made is a field type, branch, items or the root), so
+    /// a cycle exists iff some reference named a record still being parsed, and
+    /// the longest paths from any node are the root's.
+    GraphSummary summary(NodeId root) const {
+        GraphSummary g;
+        g.cycle = recursive_;
+        if (!recursive_) {
+            g.maxDepth = g_.depth[root];
+            g.maxUnionDepth = g_.unionDepth[root];
+        }
+        return g;
+    }
+
+    NodeId parse(Index j) {
+        if (j == kNone) throwParse("Cannot parse <null> schema");
+        if (t_.isString(j)) return parseReference(t_.str(j), j);
+        if (t_.isObject(j)) return parseObject(j);
+        if (t_.isArray(j)) return parseUnion(j);
+        throwParse("Schema not yet supported: " + t_.compact(j));
     }
 
 private:
     bool dollar() const { return opt_.namesAllowDollar; }
     bool avro19() const { return versionAtLeast(opt_.version, AvroVersion::v1_9_1); }
 
-    Name makeName(const std::string& n, std::string space) {
+    // Jackson `textValue()`: the string of a text node, else null.
+    std::optional<std::string_view> textValue(Index j) const {
+        if (!t_.isString(j)) return std::nullopt;
+        return t_.str(j);
+    }
+
+    // The keys the parser reads; a definition's objects are small, and one pass
+    // over an object's members classifies them all (the tape has no duplicate
+    // keys: nlohmann keeps one per key, the reader declines duplicates).
+    static Key classify(std::string_view k) {
+        switch (k.size()) {
+            case 3: return is(k, "doc") ? kDoc : kOther;
+            case 4: return is(k, "type") ? kType : is(k, "name") ? kName : is(k, "size") ? kSize : kOther;
+            case 5: return is(k, "items") ? kItems : is(k, "order") ? kOrder : kOther;
+            case 6: return is(k, "fields") ? kFields : is(k, "values") ? kValues : kOther;
+            case 7: return is(k, "symbols") ? kSymbols : is(k, "aliases") ? kAliases : is(k, "default") ? kDefault : kOther;
+            case 9: return is(k, "namespace") ? kNamespace : kOther;
+            default: return kOther;
+        }
+    }
+    struct Keys {
+        std::array<Index, kKeyCount> value;
+        Index operator[](Key k) const { return value[k]; }
+    };
+    // Member lookups of `obj` (all kNone when it is not an object), first occurrence.
+    Keys keysOf(Index obj) const {
+        Keys k;
+        k.value.fill(kNone);
+        if (!t_.isObject(obj)) return k;
+        for (const auto* m = t_.membersBegin(obj); m != t_.membersEnd(obj); ++m) {
+            Key c = classify(m->key);
+            if (c != kOther && k.value[c] == kNone) k.value[c] = m->value;
+        }
+        return k;
+    }
+
+    Name makeName(std::string_view n, std::string_view space, std::string_view* spaceOut = nullptr) {
         Name out;
         auto dot = n.rfind('.');
-        if (dot == std::string::npos) {
-            out.name = validateName(n, dollar());
+        if (dot == std::string_view::npos) {
+            out.name = n;
         } else {
             space = n.substr(0, dot);
-            out.name = validateName(n.substr(dot + 1), dollar());
+            out.name = n.substr(dot + 1);
         }
+        validateName(out.name, dollar());
         out.space = space;
-        out.full = space.empty() ? out.name : space + "." + out.name;
+        if (space.empty()) {
+            out.full = out.name;
+        } else {
+            out.full.reserve(space.size() + 1 + out.name.size());
+            out.full.append(space).append(1, '.').append(out.name);
+        }
+        if (spaceOut != nullptr) *spaceOut = space;
         return out;
+    }
+
+    // makeName(n, space).full (validating as makeName does), into fullBuf_.
+    const std::string& fullName(std::string_view n, std::string_view space) {
+        auto dot = n.rfind('.');
+        std::string_view local = n;
+        if (dot != std::string_view::npos) {
+            space = n.substr(0, dot);
+            local = n.substr(dot + 1);
+        }
+        nameBuf_.assign(local);
+        validateName(nameBuf_, dollar());
+        fullBuf_.assign(space);
+        if (!space.empty()) fullBuf_ += '.';
+        fullBuf_ += local;
+        return fullBuf_;
     }
 
     NodeId add(Node n) {
@@ -143,120 +235,190 @@ private:
         return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
-    NodeId newPrimitive(Type t) {
-        Node n;
-        n.type = t;
-        return add(std::move(n));
+    // Per node, as it is made: edges on the longest path from it, most union
+    // edges on one path from it (final once the node is complete), and whether
+    // it is a record still being parsed.
+    struct GraphScratch {
+        std::vector<std::uint32_t> depth, unionDepth;
+        std::vector<char> open;
+        std::vector<NodeId> named;  // Names, while few (Parser::defined)
+    };
+    static GraphScratch& graphScratch() {
+        thread_local GraphScratch g;
+        return g;
+    }
+    NodeId track(std::uint32_t depth, std::uint32_t unionDepth) {
+        g_.depth.push_back(depth);
+        g_.unionDepth.push_back(unionDepth);
+        g_.open.push_back(0);
+        return static_cast<NodeId>(s_.nodes.size() - 1);
     }
 
-    NodeId newNamed(Type t, Name name, std::string doc) {
+    NodeId newPrimitive(Type t) {
+        s_.nodes.emplace_back().type = t;
+        return track(0, 0);
+    }
+
+    NodeId newNamed(Type t, Name name, std::string_view doc) {
         if (primitiveType(name.full)) throwAs(kAvroTypeException, "Schemas may not be named after primitives: " + name.full);
-        Node n;
+        Node& n = s_.nodes.emplace_back();
         n.type = t;
         n.name = std::move(name);
-        n.doc = std::move(doc);
-        return add(std::move(n));
+        n.doc = doc;
+        return track(0, 0);
     }
 
-    void defineName(NodeId id) {  // Names.put
-        const Name& n = s_.nodes[id].name;
-        if (!names_.emplace(n.full, id).second) throwParse("Can't redefine: " + n.full);
-    }
-
-    // Names.get(String): primitives first, then the current namespace, then the null one.
-    std::optional<NodeId> lookup(const std::string& ref) {
-        if (auto p = primitiveType(ref)) return newPrimitive(*p);
-        Name n = makeName(ref, space_);
-        auto it = names_.find(n.full);
-        if (it == names_.end()) it = names_.find(makeName(ref, "").full);
+    // Names: the named types defined so far, by full name. A definition has
+    // few, so a scan of named_ until there are more than kScanNames, then a map.
+    static constexpr std::size_t kScanNames = 16;
+    std::optional<NodeId> defined(std::string_view full) const {
+        if (named_.size() <= kScanNames) {
+            for (NodeId id : named_) {
+                if (s_.nodes[id].name.full == full) return id;
+            }
+            return std::nullopt;
+        }
+        auto it = names_.find(full);
         if (it == names_.end()) return std::nullopt;
         return it->second;
     }
 
-    NodeId parseReference(const std::string& ref, const Json& j) {
+    void defineName(NodeId id) {  // Names.put
+        const Name& n = s_.nodes[id].name;
+        if (defined(n.full)) throwParse("Can't redefine: " + n.full);
+        named_.push_back(id);
+        if (named_.size() == kScanNames + 1) {
+            for (NodeId d : named_) names_.emplace(s_.nodes[d].name.full, d);
+        } else if (named_.size() > kScanNames + 1) {
+            names_.emplace(n.full, id);
+        }
+    }
+
+    // A reference to a named type (every one goes through here).
+    std::optional<NodeId> findName(std::string_view full) {
+        auto id = defined(full);
+        if (id && g_.open[*id]) recursive_ = true;  // closes a cycle
+        return id;
+    }
+
+    // Names.get(String) of a non-primitive: the current namespace, then the null one.
+    std::optional<NodeId> lookupNamed(std::string_view ref) {
+        if (auto id = findName(fullName(ref, space_))) return id;
+        return findName(fullName(ref, ""));
+    }
+
+    // Names.get(String): primitives first (a new node each time), then the named types.
+    std::optional<NodeId> lookup(std::string_view ref) {
+        if (auto p = primitiveType(ref)) return newPrimitive(*p);
+        return lookupNamed(ref);
+    }
+
+    NodeId parseReference(std::string_view ref, Index j) {
         auto id = lookup(ref);
-        if (!id) throwParse("Undefined name: " + jacksonCompact(j));
+        if (!id) throwParse("Undefined name: " + t_.compact(j));
         return *id;
     }
 
-    std::string requiredText(const Json& j, std::string_view key, std::string_view error) {
-        auto t = textValue(member(j, key));
-        if (!t) throwParse(std::string(error) + ": " + jacksonCompact(j));
+    std::string_view requiredText(Index j, Index value, std::string_view error) {
+        auto t = textValue(value);
+        if (!t) throwParse(std::string(error) + ": " + t_.compact(j));
         return *t;
     }
 
-    NodeId parseObject(const Json& j) {
-        std::string type = requiredText(j, "type", "No type");
-        std::string saved = space_;
-        bool isError = type == "error", isRecord = type == "record", isEnum = type == "enum", isFixed = type == "fixed";
+    NodeId parseObject(Index j) {
+        const Keys keys = keysOf(j);
+        std::string_view type = requiredText(j, keys[kType], "No type");
+        bool isError = is(type, "error"), isRecord = is(type, "record"), isEnum = is(type, "enum"), isFixed = is(type, "fixed");
+        bool named = isRecord || isError || isEnum || isFixed;
+        // Only a named type changes the namespace; every nested parseObject restores
+        // the one it found, so the others leave space_ as it was.
+        std::string_view saved;
         Name name;
-        std::string doc;
-        if (isRecord || isError || isEnum || isFixed) {
-            auto space = textValue(member(j, "namespace"));
-            doc = textValue(member(j, "doc")).value_or("");
-            name = makeName(requiredText(j, "name", "No name in schema"), space ? *space : saved);
-            space_ = name.space;
+        std::string_view doc;
+        if (named) {
+            auto space = textValue(keys[kNamespace]);
+            doc = textValue(keys[kDoc]).value_or("");
+            std::string_view newSpace;
+            name = makeName(requiredText(j, keys[kName], "No name in schema"), space ? *space : space_, &newSpace);
+            saved = std::exchange(space_, newSpace);
         }
         NodeId id;
         if (auto p = primitiveType(type)) {
             id = newPrimitive(*p);
         } else if (isRecord || isError) {
-            id = parseRecord(j, name, doc, isError);
+            id = parseRecord(j, keys, std::move(name), doc, isError);
         } else if (isEnum) {
-            id = parseEnum(j, name, doc);
-        } else if (type == "array" || type == "map") {
-            id = parseContainer(j, type == "array");
+            id = parseEnum(j, keys, std::move(name), doc);
+        } else if (is(type, "array") || is(type, "map")) {
+            id = parseContainer(j, keys, is(type, "array"));
         } else if (isFixed) {
-            id = parseFixed(j, name, doc);
+            id = parseFixed(j, keys, std::move(name), doc);
         } else {
             // A named type used as {"type": "Name"}: current namespace only, props ignored.
-            auto it = names_.find(makeName(type, space_).full);
-            if (it != names_.end()) return it->second;
-            throwParse("Type not supported: " + type);
+            if (auto found = findName(fullName(type, space_))) return *found;
+            throwParse("Type not supported: " + std::string(type));
         }
         addProps(s_.nodes[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
-        space_ = saved;
-        if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j);
+        if (named) space_ = saved;
+        if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j, keys);
         return id;
     }
 
-    NodeId parseRecord(const Json& j, const Name& name, const std::string& doc, bool isError) {
-        NodeId id = newNamed(Type::record, name, doc);
+    NodeId parseRecord(Index j, const Keys& keys, Name name, std::string_view doc, bool isError) {
+        NodeId id = newNamed(Type::record, std::move(name), doc);
+        g_.open[id] = 1;
         s_.nodes[id].isError = isError;
         defineName(id);
-        const Json* fieldsNode = member(j, "fields");
-        if (fieldsNode == nullptr || !fieldsNode->is_array()) throwParse("Record has no fields: " + jacksonCompact(j));
+        Index fieldsNode = keys[kFields];
+        if (!t_.isArray(fieldsNode)) throwParse("Record has no fields: " + t_.compact(j));
         std::vector<Field> fields;
-        fields.reserve(fieldsNode->size());
-        for (const Json& f : *fieldsNode) fields.push_back(parseField(f));
+        fields.reserve(t_.at(fieldsNode).count);
+        for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) parseField(*f, fields.emplace_back());
         setFields(id, std::move(fields));
+        std::uint32_t d = 0, u = 0;
+        for (const Field& f : s_.nodes[id].fields) {
+            d = std::max(d, g_.depth[f.type] + 1);
+            u = std::max(u, g_.unionDepth[f.type]);
+        }
+        g_.depth[id] = d;
+        g_.unionDepth[id] = u;
+        g_.open[id] = 0;
         return id;
     }
 
-    Field parseField(const Json& f) {
-        Field field;
-        field.name = requiredText(f, "name", "No field name");
-        field.doc = textValue(member(f, "doc")).value_or("");
-        const Json* typeNode = member(f, "type");
-        if (typeNode == nullptr) throwParse("No field type: " + jacksonCompact(f));
-        if (typeNode->is_string() && !lookup(typeNode->get<std::string>())) {
-            throwParse(jacksonCompact(*typeNode) + " is not a defined name. The type of the \"" + field.name +
-                       "\" field must be a defined name or a {\"type\": ...} expression.");
+    void parseField(Index f, Field& field) {
+        const Keys keys = keysOf(f);
+        field.name = requiredText(f, keys[kName], "No field name");
+        field.doc = textValue(keys[kDoc]).value_or("");
+        Index typeNode = keys[kType];
+        if (typeNode == kNone) throwParse("No field type: " + t_.compact(f));
+        if (t_.isString(typeNode)) {
+            // Names.get, then parse() of the same name: a primitive always resolves
+            // (Avro makes a throw-away schema to test it), a named type is looked up once.
+            std::string_view ref = t_.str(typeNode);
+            if (auto p = primitiveType(ref)) {
+                field.type = newPrimitive(*p);
+            } else if (auto id = lookupNamed(ref)) {
+                field.type = *id;
+            } else {
+                throwParse(t_.compact(typeNode) + " is not a defined name. The type of the \"" + field.name +
+                           "\" field must be a defined name or a {\"type\": ...} expression.");
+            }
+        } else {
+            field.type = parse(typeNode);
         }
-        field.type = parse(typeNode);
-        field.order = parseOrder(member(f, "order"));
-        field.defaultValue = parseDefault(member(f, "default"), s_.nodes[field.type].type);
+        field.order = parseOrder(keys[kOrder]);
+        field.defaultValue = parseDefault(keys[kDefault], s_.nodes[field.type].type);
         validateName(field.name, dollar());
         addProps(field.props, f, kFieldReserved);
-        field.aliases = parseAliases(f);
-        return field;
+        field.aliases = parseAliases(f, keys);
     }
 
-    FieldOrder parseOrder(const Json* o) {
-        if (o == nullptr) return FieldOrder::ascending;
+    FieldOrder parseOrder(Index o) {
+        if (o == kNone) return FieldOrder::ascending;
         auto t = textValue(o);
         if (!t) throwAs(kNullPointerException, "");  // orderNode.textValue().toUpperCase() on a non-text node
-        std::string u = *t;
+        std::string u(*t);
         for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (u == "ASCENDING") return FieldOrder::ascending;
         if (u == "DESCENDING") return FieldOrder::descending;
@@ -266,28 +428,32 @@ private:
 
     // Defaults are kept as parsed (validation off, §6.3), except that a textual
     // default of a float/double field becomes a double (Double.valueOf).
-    std::optional<Json> parseDefault(const Json* d, Type fieldType) {
-        if (d == nullptr) return std::nullopt;
-        if ((fieldType == Type::float_ || fieldType == Type::double_) && d->is_string()) {
-            auto text = d->get<std::string>();
+    std::optional<Json> parseDefault(Index d, Type fieldType) {
+        if (d == kNone) return std::nullopt;
+        if ((fieldType == Type::float_ || fieldType == Type::double_) && t_.isString(d)) {
+            std::string text(t_.str(d));
             auto v = javaDoubleValueOf(text);
             if (!v) throwAs("java.lang.NumberFormatException", text.empty() ? "empty String" : "For input string: \"" + text + "\"");
             return Json(*v);
         }
-        return *d;
+        return t_.json(d);
     }
 
     void setFields(NodeId id, std::vector<Field> fields) {  // RecordSchema.setFields
         Node& n = s_.nodes[id];
-        n.fieldIndex.reserve(fields.size() * 2);
+        auto& slots = n.fieldIndex.slots;
+        slots.assign(CompactSchema::tableSize(static_cast<std::uint32_t>(fields.size())), 0);
+        const std::size_t mask = slots.size() - 1;
         for (std::uint32_t i = 0; i < fields.size(); ++i) {
-            auto [it, inserted] = n.fieldIndex.emplace(fields[i].name, i);
-            if (!inserted) {
-                const Field& old = fields[it->second];
+            std::size_t h = CompactSchema::hashName(fields[i].name) & mask;
+            for (; slots[h] != 0; h = (h + 1) & mask) {
+                std::uint32_t earlier = slots[h] - 1;
+                if (fields[earlier].name != fields[i].name) continue;
                 throwAs(exception_class::kAvroRuntime,
                         "Duplicate field " + fields[i].name + " in record " + n.name.full + ": " + fieldToString(fields[i], i) +
-                            " and " + fieldToString(old, it->second) + ".");
+                            " and " + fieldToString(fields[earlier], earlier) + ".");
             }
+            slots[h] = i + 1;
         }
         n.fields = std::move(fields);
     }
@@ -296,18 +462,22 @@ private:
         return f.name + " type:" + upperTypeName(s_.nodes[f.type].type) + " pos:" + std::to_string(pos);
     }
 
-    NodeId parseEnum(const Json& j, const Name& name, const std::string& doc) {
-        const Json* symbolsNode = member(j, "symbols");
-        if (symbolsNode == nullptr || !symbolsNode->is_array()) throwParse("Enum has no symbols: " + jacksonCompact(j));
-        std::optional<std::string> enumDefault = avro19() ? textValue(member(j, "default")) : std::nullopt;
-        NodeId id = newNamed(Type::enumeration, name, doc);
+    NodeId parseEnum(Index j, const Keys& keys, Name name, std::string_view doc) {
+        Index symbolsNode = keys[kSymbols];
+        if (!t_.isArray(symbolsNode)) throwParse("Enum has no symbols: " + t_.compact(j));
+        std::optional<std::string> enumDefault;
+        if (avro19()) {
+            if (auto d = textValue(keys[kDefault])) enumDefault = std::string(*d);
+        }
+        NodeId id = newNamed(Type::enumeration, std::move(name), doc);
         std::vector<std::string> symbols;
         std::set<std::string> seen;
-        for (const Json& sym : *symbolsNode) {
-            auto t = textValue(&sym);
+        for (const Index* sym = t_.elemsBegin(symbolsNode); sym != t_.elemsEnd(symbolsNode); ++sym) {
+            auto t = textValue(*sym);
             if (!t) throwParse("Null name");
-            if (!seen.insert(validateName(*t, dollar())).second) throwParse("Duplicate enum symbol: " + *t);
-            symbols.push_back(*t);
+            std::string symbol(*t);
+            if (!seen.insert(validateName(symbol, dollar())).second) throwParse("Duplicate enum symbol: " + symbol);
+            symbols.push_back(std::move(symbol));
         }
         if (enumDefault && !seen.count(*enumDefault)) {
             throwParse("The Enum Default: " + *enumDefault + " is not in the enum symbol set: " + listToString(symbols));
@@ -318,83 +488,111 @@ private:
         return id;
     }
 
-    NodeId parseContainer(const Json& j, bool isArray) {
-        const Json* inner = member(j, isArray ? "items" : "values");
-        if (inner == nullptr) {
-            throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + jacksonCompact(j));
+    NodeId parseContainer(Index j, const Keys& keys, bool isArray) {
+        Index inner = keys[isArray ? kItems : kValues];
+        if (inner == kNone) {
+            throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + t_.compact(j));
         }
         NodeId items = parse(inner);
-        Node n;
+        Node& n = s_.nodes.emplace_back();
         n.type = isArray ? Type::array : Type::map;
         n.items = items;
-        return add(std::move(n));
+        return track(g_.depth[items] + 1, g_.unionDepth[items]);
     }
 
-    NodeId parseFixed(const Json& j, const Name& name, const std::string& doc) {
-        const Json* sizeNode = member(j, "size");
-        bool isInt = sizeNode != nullptr && sizeNode->is_number_integer() && sizeNode->get<std::int64_t>() >= INT32_MIN &&
-                     sizeNode->get<std::int64_t>() <= INT32_MAX;
-        if (!isInt) throwParse("Invalid or no size: " + jacksonCompact(j));
-        NodeId id = newNamed(Type::fixed, name, doc);
-        s_.nodes[id].size = sizeNode->get<std::int64_t>();
+    NodeId parseFixed(Index j, const Keys& keys, Name name, std::string_view doc) {
+        Index sizeNode = keys[kSize];
+        // nlohmann's get<int64_t>() of a number_unsigned is a plain cast.
+        bool integral = sizeNode != kNone && (t_.at(sizeNode).kind == JsonTape::Kind::integer ||
+                                              t_.at(sizeNode).kind == JsonTape::Kind::unsignedInteger);
+        bool isInt = integral && t_.at(sizeNode).i >= INT32_MIN && t_.at(sizeNode).i <= INT32_MAX;
+        if (!isInt) throwParse("Invalid or no size: " + t_.compact(j));
+        NodeId id = newNamed(Type::fixed, std::move(name), doc);
+        s_.nodes[id].size = t_.at(sizeNode).i;
         defineName(id);
         return id;
     }
 
-    NodeId parseUnion(const Json& j) {
+    NodeId parseUnion(Index j) {
         std::vector<NodeId> branches;
-        branches.reserve(j.size());
-        for (const Json& b : j) branches.push_back(parse(&b));
-        Node n;
-        n.type = Type::union_;
-        n.branches = branches;
-        NodeId id = add(std::move(n));
-        std::set<std::string> seen;
+        branches.reserve(t_.at(j).count);
+        for (const Index* b = t_.elemsBegin(j); b != t_.elemsEnd(j); ++b) branches.push_back(parse(*b));
+        std::uint32_t d = 0, u = 0;
         for (NodeId b : branches) {
+            d = std::max(d, g_.depth[b] + 1);
+            u = std::max(u, g_.unionDepth[b] + 1);
+        }
+        Node& un = s_.nodes.emplace_back();
+        un.type = Type::union_;
+        un.branches = std::move(branches);
+        NodeId id = track(d, u);
+        // Duplicate in union: the first branch whose name an earlier branch has.
+        constexpr std::size_t kLinear = 16;
+        std::array<std::string_view, kLinear> small;
+        std::size_t smallCount = 0;
+        std::unordered_set<std::string_view> large;
+        const std::vector<NodeId>& bs = s_.nodes[id].branches;
+        for (NodeId b : bs) {
             const Node& bn = s_.nodes[b];
             if (bn.type == Type::union_) throwAs(exception_class::kAvroRuntime, "Nested union: " + toJsonText(s_, id, false));
-            std::string full = isNamed(bn.type) ? bn.name.full : std::string(to_string_view(bn.type));
-            if (!seen.insert(full).second) throwAs(exception_class::kAvroRuntime, "Duplicate in union:" + full);
+            std::string_view full = isNamed(bn.type) ? std::string_view(bn.name.full) : to_string_view(bn.type);
+            bool dup;
+            if (bs.size() <= kLinear) {
+                dup = std::find(small.begin(), small.begin() + smallCount, full) != small.begin() + smallCount;
+                small[smallCount++] = full;
+            } else {
+                dup = !large.insert(full).second;
+            }
+            if (dup) throwAs(exception_class::kAvroRuntime, "Duplicate in union:" + std::string(full));
         }
         return id;
     }
 
-    std::vector<std::string> parseAliases(const Json& j) {
-        const Json* a = member(j, "aliases");
+    std::vector<std::string> parseAliases(Index j, const Keys& keys) {
+        Index a = keys[kAliases];
         std::vector<std::string> out;
-        if (a == nullptr) return out;
-        if (!a->is_array()) throwParse("aliases not an array: " + jacksonCompact(j));
-        for (const Json& alias : *a) {
-            if (!alias.is_string()) throwParse("alias not a string: " + jacksonCompact(alias));
-            auto s = alias.get<std::string>();
-            if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);  // LinkedHashSet
+        if (a == kNone) return out;
+        if (!t_.isArray(a)) throwParse("aliases not an array: " + t_.compact(j));
+        for (const Index* alias = t_.elemsBegin(a); alias != t_.elemsEnd(a); ++alias) {
+            if (!t_.isString(*alias)) throwParse("alias not a string: " + t_.compact(*alias));
+            std::string_view s = t_.str(*alias);
+            if (std::find(out.begin(), out.end(), s) == out.end()) out.emplace_back(s);  // LinkedHashSet
         }
         return out;
     }
 
-    void addTypeAliases(NodeId id, const Json& j) {
-        for (const auto& alias : parseAliases(j)) {
+    void addTypeAliases(NodeId id, Index j, const Keys& keys) {
+        for (const auto& alias : parseAliases(j, keys)) {
             Name n = makeName(alias, s_.nodes[id].name.space);
             auto& list = s_.nodes[id].aliases;
             if (std::find(list.begin(), list.end(), n) == list.end()) list.push_back(n);
         }
     }
 
-    using Reserved = std::array<std::string_view, 11>;
-    static constexpr Reserved kSchemaReserved{"doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases", ""};
-    static constexpr Reserved kEnumReserved{"doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases", "default"};
-    static constexpr Reserved kFieldReserved{"default", "doc", "name", "order", "type", "aliases", "", "", "", "", ""};
+    // Keys that are not props (Schema.SCHEMA_RESERVED, ENUM_RESERVED from 1.9, FIELD_RESERVED); any other key,
+    // the empty one included, is a prop.
+    static constexpr Reserved kSchemaReserved = bit(kDoc) | bit(kFields) | bit(kItems) | bit(kName) | bit(kNamespace) | bit(kSize) |
+                                                bit(kSymbols) | bit(kValues) | bit(kType) | bit(kAliases);
+    static constexpr Reserved kEnumReserved = kSchemaReserved | bit(kDefault);
+    static constexpr Reserved kFieldReserved = bit(kDefault) | bit(kDoc) | bit(kName) | bit(kOrder) | bit(kType) | bit(kAliases);
 
-    static void addProps(Props& props, const Json& j, const Reserved& reserved) {
-        for (const auto& [k, v] : j.items()) {
-            if (k.empty() || std::find(reserved.begin(), reserved.end(), k) == reserved.end()) props.emplace_back(k, v);
+    void addProps(Props& props, Index j, Reserved reserved) const {
+        for (const auto* m = t_.membersBegin(j); m != t_.membersEnd(j); ++m) {
+            if ((reserved & bit(classify(m->key))) == 0) props.emplace_back(std::string(m->key), t_.json(m->value));
         }
     }
 
     Schema& s_;
     const ParseOptions& opt_;
-    std::unordered_map<std::string, NodeId> names_;
-    std::string space_;
+    const JsonTape& t_;
+    GraphScratch& g_;
+    bool recursive_ = false;
+    std::vector<NodeId>& named_ = g_.named;
+    std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
+    // The current namespace: a view of the definition's text (a "namespace" value
+    // or a dotted name's prefix), of the tape, or of an enclosing one; all outlive the parse.
+    std::string_view space_;
+    std::string nameBuf_, fullBuf_;
 };
 
 // ---- top-level JSON: Jackson reads the first value; the rest is "dangling" ----
@@ -485,7 +683,25 @@ JavaException jacksonTooDeep() {
     return {std::string(exception_class::kAvroSchemaParse), jacksonNestingMessage()};
 }
 
-std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, std::optional<Json>& out) {
+// Dangling-content check: present in the 1.11.x parser read; assumed from 1.11.3 (UNCONFIRMED for 1.9/1.10).
+std::optional<JavaException> danglingContent(std::string_view text, std::size_t end, const ParseOptions& opt) {
+    if (versionAtLeast(opt.version, AvroVersion::v1_11_3) && end != std::string_view::npos) {
+        std::string rest = trimmed(text.substr(end));
+        if (!rest.empty()) return JavaException{std::string(exception_class::kAvroSchemaParse), "dangling content after end of schema: " + rest};
+    }
+    return std::nullopt;
+}
+
+// Jackson's readTree of the definition into `tape` (no root: no content).
+// An object or array goes through JsonTape's reader first; whatever it does
+// not take (and every other text) goes through nlohmann, kept in `holder`,
+// as before: depth guard, nlohmann's parse and its error, dangling content.
+std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, JsonTape& tape, std::optional<Json>& holder) {
+    std::size_t start = skipSpaceAndComments(text, 0);
+    if (start < text.size() && (text[start] == '{' || text[start] == '[')) {
+        std::size_t end = 0;
+        if (tape.read(text, start, &end)) return danglingContent(text, end, opt);  // read() ends where firstValue() does
+    }
     ValueExtent v = firstValue(text);
     if (v.begin >= text.size()) return std::nullopt;  // no content: readTree returns null
     std::string_view valueText = v.end == std::string_view::npos ? text.substr(v.begin) : text.substr(v.begin, v.end - v.begin);
@@ -493,39 +709,46 @@ std::optional<JavaException> readJson(std::string_view text, const ParseOptions&
     // Jacksons have no limit and overflow the stack somewhere deeper).
     if (jsonNestsDeeperThan(valueText, kMaxJsonNesting, /*comments=*/true)) return jacksonTooDeep();
     try {
-        out = Json::parse(valueText, nullptr, true, true);
+        holder = Json::parse(valueText, nullptr, true, true);
     } catch (const Json::exception& e) {
         return jsonSyntaxError(e.what());
     }
-    // Dangling-content check: present in the 1.11.x parser read; assumed from 1.11.3 (UNCONFIRMED for 1.9/1.10).
-    if (versionAtLeast(opt.version, AvroVersion::v1_11_3) && v.end != std::string_view::npos) {
-        std::string rest = trimmed(text.substr(v.end));
-        if (!rest.empty()) return JavaException{std::string(exception_class::kAvroSchemaParse), "dangling content after end of schema: " + rest};
-    }
+    if (auto e = danglingContent(text, v.end, opt)) return e;
+    tape.adopt(*holder);
     return std::nullopt;
 }
 
 }  // namespace
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
+    // The JSON tree of the definition, reused by this thread's parses (it
+    // points into `definition` and `json`, so it is emptied on the way out).
+    thread_local JsonTape tape;
+    struct Release {
+        JsonTape& t;
+        ~Release() {
+            t.clear();
+            t.trim();
+        }
+    } release{tape};
     ParseResult r;
     std::optional<Json> json;
-    if (auto err = readJson(definition, options, json)) {
+    if (auto err = readJson(definition, options, tape, json)) {
         r.failure = std::move(err);
         return r;
     }
     auto schema = std::make_shared<Schema>();
+    GraphSummary graph;
     schema->nodes.reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
     try {
-        Parser p(*schema, options);
-        schema->root = p.parse(json ? &*json : nullptr);
+        Parser p(*schema, options, tape);
+        schema->root = p.parse(tape.root());
+        graph = p.summary(schema->root);
     } catch (const Thrown& t) {
         r.failure = t.e;
         return r;
     }
-    schema->recursive = hasCycle(*schema);
-    schema->hasAliases = declaresAliases(*schema);
-    buildCompact(*schema);
+    summarize(*schema, graph);
     r.schema = std::move(schema);
     return r;
 }

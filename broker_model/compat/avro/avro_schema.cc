@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "broker_model/compat/large_stack.h"
+
 
 // The parser is in avro_parse.cc, the graph summaries in avro_schema_graph.cc,
 // Jackson node semantics, Schema.equals and Schema.toString in avro_schema_text.cc.
@@ -51,8 +53,14 @@ bool isPrimitive(Type t) {
 }
 
 const Field* Node::field(std::string_view n) const {
-    auto it = fieldIndex.find(n);
-    return it == fieldIndex.end() ? nullptr : &fields[it->second];
+    const auto& slots = fieldIndex.slots;
+    if (slots.empty()) return nullptr;
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t h = CompactSchema::hashName(n) & mask; slots[h] != 0; h = (h + 1) & mask) {
+        const Field& f = fields[slots[h] - 1];
+        if (f.name == n) return &f;
+    }
+    return nullptr;
 }
 
 ParseOptions parseOptionsFor(const CheckOptions& options) {
@@ -157,23 +165,55 @@ struct CacheKeyEqual {
 
 char optionsByte(const ParseOptions& o) { return static_cast<char>(static_cast<int>(o.version) * 2 + (o.namesAllowDollar ? 1 : 0)); }
 
+// One entry per (definition, options): the parse and, once asked for, the
+// definition's JSON nesting (compat::jsonNesting), which the checker reads
+// before every check to pick the stack it runs on.
+constexpr std::size_t kNestingUnknown = static_cast<std::size_t>(-1);
+struct CacheEntry {
+    ParseResult result;
+    std::size_t nesting = kNestingUnknown;
+};
+
+std::mutex& cacheMutex() {
+    static std::mutex mu;
+    return mu;
+}
+
+std::unordered_map<CacheKey, CacheEntry, CacheKeyHash, CacheKeyEqual>& cache() {
+    static std::unordered_map<CacheKey, CacheEntry, CacheKeyHash, CacheKeyEqual> entries;
+    return entries;
+}
+
 }  // namespace
 
 ParseResult parseCached(std::string_view definition, const ParseOptions& options) {
-    static std::mutex mu;
-    static std::unordered_map<CacheKey, ParseResult, CacheKeyHash, CacheKeyEqual> cache;
     constexpr std::size_t kMaxEntries = 1 << 16;
     CacheKeyView key{optionsByte(options), definition};
     {
-        std::lock_guard<std::mutex> lock(mu);
-        auto it = cache.find(key);
-        if (it != cache.end()) return it->second;
+        std::lock_guard<std::mutex> lock(cacheMutex());
+        auto it = cache().find(key);
+        if (it != cache().end()) return it->second.result;
     }
     ParseResult r = parse(definition, options);
-    std::lock_guard<std::mutex> lock(mu);
-    if (cache.size() >= kMaxEntries) cache.clear();
-    cache.emplace(CacheKey{key.options, std::string(definition)}, r);
+    std::lock_guard<std::mutex> lock(cacheMutex());
+    if (cache().size() >= kMaxEntries) cache().clear();
+    cache().emplace(CacheKey{key.options, std::string(definition)}, CacheEntry{r, kNestingUnknown});
     return r;
+}
+
+std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options) {
+    CacheKeyView key{optionsByte(options), definition};
+    {
+        std::lock_guard<std::mutex> lock(cacheMutex());
+        auto it = cache().find(key);
+        if (it == cache().end()) return std::nullopt;
+        if (it->second.nesting != kNestingUnknown) return it->second.nesting;
+    }
+    std::size_t nesting = jsonNesting(definition);  // once per entry, outside the lock
+    std::lock_guard<std::mutex> lock(cacheMutex());
+    auto it = cache().find(key);
+    if (it != cache().end()) it->second.nesting = nesting;
+    return nesting;
 }
 
 }  // namespace cnx::compat::avro

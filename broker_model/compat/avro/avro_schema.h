@@ -62,7 +62,13 @@ struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-using FieldIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
+/// A record's field names to positions: open addressing with linear probing
+/// over CompactSchema::hashName, CompactSchema::tableSize(field count) slots,
+/// each the field's index + 1 (0 = empty). One allocation per record.
+struct FieldIndex {
+    std::vector<std::uint32_t> slots;
+};
 
 struct Node {
     Type type = Type::null;
@@ -176,6 +182,10 @@ ParseResult parse(std::string_view definition, const ParseOptions& options);
 /// Parses through a process-wide cache keyed by (definition, options). The
 /// returned schema is shared and immutable. Safe to call from several threads.
 ParseResult parseCached(std::string_view definition, const ParseOptions& options);
+
+/// compat::jsonNesting(definition) when parseCached has the definition (with
+/// these options) in its cache, else nullopt. Looks up only; never parses.
+std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options);
 
 /// `Schema.equals` (§4.5).
 bool schemaEquals(const Schema& a, const Schema& b);

@@ -5,36 +5,7 @@
 namespace cnx::compat::avro {
 
 
-// Iterative three-colour DFS over the node graph: true iff a cycle is reachable from the root.
-bool hasCycle(const Schema& s) {
-    std::vector<char> colour(s.nodes.size(), 0);
-    std::vector<std::pair<NodeId, std::size_t>> stack;  // node, next edge
-    auto edge = [&s](NodeId id, std::size_t i, NodeId& out) {
-        const Node& n = s.at(id);
-        if (i < n.fields.size()) return out = n.fields[i].type, true;
-        i -= n.fields.size();
-        if (i < n.branches.size()) return out = n.branches[i], true;
-        if (i == n.branches.size() && (n.type == Type::array || n.type == Type::map)) return out = n.items, true;
-        return false;
-    };
-    colour[s.root] = 1;
-    stack.emplace_back(s.root, 0);
-    while (!stack.empty()) {
-        auto& [id, next] = stack.back();
-        NodeId child = 0;
-        if (!edge(id, next++, child)) {
-            colour[id] = 2;
-            stack.pop_back();
-            continue;
-        }
-        if (colour[child] == 1) return true;
-        if (colour[child] == 0) {
-            colour[child] = 1;
-            stack.emplace_back(child, 0);
-        }
-    }
-    return false;
-}
+namespace {
 
 bool declaresAliases(const Schema& s) {
     for (const Node& n : s.nodes) {
@@ -46,53 +17,10 @@ bool declaresAliases(const Schema& s) {
     return false;
 }
 
-namespace {
 
-// Edges on the longest path of the node graph (field types, items, branches),
-// or with `unionEdgesOnly` the most edges leaving union nodes on any path;
-// the graph must be acyclic. Iterative: chains of named references can be long.
-std::uint32_t longestPath(const Schema& s, bool unionEdgesOnly = false) {
-    std::vector<std::uint32_t> depth(s.nodes.size(), 0);
-    std::vector<char> done(s.nodes.size(), 0);
-    std::vector<std::pair<NodeId, bool>> stack;  // node, children pushed
-    auto children = [&s](NodeId id, auto&& f) {
-        const Node& n = s.nodes[id];
-        for (const Field& fd : n.fields) f(fd.type);
-        for (NodeId b : n.branches) f(b);
-        if (n.type == Type::array || n.type == Type::map) f(n.items);
-    };
-    std::uint32_t best = 0;
-    for (NodeId start = 0; start < s.nodes.size(); ++start) {
-        if (done[start]) continue;
-        stack.emplace_back(start, false);
-        while (!stack.empty()) {
-            auto [id, expanded] = stack.back();
-            if (done[id]) {
-                stack.pop_back();
-                continue;
-            }
-            if (!expanded) {
-                stack.back().second = true;
-                children(id, [&](NodeId c) {
-                    if (!done[c]) stack.emplace_back(c, false);
-                });
-                continue;
-            }
-            stack.pop_back();
-            std::uint32_t d = 0;
-            std::uint32_t edge = !unionEdgesOnly || s.nodes[id].type == Type::union_ ? 1 : 0;
-            children(id, [&](NodeId c) { d = std::max(d, depth[c] + edge); });
-            depth[id] = d;
-            done[id] = 1;
-            best = std::max(best, d);
-        }
-    }
-    return best;
-}
 
-}  // namespace
-
-void buildCompact(Schema& s) {
+// Fills in s.compact.
+void buildCompact(Schema& s, const GraphSummary& g) {
     CompactSchema& c = s.compact;
     c.nodes.resize(s.nodes.size());
     std::size_t fieldCount = 0, branchCount = 0, slotCount = 0;
@@ -146,10 +74,18 @@ void buildCompact(Schema& s) {
         slot += size;
     }
     if (!s.recursive) {
-        c.maxDepth = longestPath(s);
-        c.maxUnionDepth = longestPath(s, true);
+        c.maxDepth = g.maxDepth;
+        c.maxUnionDepth = g.maxUnionDepth;
     }
     c.ready = true;
+}
+
+}  // namespace
+
+void summarize(Schema& s, const GraphSummary& g) {
+    s.recursive = g.cycle;
+    s.hasAliases = declaresAliases(s);
+    buildCompact(s, g);
 }
 
 }  // namespace cnx::compat::avro
