@@ -62,19 +62,7 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
         return std::nullopt;
     }
     Entries out;
-    out.reserve(v.node.size());
-    // Every scalar key not seen before is in `out`: a mapping's first occurrence is found there,
-    // by a scan while the mapping is small and through an index once it is not.
-    std::map<std::string_view, const SourcePos*> index;
-    auto firstOf = [&](const std::string& key) -> const SourcePos* {
-        if (!index.empty()) {
-            auto it = index.find(key);
-            return it == index.end() ? nullptr : it->second;
-        }
-        for (const Entry& e : out)
-            if (e.key == key) return &e.keyPos;
-        return nullptr;
-    };
+    std::map<std::string, SourcePos> seen;
     for (const auto& kv : v.node.pairs()) {
         SourcePos keyPos = kv.first.IsNull() ? v.pos : ctx.pos(kv.first);
         if (!ctx.spend(keyPos)) return std::nullopt;
@@ -83,18 +71,14 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
             continue;
         }
         const std::string& key = kv.first.Scalar();
-        if (const SourcePos* first = firstOf(key)) {
-            ctx.error(keyPos, "duplicate key " + inQuotes(key) + " (first at " + std::to_string(first->line) + ":" +
-                                  std::to_string(first->column) + ")");
+        auto [it, fresh] = seen.emplace(key, keyPos);
+        if (!fresh) {
+            ctx.error(keyPos, "duplicate key " + inQuotes(key) + " (first at " + std::to_string(it->second.line) + ":" +
+                                  std::to_string(it->second.column) + ")");
             continue;
         }
         SourcePos valuePos = kv.second.IsNull() ? keyPos : ctx.pos(kv.second);
         out.push_back({key, keyPos, {kv.second, valuePos, key}, kv.first});
-        if (out.size() == 16) {
-            for (const Entry& e : out) index.emplace(e.key, &e.keyPos);
-        } else if (out.size() > 16) {
-            index.emplace(out.back().key, &out.back().keyPos);
-        }
     }
     return out;
 }
