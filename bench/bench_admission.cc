@@ -5,6 +5,10 @@
 // process (DEVELOPERS rule): the bare wire round trip, i.e. encoding and
 // decoding the very PRODUCER / SUBSCRIBE frames the suite's admission steps
 // send, without the model. Absolute figures are printed beside the ratios.
+//
+// The run figures are on one thread. Loading and the whole-suite wall time are
+// measured on one thread and on `--jobs` threads (default: one per hardware
+// thread, as `cnxsim run` loads and runs), with the same ordered pool.
 
 #include <benchmark/benchmark.h>
 
@@ -23,6 +27,7 @@
 #include "bench/suite_generator.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
+#include "sim/parallel/ordered_pool.h"
 #include "sim/scenario/loader.h"
 #include "sim/run/runner.h"
 
@@ -32,6 +37,7 @@ using Clock = std::chrono::steady_clock;
 using pulsar::proto::BaseCommand;
 
 cnx::bench::SuiteShape gShape;
+unsigned gJobs = cnx::sim::defaultJobs();
 
 /// Per-benchmark totals measured around the timed work (manual time).
 struct Figure {
@@ -56,18 +62,23 @@ const std::vector<std::string>& suiteFiles() {
     return files;
 }
 
-/// A suite loaded as `cnxsim run` loads a folder: file by file, the scenarios in order.
-cnx::sim::LoadResult loadSuite(const std::vector<std::string>& files) {
+/// A suite loaded as `cnxsim run` loads a folder: file by file on `jobs`
+/// threads, the scenarios taken in file order.
+cnx::sim::LoadResult loadSuite(const std::vector<std::string>& files, unsigned jobs = 1) {
     cnx::sim::LoadResult all;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        auto r = cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".");
-        std::move(r.scenarios.begin(), r.scenarios.end(), std::back_inserter(all.scenarios));
-        std::move(r.errors.begin(), r.errors.end(), std::back_inserter(all.errors));
-    }
+    cnx::sim::forEachOrdered(
+        files.size(), jobs, cnx::sim::Deal::striped,
+        [&](std::size_t i, unsigned) {
+            return cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".");
+        },
+        [&](std::size_t, cnx::sim::LoadResult r) {
+            std::move(r.scenarios.begin(), r.scenarios.end(), std::back_inserter(all.scenarios));
+            std::move(r.errors.begin(), r.errors.end(), std::back_inserter(all.errors));
+        });
     return all;
 }
 
-cnx::sim::LoadResult loadSuite() { return loadSuite(suiteFiles()); }
+cnx::sim::LoadResult loadSuite(unsigned jobs = 1) { return loadSuite(suiteFiles(), jobs); }
 
 const cnx::sim::LoadResult& loadedSuite() {
     static const cnx::sim::LoadResult loaded = [] {
@@ -181,22 +192,47 @@ void BM_Suite_Load(benchmark::State& state) {
 }
 BENCHMARK(BM_Suite_Load)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
 
-/// Runs every scenario once; returns the counts of what ran.
-SuiteCounts runSuite(const cnx::sim::LoadResult& suite) {
+void BM_Suite_LoadJobs(benchmark::State& state) {
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        auto r = loadSuite(gJobs);
+        double s = since(t0);
+        state.SetIterationTime(s);
+        record("load-jobs", s, 0);
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["jobs"] = gJobs;
+}
+BENCHMARK(BM_Suite_LoadJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+
+void count(SuiteCounts& c, const cnx::sim::ScenarioResult& r) {
+    for (const auto& step : r.steps) {
+        ++c.stepsRun;
+        if (!step.step || !isAdmission(*step.step)) continue;
+        ++c.admissions;
+        c.admissionsRefused += !step.observed.ok;
+    }
+    c.steps += r.scenario->steps.size();
+}
+
+/// Runs every scenario once, on `jobs` threads as `cnxsim run` does (results
+/// taken in order); returns the counts of what ran.
+SuiteCounts runSuite(const cnx::sim::LoadResult& suite, unsigned jobs = 1) {
     SuiteCounts c;
     cnx::sim::RunOptions options;
-    for (const auto& sc : suite.scenarios) {
-        for (const auto& version : cnx::sim::versionsOf(sc)) {
-            auto r = cnx::sim::runScenario(sc, "bench-suite.yaml", version, options);
-            for (const auto& step : r.steps) {
-                ++c.stepsRun;
-                if (!step.step || !isAdmission(*step.step)) continue;
-                ++c.admissions;
-                c.admissionsRefused += !step.observed.ok;
-            }
-            c.steps += sc.steps.size();
-        }
+    if (jobs <= 1) {
+        for (const auto& sc : suite.scenarios)
+            for (const auto& version : cnx::sim::versionsOf(sc))
+                count(c, cnx::sim::runScenario(sc, "bench-suite.yaml", version, options));
+        return c;
     }
+    std::vector<std::pair<const cnx::sim::Scenario*, std::string>> runs;
+    for (const auto& sc : suite.scenarios)
+        for (auto& version : cnx::sim::versionsOf(sc)) runs.emplace_back(&sc, std::move(version));
+    cnx::sim::forEachOrdered(
+        runs.size(), jobs, cnx::sim::Deal::nextFree,
+        [&](std::size_t i, unsigned) { return cnx::sim::runScenario(*runs[i].first, "bench-suite.yaml", runs[i].second, options); },
+        [&](std::size_t, cnx::sim::ScenarioResult r) { count(c, r); });
     return c;
 }
 
@@ -227,6 +263,19 @@ void BM_Suite_WallTime(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Suite_WallTime)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_Suite_WallTimeJobs(benchmark::State& state) {
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        auto suite = loadSuite(gJobs);
+        auto counts = runSuite(suite, gJobs);
+        double s = since(t0);
+        state.SetIterationTime(s);
+        record("wall-jobs", s, static_cast<double>(counts.admissions));
+    }
+    state.counters["jobs"] = gJobs;
+}
+BENCHMARK(BM_Suite_WallTimeJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 
 // --- growth ---------------------------------------------------------------------------
@@ -313,6 +362,8 @@ void printSummary() {
     const auto& load = gFigures["load"];
     const auto& run = gFigures["run"];
     const auto& wall = gFigures["wall"];
+    const auto& loadJobs = gFigures["load-jobs"];
+    const auto& wallJobs = gFigures["wall-jobs"];
     if (base.items == 0 || run.iterations == 0 || gCounts.stepsRun == 0) return;
     const double baseNs = base.perItemNs();
     const double runS = run.perIterationSeconds();
@@ -326,18 +377,27 @@ void printSummary() {
                 gCounts.admissions, 100.0 * static_cast<double>(gCounts.admissionsRefused) / static_cast<double>(gCounts.admissions));
     std::printf("%-58s %14s %10s\n", "figure", "absolute", "x baseline");
     std::printf("%-58s %11.0f ns %10.2f\n", "baseline: wire round trip of one admission frame (no model)", baseNs, 1.0);
-    std::printf("%-58s %11.0f ns %10.2f\n", "load: YAML -> scenario model, per step", loadStepNs, ratio(loadStepNs));
+    std::printf("%-58s %11.0f ns %10.2f\n", "load: YAML -> scenario model, per step (1 thread)", loadStepNs, ratio(loadStepNs));
+    if (loadJobs.iterations) {
+        const double ns = loadJobs.perIterationSeconds() * 1e9 / static_cast<double>(gCounts.steps);
+        std::printf("%-58s %11.0f ns %10.2f\n", ("load: the same on " + std::to_string(gJobs) + " threads (cnxsim run)").c_str(), ns,
+                    ratio(ns));
+    }
     std::printf("%-58s %11.0f ns %10.2f\n", "run: one step through ServerCnx / admin API (mean)", stepNs, ratio(stepNs));
     std::printf("%-58s %11.0f ns %10.2f\n", "run: suite run time per admission step", admissionNs, ratio(admissionNs));
     std::printf("%-58s %14.0f\n", "admission steps per second (run only)", static_cast<double>(gCounts.admissions) / runS);
     std::printf("%-58s %14.0f\n", "steps per second (run only)", static_cast<double>(gCounts.stepsRun) / runS);
-    std::printf("%-58s %12.2f s %10.0f\n", "whole-suite wall time (load + run)", wall.perIterationSeconds(),
+    std::printf("%-58s %12.2f s %10.0f\n", "whole-suite wall time (load + run, 1 thread)", wall.perIterationSeconds(),
                 wall.perIterationSeconds() * 1e9 / baseNs);
+    if (wallJobs.iterations)
+        std::printf("%-58s %12.2f s %10.0f\n",
+                    ("whole-suite wall time (load + run, " + std::to_string(gJobs) + " threads: cnxsim run)").c_str(),
+                    wallJobs.perIterationSeconds(), wallJobs.perIterationSeconds() * 1e9 / baseNs);
     std::printf("(the last ratio: the wall time in wire round trips; every ratio is relative to the same-process baseline)\n");
     printGrowth(baseNs);
 }
 
-/// Takes `--scenarios=N`, `--seed=N` and `--no-growth` out of argv before Google Benchmark parses it.
+/// Takes `--scenarios=N`, `--seed=N`, `--jobs=N` and `--no-growth` out of argv before Google Benchmark parses it.
 void takeOwnFlags(int& argc, char** argv) {
     int out = 1;
     for (int i = 1; i < argc; ++i) {
@@ -346,6 +406,8 @@ void takeOwnFlags(int& argc, char** argv) {
             gShape.scenarios = std::strtoull(argv[i] + 12, nullptr, 10);
         } else if (a.starts_with("--seed=")) {
             gShape.seed = std::strtoull(argv[i] + 7, nullptr, 10);
+        } else if (a.starts_with("--jobs=")) {
+            gJobs = static_cast<unsigned>(std::strtoul(argv[i] + 7, nullptr, 10));
         } else if (a == "--no-growth") {
             gSkipGrowth = true;
         } else {
@@ -360,8 +422,9 @@ void takeOwnFlags(int& argc, char** argv) {
 int main(int argc, char** argv) {
     takeOwnFlags(argc, argv);
     if (gShape.scenarios == 0) gShape.scenarios = 1;
-    std::printf("cnxsim bench_admission: %zu generated scenarios, seed %llu\n", gShape.scenarios,
-                static_cast<unsigned long long>(gShape.seed));
+    if (gJobs == 0) gJobs = 1;
+    std::printf("cnxsim bench_admission: %zu generated scenarios, seed %llu, %u thread(s) for the --jobs figures\n",
+                gShape.scenarios, static_cast<unsigned long long>(gShape.seed), gJobs);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     loadedSuite();  // generate and load once, outside every timed region

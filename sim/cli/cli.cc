@@ -20,6 +20,7 @@
 #include "sim/run/expectation.h"
 #include "sim/scenario/load/json_schema.h"
 #include "sim/scenario/loader.h"
+#include "sim/parallel/ordered_pool.h"
 #include "sim/report/json_report.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
@@ -120,6 +121,9 @@ constexpr std::string_view kRunUsage =
     "                           upgrade-broker, restart-broker and unload when they\n"
     "                           reconnect a client) fails without an expectation\n"
     "                           for the version\n"    "                           or when its answer is not modelled\n"
+    "  --jobs N                 load and run on N threads (default: one per\n"
+    "                           hardware thread; -vv: 1); the output is the same\n"
+    "                           for every N, in file, document and version order\n"
     "  -v, -vv                  diagnostics on stderr (info, debug)\n"
     "\n"
     "Reports and --accept replace files atomically and never write through a\n"
@@ -192,19 +196,36 @@ struct Loaded {
     std::vector<std::pair<std::string, std::size_t>> schemasFiles;  // (file, definitions): no scenario
 };
 
-Loaded loadPaths(const std::vector<std::string>& paths) {
+Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs) {
     Loaded loaded;
-    ImportCache imports;  // each imported schemas file is read once
-    auto files = collectScenarioFiles(paths, loaded.errors);
-    for (const auto& f : files) {
-        spdlog::info("loading {}", f.string());
-        auto r = loadScenarioFile(f, imports);
-        if (r.schemasFile) loaded.schemasFiles.emplace_back(f.string(), r.schemaCount);
-        for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
-        for (auto& s : r.scenarios) {
-            loaded.scenarios.emplace_back(f.string(), std::move(s));
-        }
-    }
+    // Each imported schemas file is read once per thread: the cache is the
+    // thread's own, and which files a thread loads is fixed (Deal::striped).
+    std::vector<ImportCache> imports(std::max(1u, jobs));
+    forEachOrdered(
+        files.size(), jobs, Deal::striped,
+        [&](std::size_t i, unsigned worker) {
+            spdlog::info("loading {}", files[i].string());
+            return loadScenarioFile(files[i], imports[worker]);
+        },
+        [&](std::size_t i, LoadResult r) {
+            if (r.schemasFile) loaded.schemasFiles.emplace_back(files[i].string(), r.schemaCount);
+            for (auto& e : r.errors) loaded.errors.push_back(std::move(e));
+            for (auto& s : r.scenarios) loaded.scenarios.emplace_back(files[i].string(), std::move(s));
+        });
+    return loaded;
+}
+
+// The files are loaded on `jobs` threads and taken in file order. A schemas
+// file loaded directly and also imported is reported under whichever spelling
+// of its path read it first; that order is the files' on one thread only, so
+// when anything failed to load the files are loaded again on one thread and
+// the errors are exactly those of a one-thread run.
+Loaded loadPaths(const std::vector<std::string>& paths, unsigned jobs = defaultJobs()) {
+    std::vector<LoadError> collectErrors;
+    auto files = collectScenarioFiles(paths, collectErrors);
+    auto loaded = loadFiles(files, jobs);
+    if (jobs > 1 && !loaded.errors.empty()) loaded = loadFiles(files, 1);
+    loaded.errors.insert(loaded.errors.begin(), collectErrors.begin(), collectErrors.end());
     return loaded;
 }
 
@@ -344,6 +365,16 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             return kExitInvalid;
         }
     }
+    // -vv's debug lines come from the runs themselves: one thread keeps them in order.
+    unsigned jobs = args.verbosity >= 2 ? 1 : defaultJobs();
+    if (auto it = args.options.find("--jobs"); it != args.options.end()) {
+        const auto& s = it->second;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), jobs);
+        if (ec != std::errc() || p != s.data() + s.size() || jobs == 0 || jobs > 256) {
+            err << "cnxsim run: --jobs expects an integer from 1 to 256, got '" << s << "'\n";
+            return kExitInvalid;
+        }
+    }
     options.strict = args.options.count("--strict") > 0;
     options.reduce = args.options.count("--explore-all") == 0;
     bool accept = args.options.count("--accept") || args.options.count("--accept=all");
@@ -361,7 +392,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     bool verbose = args.verbosity > 0;
     std::ostream& console = reportToStdout ? err : out;
     auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
-    auto loaded = loadPaths(paths);
+    auto loaded = loadPaths(paths, jobs);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     std::vector<const std::pair<std::string, Scenario>*> selected;
     if (auto e = selectScenarios(loaded, options, selected)) {
@@ -389,10 +420,15 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     auto runs = shard && !byInterleavings ? selectShard(plan, *shard) : plan;
     std::vector<ScenarioResult> results;
     int passed = 0, failed = 0;
-    for (const auto& run : runs) {
-        const auto& [file, scenario] = *run.entry;
-        options.document = documentOf(loaded, run.entry);
-        auto r = runScenario(scenario, file, run.version, options);
+    // The runs go on `jobs` threads; each result is printed in run order, as on one thread.
+    auto runOne = [&](std::size_t i, unsigned) {
+        const auto& [file, scenario] = *runs[i].entry;
+        RunOptions own = options;
+        own.document = documentOf(loaded, runs[i].entry);
+        return runScenario(scenario, file, runs[i].version, own);
+    };
+    forEachOrdered(runs.size(), jobs, Deal::nextFree, runOne, [&](std::size_t, ScenarioResult r) {
+        const auto& file = r.file;
         if (quiet) {
             if (!r.passed) console << "FAIL  " << file << ": " << r.scenario->name << " [" << r.version << "]: " << shortReason(r) << "\n";
         } else {
@@ -405,7 +441,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
                 << options.seed << ")\n";
         (r.passed ? passed : failed)++;
         results.push_back(std::move(r));
-    }
+    });
     int status = failed ? kExitFailed : kExitPassed;
     if (auto it = args.options.find("--junit"); it != args.options.end()) {
         if (auto e = writeJUnit(it->second, results, options.seed)) {

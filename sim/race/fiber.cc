@@ -22,15 +22,16 @@ namespace {
 // pages are committed only as they are touched.
 constexpr std::size_t kStackSize = 4 * 1024 * 1024;
 
-Fiber* gCurrent = nullptr;
-Fiber* gStarting = nullptr;
+// Per thread: `cnxsim run --jobs` runs races on several threads at once.
+thread_local Fiber* gCurrent = nullptr;
+thread_local Fiber* gStarting = nullptr;
 
 // Thrown by suspend() of a fiber being destroyed; caught in Fiber::entry only.
 struct Unwind {};
 
 // Stacks are reused: an exploration starts and ends fibers by the thousand.
 std::vector<std::unique_ptr<char[]>>& freeStacks() {
-    static std::vector<std::unique_ptr<char[]>> stacks;
+    thread_local std::vector<std::unique_ptr<char[]>> stacks;
     return stacks;
 }
 

@@ -1,0 +1,113 @@
+#pragma once
+// Work spread over threads, results taken in order. `cnxsim run` loads its
+// files and runs its scenarios on every core this way, and prints exactly what
+// a run on one thread prints: each result is handed over on the calling
+// thread, in index order, as soon as it and every earlier one are done.
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cnx::sim {
+
+/// The jobs `--jobs` defaults to: the machine's hardware threads (at least 1, at most 64).
+unsigned defaultJobs();
+
+/// How items are dealt to the threads.
+enum class Deal {
+    nextFree,  // each thread takes the next item not yet taken (balances uneven items)
+    striped,   // thread w takes items w, w + T, w + 2T, ... (T threads): which thread
+               // handles which item, and so what its per-thread state has seen, is fixed
+};
+
+/// Runs `work(i, worker)` for every i in [0, n) on up to `jobs` threads
+/// (`worker` in [0, jobs) names the thread, for per-thread state such as a
+/// cache) and calls `take(i, result)` on the calling thread for i = 0, 1, ...
+/// in order. With `jobs` <= 1 or n <= 1 everything runs on the calling thread,
+/// one item after the other. An exception thrown by `work(i)` is rethrown
+/// from here in i's turn, after the workers have stopped.
+template <class Work, class Take>
+void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&& take) {
+    using Result = std::invoke_result_t<Work&, std::size_t, unsigned>;
+    if (jobs <= 1 || n <= 1) {
+        for (std::size_t i = 0; i < n; ++i) take(i, work(i, 0u));
+        return;
+    }
+    const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(jobs, n));
+    struct Slot {
+        std::optional<Result> result;
+        std::exception_ptr error;
+        bool done = false;
+    };
+    std::vector<Slot> slots(n);
+    std::mutex mu;
+    std::condition_variable ready;
+    std::size_t next = 0;  // Deal::nextFree: the next index a worker takes, under mu
+    bool stop = false;     // the caller gave up (an exception): workers take no more
+    auto worker = [&](unsigned w) {
+        for (std::size_t taken = 0;; ++taken) {
+            std::size_t i;
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                if (stop) return;
+                if (deal == Deal::striped) {
+                    i = w + taken * threads;
+                    if (i >= n) return;
+                } else {
+                    if (next == n) return;
+                    i = next++;
+                }
+            }
+            std::optional<Result> r;
+            std::exception_ptr e;
+            try {
+                r.emplace(work(i, w));
+            } catch (...) {
+                e = std::current_exception();
+            }
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                slots[i].result = std::move(r);
+                slots[i].error = e;
+                slots[i].done = true;
+            }
+            ready.notify_all();
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (unsigned w = 0; w < threads; ++w) pool.emplace_back(worker, w);
+    auto join = [&] {
+        {
+            std::lock_guard<std::mutex> lock(mu);
+            stop = true;
+        }
+        for (auto& t : pool) t.join();
+    };
+    try {
+        for (std::size_t i = 0; i < n; ++i) {
+            std::optional<Result> r;
+            {
+                std::unique_lock<std::mutex> lock(mu);
+                ready.wait(lock, [&] { return slots[i].done; });
+                if (slots[i].error) std::rethrow_exception(slots[i].error);
+                r = std::move(slots[i].result);
+                slots[i].result.reset();
+            }
+            take(i, std::move(*r));
+        }
+    } catch (...) {
+        join();
+        throw;
+    }
+    join();
+}
+
+}  // namespace cnx::sim
