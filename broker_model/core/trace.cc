@@ -43,6 +43,20 @@ void Trace::append(const Trace& other, std::string_view detailPrefix) {
     }
 }
 
+void Trace::append(Trace&& other, std::string_view detailPrefix) {
+    if (entries_.empty() && detailPrefix.empty()) {
+        entries_ = std::move(other.entries_);
+        other.entries_.clear();
+        return;
+    }
+    entries_.reserve(entries_.size() + other.entries_.size());
+    for (auto& e : other.entries_) {
+        if (!detailPrefix.empty()) e.detail.insert(0, detailPrefix);
+        entries_.push_back(std::move(e));
+    }
+    other.entries_.clear();
+}
+
 std::string Trace::format(const std::string& indent) const {
     std::string out;
     for (const auto& e : entries_) {

@@ -35,6 +35,8 @@ public:
     std::vector<std::string> gaps() const;
     /// Appends every entry of `other`, each detail after `detailPrefix`.
     void append(const Trace& other, std::string_view detailPrefix = {});
+    /// The same, taking `other`'s entries instead of copying them.
+    void append(Trace&& other, std::string_view detailPrefix = {});
     const std::vector<TraceEntry>& entries() const { return entries_; }
     bool empty() const { return entries_.empty(); }
     /// One line per entry: "  §3.5 rule: detail".

@@ -101,6 +101,14 @@ TracePtr ServerCnx::trace(std::uint64_t requestId) const {
     return it == traces_.end() ? std::make_shared<Trace>() : it->second;
 }
 
+TracePtr ServerCnx::takeTrace(std::uint64_t requestId) {
+    auto it = traces_.find(requestId);
+    if (it == traces_.end()) return std::make_shared<Trace>();
+    TracePtr t = std::move(it->second);
+    traces_.erase(it);  // its id stays in traceOrder_ until evicted: erasing it then is a no-op
+    return t;
+}
+
 TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
     auto t = std::make_shared<Trace>();
     if (traces_.insert_or_assign(requestId, t).second) traceOrder_.push_back(requestId);

@@ -47,6 +47,10 @@ public:
 
     /// The decision trace of the request `requestId` (empty if unknown).
     TracePtr trace(std::uint64_t requestId) const;
+    /// The same, handed over: the connection keeps it no longer (trace() of
+    /// `requestId` is empty from now on). For a caller that reads each
+    /// request's trace once, when its answer is in, and keeps it itself.
+    TracePtr takeTrace(std::uint64_t requestId);
     /// Negotiated protocol version (0 before CONNECTED).
     int protocolVersion() const { return protocolVersion_; }
     std::uint64_t id() const override { return id_; }

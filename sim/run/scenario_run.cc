@@ -28,7 +28,12 @@ Observed fromResponse(const std::optional<BaseCommand>& response) {
 
 std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
 
-void appendTrace(Trace& into, const Trace& from, const std::string& prefix) { into.append(from, prefix); }
+// Each request's trace is read once, when its answer is in: it is taken from
+// the connection, and moved rather than copied unless a continuation still holds it.
+void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
+    if (from.use_count() == 1) into.append(std::move(*from), prefix);
+    else into.append(*from, prefix);
+}
 
 }  // namespace
 
@@ -161,7 +166,7 @@ std::optional<pulsar::proto::Schema> ScenarioRun::autoProduceSchema(ClientSessio
     s.send(get);
     settle();
     auto response = s.takeResponse(rid);
-    appendTrace(trace, *s.cnx().trace(rid), "client GET_SCHEMA: ");
+    appendTrace(trace, s.cnx().takeTrace(rid), "client GET_SCHEMA: ");
     if (!response || response->getschemaresponse().has_error_code() || !response->getschemaresponse().has_schema()) {
         trace.add("§1.7", "AUTO_PRODUCE_BYTES", "no schema found -> connect without schema");
         return std::nullopt;
@@ -184,7 +189,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
     settle();
     auto response = s.takeResponse(rid);
     Observed out;
-    if (auto t = s.cnx().trace(rid)) appendTrace(out.trace, *t, "");
+    appendTrace(out.trace, s.cnx().takeTrace(rid), "");
     if (!response || !response->has_getschemaresponse()) {
         out = Observed::failure("NoResponse", "no GET_SCHEMA_RESPONSE arrived");
         return out;
@@ -298,7 +303,7 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto response = s.takeResponse(requests[i]);
         std::string prefix = requests.size() > 1 ? h.parts[i].first + ": " : "";
-        appendTrace(out.trace, *s.cnx().trace(requests[i]), prefix);
+        appendTrace(out.trace, s.cnx().takeTrace(requests[i]), prefix);
         auto o = fromResponse(response);
         if (o.ok && i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
         if (!o.ok && !failure) failure = std::move(o);
@@ -385,7 +390,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
         s.send(cmd);
         settle();
-        appendTrace(out.trace, *s.cnx().trace(rid), "");
+        appendTrace(out.trace, s.cnx().takeTrace(rid), "");
         auto response = s.takeResponse(rid);
         if (!response) return Observed::failure("NoResponse", "no GET_OR_CREATE_SCHEMA_RESPONSE");
         const auto& r = response->getorcreateschemaresponse();
