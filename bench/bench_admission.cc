@@ -252,6 +252,20 @@ void BM_Suite_Run(benchmark::State& state) {
 }
 BENCHMARK(BM_Suite_Run)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
 
+void BM_Suite_RunJobs(benchmark::State& state) {
+    const auto& suite = loadedSuite();
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        auto counts = runSuite(suite, gJobs);
+        double s = since(t0);
+        benchmark::DoNotOptimize(counts);
+        state.SetIterationTime(s);
+        record("run-jobs", s, 0);
+    }
+    state.counters["jobs"] = gJobs;
+}
+BENCHMARK(BM_Suite_RunJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+
 void BM_Suite_WallTime(benchmark::State& state) {
     for (auto _ : state) {
         auto t0 = Clock::now();
@@ -387,6 +401,9 @@ void printSummary() {
     std::printf("%-58s %11.0f ns %10.2f\n", "run: suite run time per admission step", admissionNs, ratio(admissionNs));
     std::printf("%-58s %14.0f\n", "admission steps per second (run only)", static_cast<double>(gCounts.admissions) / runS);
     std::printf("%-58s %14.0f\n", "steps per second (run only)", static_cast<double>(gCounts.stepsRun) / runS);
+    if (const auto& rj = gFigures["run-jobs"]; rj.iterations)
+        std::printf("%-58s %14.0f\n", ("steps per second (run only, " + std::to_string(gJobs) + " threads: cnxsim run)").c_str(),
+                    static_cast<double>(gCounts.stepsRun) / rj.perIterationSeconds());
     std::printf("%-58s %12.2f s %10.0f\n", "whole-suite wall time (load + run, 1 thread)", wall.perIterationSeconds(),
                 wall.perIterationSeconds() * 1e9 / baseNs);
     if (wallJobs.iterations)
