@@ -50,6 +50,7 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
     std::mutex mu;
     std::condition_variable ready;
     std::size_t next = 0;  // Deal::nextFree: the next index a worker takes, under mu
+    std::size_t wanted = 0;  // the index the caller waits for: only its completion wakes it
     bool stop = false;     // the caller gave up (an exception): workers take no more
     auto worker = [&](unsigned w) {
         for (std::size_t taken = 0;; ++taken) {
@@ -72,13 +73,15 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
             } catch (...) {
                 e = std::current_exception();
             }
+            bool wake;
             {
                 std::lock_guard<std::mutex> lock(mu);
                 slots[i].result = std::move(r);
                 slots[i].error = e;
                 slots[i].done = true;
+                wake = i == wanted;
             }
-            ready.notify_all();
+            if (wake) ready.notify_one();
         }
     };
     std::vector<std::thread> pool;
@@ -96,6 +99,7 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
             std::optional<Result> r;
             {
                 std::unique_lock<std::mutex> lock(mu);
+                wanted = i;
                 ready.wait(lock, [&] { return slots[i].done; });
                 if (slots[i].error) std::rethrow_exception(slots[i].error);
                 r = std::move(slots[i].result);
