@@ -314,15 +314,19 @@ std::optional<std::string> parseSelection(const Args& args, std::optional<Shard>
     return std::nullopt;
 }
 
-// The 1-based document of `entry` in its file when the file has several, else 0.
-int documentOf(const Loaded& loaded, const std::pair<std::string, Scenario>* entry) {
-    int index = 0, count = 0;
-    for (const auto& e : loaded.scenarios) {
-        if (e.first != entry->first) continue;
-        ++count;
-        if (&e == entry) index = count;
+// The 1-based document of each loaded scenario in its file when the file has
+// several, else 0; indexed as loaded.scenarios (one pass: a file's documents
+// are adjacent there).
+std::vector<int> documentsOf(const Loaded& loaded) {
+    std::vector<int> documents(loaded.scenarios.size(), 0);
+    for (std::size_t first = 0; first < loaded.scenarios.size();) {
+        std::size_t end = first;
+        while (end < loaded.scenarios.size() && loaded.scenarios[end].first == loaded.scenarios[first].first) ++end;
+        if (end - first > 1)
+            for (std::size_t i = first; i < end; ++i) documents[i] = static_cast<int>(i - first + 1);
+        first = end;
     }
-    return count > 1 ? index : 0;
+    return documents;
 }
 
 int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
@@ -421,10 +425,11 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<ScenarioResult> results;
     int passed = 0, failed = 0;
     // The runs go on `jobs` threads; each result is printed in run order, as on one thread.
+    const auto documents = documentsOf(loaded);
     auto runOne = [&](std::size_t i, unsigned) {
         const auto& [file, scenario] = *runs[i].entry;
         RunOptions own = options;
-        own.document = documentOf(loaded, runs[i].entry);
+        own.document = documents[static_cast<std::size_t>(runs[i].entry - loaded.scenarios.data())];
         return runScenario(scenario, file, runs[i].version, own);
     };
     forEachOrdered(runs.size(), jobs, Deal::nextFree, runOne, [&](std::size_t, ScenarioResult r) {
