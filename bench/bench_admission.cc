@@ -220,12 +220,6 @@ void count(SuiteCounts& c, const cnx::sim::ScenarioResult& r) {
 SuiteCounts runSuite(const cnx::sim::LoadResult& suite, unsigned jobs = 1) {
     SuiteCounts c;
     cnx::sim::RunOptions options;
-    if (jobs <= 1) {
-        for (const auto& sc : suite.scenarios)
-            for (const auto& version : cnx::sim::versionsOf(sc))
-                count(c, cnx::sim::runScenario(sc, "bench-suite.yaml", version, options));
-        return c;
-    }
     std::vector<std::pair<const cnx::sim::Scenario*, std::string>> runs;
     for (const auto& sc : suite.scenarios)
         for (auto& version : cnx::sim::versionsOf(sc)) runs.emplace_back(&sc, std::move(version));
