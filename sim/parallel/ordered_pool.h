@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -86,7 +87,6 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
     };
     std::vector<std::thread> pool;
     pool.reserve(threads);
-    for (unsigned w = 0; w < threads; ++w) pool.emplace_back(worker, w);
     auto join = [&] {
         {
             std::lock_guard<std::mutex> lock(mu);
@@ -94,6 +94,16 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
         }
         for (auto& t : pool) t.join();
     };
+    try {
+        for (unsigned w = 0; w < threads; ++w) pool.emplace_back(worker, w);
+    } catch (const std::system_error&) {
+        // No thread to be had (a process limit): stop the ones started and do
+        // everything here, one item after the other. An item may then be worked
+        // twice; its result is taken once.
+        join();
+        for (std::size_t i = 0; i < n; ++i) take(i, work(i, 0u));
+        return;
+    }
     try {
         for (std::size_t i = 0; i < n; ++i) {
             std::optional<Result> r;
