@@ -177,34 +177,6 @@ BENCHMARK(BM_Baseline_WireRoundTrip)->UseManualTime()->Unit(benchmark::kMillisec
 
 // --- suite ----------------------------------------------------------------------------
 
-void BM_Suite_Load(benchmark::State& state) {
-    std::size_t scenarios = 0;
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        auto r = loadSuite();
-        double s = since(t0);
-        scenarios = r.scenarios.size();
-        state.SetIterationTime(s);
-        record("load", s, 0);
-        benchmark::DoNotOptimize(r);
-    }
-    state.counters["scenarios"] = static_cast<double>(scenarios);
-}
-BENCHMARK(BM_Suite_Load)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
-
-void BM_Suite_LoadJobs(benchmark::State& state) {
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        auto r = loadSuite(gJobs);
-        double s = since(t0);
-        state.SetIterationTime(s);
-        record("load-jobs", s, 0);
-        benchmark::DoNotOptimize(r);
-    }
-    state.counters["jobs"] = gJobs;
-}
-BENCHMARK(BM_Suite_LoadJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
-
 void count(SuiteCounts& c, const cnx::sim::ScenarioResult& r) {
     for (const auto& step : r.steps) {
         ++c.stepsRun;
@@ -230,61 +202,63 @@ SuiteCounts runSuite(const cnx::sim::LoadResult& suite, unsigned jobs = 1) {
     return c;
 }
 
-void BM_Suite_Run(benchmark::State& state) {
-    const auto& suite = loadedSuite();
+/// The suite benchmarks run on one thread, and again on `--jobs` threads (the
+/// figure's name then ends in "-jobs"; gJobs is known only once the flags are read).
+enum class Threads { one, jobs };
+unsigned threadsOf(Threads t) { return t == Threads::one ? 1 : gJobs; }
+std::string figure(const char* name, Threads t) { return t == Threads::one ? name : std::string(name) + "-jobs"; }
+
+void BM_Suite_Load(benchmark::State& state, Threads threads) {
+    std::size_t scenarios = 0;
     for (auto _ : state) {
         auto t0 = Clock::now();
-        gCounts = runSuite(suite);
+        auto r = loadSuite(threadsOf(threads));
+        double s = since(t0);
+        scenarios = r.scenarios.size();
+        state.SetIterationTime(s);
+        record(figure("load", threads), s, 0);
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["scenarios"] = static_cast<double>(scenarios);
+    state.counters["threads"] = threadsOf(threads);
+}
+
+void BM_Suite_Run(benchmark::State& state, Threads threads) {
+    const auto& suite = loadedSuite();
+    SuiteCounts counts;
+    for (auto _ : state) {
+        auto t0 = Clock::now();
+        counts = runSuite(suite, threadsOf(threads));
         double s = since(t0);
         state.SetIterationTime(s);
-        record("run", s, 0);
+        record(figure("run", threads), s, 0);
     }
-    state.counters["steps/s"] = benchmark::Counter(static_cast<double>(gCounts.stepsRun) * state.iterations(),
+    if (threads == Threads::one) gCounts = counts;
+    state.counters["steps/s"] = benchmark::Counter(static_cast<double>(counts.stepsRun) * state.iterations(),
                                                    benchmark::Counter::kIsRate);
-    state.counters["admissions/s"] = benchmark::Counter(static_cast<double>(gCounts.admissions) * state.iterations(),
+    state.counters["admissions/s"] = benchmark::Counter(static_cast<double>(counts.admissions) * state.iterations(),
                                                         benchmark::Counter::kIsRate);
+    state.counters["threads"] = threadsOf(threads);
 }
-BENCHMARK(BM_Suite_Run)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
 
-void BM_Suite_RunJobs(benchmark::State& state) {
-    const auto& suite = loadedSuite();
+void BM_Suite_WallTime(benchmark::State& state, Threads threads) {
     for (auto _ : state) {
         auto t0 = Clock::now();
-        auto counts = runSuite(suite, gJobs);
-        double s = since(t0);
-        benchmark::DoNotOptimize(counts);
-        state.SetIterationTime(s);
-        record("run-jobs", s, 0);
-    }
-    state.counters["jobs"] = gJobs;
-}
-BENCHMARK(BM_Suite_RunJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
-
-void BM_Suite_WallTime(benchmark::State& state) {
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        auto suite = loadSuite();
-        auto counts = runSuite(suite);
+        auto suite = loadSuite(threadsOf(threads));
+        auto counts = runSuite(suite, threadsOf(threads));
         double s = since(t0);
         state.SetIterationTime(s);
-        record("wall", s, static_cast<double>(counts.admissions));
+        record(figure("wall", threads), s, static_cast<double>(counts.admissions));
     }
+    state.counters["threads"] = threadsOf(threads);
 }
-BENCHMARK(BM_Suite_WallTime)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
-void BM_Suite_WallTimeJobs(benchmark::State& state) {
-    for (auto _ : state) {
-        auto t0 = Clock::now();
-        auto suite = loadSuite(gJobs);
-        auto counts = runSuite(suite, gJobs);
-        double s = since(t0);
-        state.SetIterationTime(s);
-        record("wall-jobs", s, static_cast<double>(counts.admissions));
-    }
-    state.counters["jobs"] = gJobs;
-}
-BENCHMARK(BM_Suite_WallTimeJobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
-
+BENCHMARK_CAPTURE(BM_Suite_Load, one_thread, Threads::one)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Suite_Load, jobs, Threads::jobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Suite_Run, one_thread, Threads::one)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Suite_Run, jobs, Threads::jobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Suite_WallTime, one_thread, Threads::one)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Suite_WallTime, jobs, Threads::jobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // --- growth ---------------------------------------------------------------------------
 
