@@ -120,13 +120,7 @@ std::pair<int, std::string> cnxsim(const std::string& args) {
 }
 
 /// The next frame that is not a PING (answered) from the server.
-std::optional<BaseCommand> next(Client& c, std::chrono::milliseconds timeout = 5s) {
-    while (auto f = c.read(timeout)) {
-        if (f->type() != BaseCommand::PING) return f;
-        c.send(make(BaseCommand::PONG));
-    }
-    return std::nullopt;
-}
+std::optional<BaseCommand> next(Client& c, std::chrono::milliseconds timeout = 5s) { return c.readSkippingPings(timeout); }
 
 /// The types of the next `n` frames that are not PINGs (an empty set element when fewer come).
 std::set<BaseCommand::Type> nextTypes(Client& c, int n) {

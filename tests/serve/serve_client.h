@@ -198,6 +198,17 @@ public:
         if (!f) return std::nullopt;
         return std::move(f->command);
     }
+    /// The next frame that is not the server's keep-alive PING; each PING on the
+    /// way is answered with PONG, as a real client does.
+    std::optional<BaseCommand> readSkippingPings(std::chrono::milliseconds timeout = 5s) {
+        while (auto f = read(timeout)) {
+            if (f->type() != BaseCommand::PING) return f;
+            BaseCommand pong;
+            pong.set_type(BaseCommand::PONG);
+            send(pong);
+        }
+        return std::nullopt;
+    }
     /// The next frame with its payload part split and checked; nullopt on
     /// timeout, a closed connection, or a frame whose parts do not add up.
     std::optional<ServeFrame> readFrame(std::chrono::milliseconds timeout = 5s) {
