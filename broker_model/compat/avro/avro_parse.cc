@@ -259,6 +259,16 @@ private:
         return track(0, 0);
     }
 
+    // A primitive named by a bare string ("int"): no props, no edges, never
+    // changed once made, so one node per type serves every such reference.
+    // (Avro Java makes a new Schema each time; nothing compares them by
+    // identity, and {"type":"int",...} still gets a node of its own.)
+    NodeId sharedPrimitive(Type t) {
+        NodeId& id = primitives_[static_cast<std::size_t>(t)];
+        if (id == kNoNode) id = newPrimitive(t);
+        return id;
+    }
+
     NodeId newNamed(Type t, Name name, std::string_view doc) {
         if (primitiveType(name.full)) throwAs(kAvroTypeException, "Schemas may not be named after primitives: " + name.full);
         Node& n = s_.nodes.emplace_back();
@@ -307,9 +317,9 @@ private:
         return findName(fullName(ref, ""));
     }
 
-    // Names.get(String): primitives first (a new node each time), then the named types.
+    // Names.get(String): primitives first, then the named types.
     std::optional<NodeId> lookup(std::string_view ref) {
-        if (auto p = primitiveType(ref)) return newPrimitive(*p);
+        if (auto p = primitiveType(ref)) return sharedPrimitive(*p);
         return lookupNamed(ref);
     }
 
@@ -397,7 +407,7 @@ private:
             // (Avro makes a throw-away schema to test it), a named type is looked up once.
             std::string_view ref = t_.str(typeNode);
             if (auto p = primitiveType(ref)) {
-                field.type = newPrimitive(*p);
+                field.type = sharedPrimitive(*p);
             } else if (auto id = lookupNamed(ref)) {
                 field.type = *id;
             } else {
@@ -587,6 +597,12 @@ private:
     const JsonTape& t_;
     GraphScratch& g_;
     bool recursive_ = false;
+    static constexpr NodeId kNoNode = ~NodeId{0};
+    std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> primitives_ = [] {
+        std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> a{};
+        a.fill(kNoNode);
+        return a;
+    }();
     std::vector<NodeId>& named_ = g_.named;
     std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
     // The current namespace: a view of the definition's text (a "namespace" value
