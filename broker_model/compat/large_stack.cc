@@ -1,8 +1,31 @@
 #include "broker_model/compat/large_stack.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CNX_ASAN_STACKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CNX_ASAN_STACKS 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define CNX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CNX_TSAN 1
+#endif
+#endif
+#ifdef CNX_ASAN_STACKS
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace cnx::compat {
 namespace {
@@ -18,9 +41,10 @@ void* trampoline(void* p) {
     return nullptr;
 }
 
-}  // namespace
-
-void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg) {
+// The first way, and the fallback: a thread of its own with a stack of
+// `stackBytes`, created and joined for the one call (≈ 40 µs of CPU and more
+// wall time, most of a deep schema's warm check).
+void runOnNewThread(std::size_t stackBytes, void (*body)(void*), void* arg) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return body(arg);
     Start start{body, arg};
@@ -30,6 +54,126 @@ void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg) {
     pthread_attr_destroy(&attr);
     if (!started) return body(arg);
     pthread_join(thread, nullptr);
+}
+
+#ifndef CNX_TSAN
+// The usual way: the calling thread switches to a stack of its own (mapped
+// once per thread, pages committed as touched) and back, as sim/race's fibers
+// do. Thread-local caches stay warm, and no thread is made per call.
+class SideStack {
+public:
+    SideStack() = default;
+    SideStack(const SideStack&) = delete;
+    SideStack& operator=(const SideStack&) = delete;
+    ~SideStack() {
+        if (map_ != nullptr) munmap(map_, mapBytes_);
+    }
+
+    /// False (nothing run) when this stack cannot take the call: another size,
+    /// already in use (a nested call), or no memory for it.
+    bool run(std::size_t stackBytes, void (*body)(void*), void* arg) {
+        if (busy_ || !reserve(stackBytes)) return false;
+        busy_ = true;
+        job_ = {body, arg};
+        getcontext(&side_);
+        side_.uc_stack.ss_sp = bottom_;
+        side_.uc_stack.ss_size = stackBytes_;
+        side_.uc_link = nullptr;
+        current() = this;
+        makecontext(&side_, &SideStack::entry, 0);
+        void* fake = nullptr;
+        startSwitch(&fake, bottom_, stackBytes_);
+        swapcontext(&caller_, &side_);
+        finishSwitch(fake, nullptr, nullptr);
+        busy_ = false;
+        release();
+        return true;
+    }
+
+private:
+    static SideStack*& current() {
+        thread_local SideStack* s = nullptr;
+        return s;
+    }
+
+    bool reserve(std::size_t stackBytes) {
+        if (map_ != nullptr) return stackBytes == stackBytes_;
+        const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        std::size_t bytes = (stackBytes + page - 1) / page * page;
+        void* m = mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (m == MAP_FAILED) return false;
+        if (mprotect(m, page, PROT_NONE) != 0) {  // a guard page below, as a thread's stack has
+            munmap(m, bytes + page);
+            return false;
+        }
+        map_ = m;
+        mapBytes_ = bytes + page;
+        bottom_ = static_cast<char*>(m) + page;
+        stackBytes_ = bytes;
+        pageBytes_ = page;
+        return true;
+    }
+
+    // Hands back the pages a deep call touched, keeping the top of the stack
+    // (every call's first frames) committed: a thread's stack went with the
+    // thread; this one must not keep a deep call's hundreds of MiB. Only when
+    // the page just below the kept part holds anything but zeros (a call that
+    // went deeper left frames in it; untouched or handed back, it reads as
+    // zeros without being committed): madvise over the whole mapping costs
+    // more than a shallow call.
+    void release() {
+        constexpr std::size_t kKeep = 1 << 20;
+        if (stackBytes_ <= kKeep + pageBytes_) return;
+        const auto* below = reinterpret_cast<const std::uint64_t*>(bottom_ + (stackBytes_ - kKeep - pageBytes_));
+        std::uint64_t bits = 0;
+        for (std::size_t i = 0; i < pageBytes_ / sizeof(std::uint64_t); ++i) bits |= below[i];
+        if (bits == 0) return;
+        madvise(bottom_, stackBytes_ - kKeep, MADV_DONTNEED);
+    }
+
+    static void entry() {
+        SideStack* self = current();
+        finishSwitch(nullptr, &self->callerBottom_, &self->callerSize_);
+        self->job_.body(self->job_.arg);  // never throws (onCheckerStack catches)
+        startSwitch(nullptr, self->callerBottom_, self->callerSize_);
+        swapcontext(&self->side_, &self->caller_);
+        std::abort();  // a finished call is never resumed: run() makes a new context each time
+    }
+
+    static void startSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom,
+                            [[maybe_unused]] std::size_t size) {
+#ifdef CNX_ASAN_STACKS
+        __sanitizer_start_switch_fiber(fake, bottom, size);
+#endif
+    }
+    static void finishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom,
+                             [[maybe_unused]] std::size_t* size) {
+#ifdef CNX_ASAN_STACKS
+        __sanitizer_finish_switch_fiber(fake, bottom, size);
+#endif
+    }
+
+    void* map_ = nullptr;
+    std::size_t mapBytes_ = 0;
+    char* bottom_ = nullptr;
+    std::size_t stackBytes_ = 0;
+    std::size_t pageBytes_ = 0;
+    bool busy_ = false;
+    Start job_{};
+    ucontext_t caller_{}, side_{};
+    const void* callerBottom_ = nullptr;
+    std::size_t callerSize_ = 0;
+};
+#endif
+
+}  // namespace
+
+void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg) {
+#ifndef CNX_TSAN  // ThreadSanitizer does not follow swapcontext
+    thread_local SideStack side;
+    if (side.run(stackBytes, body, arg)) return;
+#endif
+    runOnNewThread(stackBytes, body, arg);
 }
 
 std::size_t jsonNesting(std::string_view text) {

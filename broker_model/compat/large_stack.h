@@ -3,7 +3,7 @@
 // Java's StackOverflowError only at depth 20,000, kMaxDepth in avro_resolve_rules.h),
 // and under ASan a level costs several KiB of native stack: a 10,000-deep
 // reference chain overflowed the 8 MiB main stack (issue 7 item 9). Deep work
-// runs on a thread whose stack is large enough for the deepest recursion the
+// runs on a stack large enough for the deepest recursion the
 // models allow; the pages are only committed as they are touched.
 
 #include <cstddef>
@@ -24,8 +24,10 @@ inline constexpr std::size_t kCheckerStackBytes = std::size_t{1} << 30;
 std::size_t jsonNesting(std::string_view text);
 inline constexpr std::size_t kShallowNesting = 64;
 
-/// Runs `body(arg)` on a new thread with a `stackBytes` stack and joins it.
-/// Runs it on the calling thread when no such thread can be created.
+/// Runs `body(arg)` on a stack of `stackBytes`: the calling thread's side
+/// stack (mapped once per thread, switched to and back), or a new thread with
+/// such a stack, joined, for a nested call and under ThreadSanitizer. Runs it
+/// on the calling thread's own stack when neither can be had.
 void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg);
 
 /// `fn()` on a kCheckerStackBytes stack; its result or its exception comes back to the caller.
