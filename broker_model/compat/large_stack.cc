@@ -9,23 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CNX_ASAN_STACKS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CNX_ASAN_STACKS 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define CNX_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CNX_TSAN 1
-#endif
-#endif
-#ifdef CNX_ASAN_STACKS
-#include <sanitizer/common_interface_defs.h>
-#endif
+#include "broker_model/runtime/stack_switch.h"
 
 namespace cnx::compat {
 namespace {
@@ -56,7 +40,6 @@ void runOnNewThread(std::size_t stackBytes, void (*body)(void*), void* arg) {
     pthread_join(thread, nullptr);
 }
 
-#ifndef CNX_TSAN
 // The usual way: the calling thread switches to a stack of its own (mapped
 // once per thread, pages committed as touched) and back, as sim/race's fibers
 // do. Thread-local caches stay warm, and no thread is made per call.
@@ -82,9 +65,9 @@ public:
         current() = this;
         makecontext(&side_, &SideStack::entry, 0);
         void* fake = nullptr;
-        startSwitch(&fake, bottom_, stackBytes_);
+        startStackSwitch(&fake, bottom_, stackBytes_);
         swapcontext(&caller_, &side_);
-        finishSwitch(fake, nullptr, nullptr);
+        finishStackSwitch(fake, nullptr, nullptr);
         busy_ = false;
         release();
         return true;
@@ -133,24 +116,11 @@ private:
 
     static void entry() {
         SideStack* self = current();
-        finishSwitch(nullptr, &self->callerBottom_, &self->callerSize_);
+        finishStackSwitch(nullptr, &self->callerBottom_, &self->callerSize_);
         self->job_.body(self->job_.arg);  // never throws (onCheckerStack catches)
-        startSwitch(nullptr, self->callerBottom_, self->callerSize_);
+        startStackSwitch(nullptr, self->callerBottom_, self->callerSize_);
         swapcontext(&self->side_, &self->caller_);
         std::abort();  // a finished call is never resumed: run() makes a new context each time
-    }
-
-    static void startSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom,
-                            [[maybe_unused]] std::size_t size) {
-#ifdef CNX_ASAN_STACKS
-        __sanitizer_start_switch_fiber(fake, bottom, size);
-#endif
-    }
-    static void finishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom,
-                             [[maybe_unused]] std::size_t* size) {
-#ifdef CNX_ASAN_STACKS
-        __sanitizer_finish_switch_fiber(fake, bottom, size);
-#endif
     }
 
     void* map_ = nullptr;
@@ -164,15 +134,14 @@ private:
     const void* callerBottom_ = nullptr;
     std::size_t callerSize_ = 0;
 };
-#endif
 
 }  // namespace
 
 void runWithStack(std::size_t stackBytes, void (*body)(void*), void* arg) {
-#ifndef CNX_TSAN  // ThreadSanitizer does not follow swapcontext
-    thread_local SideStack side;
-    if (side.run(stackBytes, body, arg)) return;
-#endif
+    if constexpr (!kThreadSanitizer) {  // it does not follow swapcontext
+        thread_local SideStack side;
+        if (side.run(stackBytes, body, arg)) return;
+    }
     runOnNewThread(stackBytes, body, arg);
 }
 

@@ -3,16 +3,7 @@
 #include <cstdlib>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CNX_ASAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CNX_ASAN_FIBERS 1
-#endif
-#endif
-#ifdef CNX_ASAN_FIBERS
-#include <sanitizer/common_interface_defs.h>
-#endif
+#include "broker_model/runtime/stack_switch.h"
 
 namespace cnx::sim::race {
 namespace {
@@ -41,20 +32,6 @@ std::unique_ptr<char[]> takeStack() {
     auto s = std::move(free.back());
     free.pop_back();
     return s;
-}
-
-void startSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom,
-                 [[maybe_unused]] std::size_t size) {
-#ifdef CNX_ASAN_FIBERS
-    __sanitizer_start_switch_fiber(fake, bottom, size);
-#endif
-}
-
-void finishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom,
-                  [[maybe_unused]] std::size_t* size) {
-#ifdef CNX_ASAN_FIBERS
-    __sanitizer_finish_switch_fiber(fake, bottom, size);
-#endif
 }
 
 }  // namespace
@@ -86,9 +63,9 @@ void Fiber::resume() {
     outer_ = gCurrent;
     gCurrent = this;
     void* fake = nullptr;
-    startSwitch(&fake, stack_.get(), kStackSize);
+    startStackSwitch(&fake, stack_.get(), kStackSize);
     swapcontext(&controller_, &context_);
-    finishSwitch(fake, nullptr, nullptr);
+    finishStackSwitch(fake, nullptr, nullptr);
     gCurrent = outer_;
 }
 
@@ -98,16 +75,16 @@ void Fiber::suspend() {
 }
 
 void Fiber::switchOut(bool exiting) {
-    startSwitch(exiting ? nullptr : &fakeStack_, controllerBottom_, controllerSize_);
+    startStackSwitch(exiting ? nullptr : &fakeStack_, controllerBottom_, controllerSize_);
     swapcontext(&context_, &controller_);
     // Back in the fiber (never reached after the exiting switch).
-    finishSwitch(fakeStack_, &controllerBottom_, &controllerSize_);
+    finishStackSwitch(fakeStack_, &controllerBottom_, &controllerSize_);
 }
 
 void Fiber::entry() {
     Fiber* self = gStarting;
     gStarting = nullptr;
-    finishSwitch(nullptr, &self->controllerBottom_, &self->controllerSize_);
+    finishStackSwitch(nullptr, &self->controllerBottom_, &self->controllerSize_);
     if (!self->cancelled_) {
         try {
             self->body_();
