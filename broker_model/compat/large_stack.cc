@@ -49,7 +49,7 @@ public:
     SideStack(const SideStack&) = delete;
     SideStack& operator=(const SideStack&) = delete;
     ~SideStack() {
-        if (map_ != nullptr) munmap(map_, mapBytes_);
+        if (bottom_ != nullptr) munmap(bottom_ - pageBytes_, pageBytes_ + stackBytes_);
     }
 
     /// False (nothing run) when this stack cannot take the call: another size,
@@ -80,7 +80,7 @@ private:
     }
 
     bool reserve(std::size_t stackBytes) {
-        if (map_ != nullptr) return stackBytes == stackBytes_;
+        if (bottom_ != nullptr) return stackBytes == stackBytes_;
         const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
         std::size_t bytes = (stackBytes + page - 1) / page * page;
         void* m = mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -89,8 +89,6 @@ private:
             munmap(m, bytes + page);
             return false;
         }
-        map_ = m;
-        mapBytes_ = bytes + page;
         bottom_ = static_cast<char*>(m) + page;
         stackBytes_ = bytes;
         pageBytes_ = page;
@@ -123,9 +121,7 @@ private:
         std::abort();  // a finished call is never resumed: run() makes a new context each time
     }
 
-    void* map_ = nullptr;
-    std::size_t mapBytes_ = 0;
-    char* bottom_ = nullptr;
+    char* bottom_ = nullptr;  // above the guard page; nullptr until mapped
     std::size_t stackBytes_ = 0;
     std::size_t pageBytes_ = 0;
     bool busy_ = false;

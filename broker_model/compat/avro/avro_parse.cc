@@ -264,9 +264,9 @@ private:
     // (Avro Java makes a new Schema each time; nothing compares them by
     // identity, and {"type":"int",...} still gets a node of its own.)
     NodeId sharedPrimitive(Type t) {
-        NodeId& id = primitives_[static_cast<std::size_t>(t)];
-        if (id == kNoNode) id = newPrimitive(t);
-        return id;
+        NodeId& made = primitives_[static_cast<std::size_t>(t)];
+        if (made == 0) made = newPrimitive(t) + 1;
+        return made - 1;
     }
 
     NodeId newNamed(Type t, Name name, std::string_view doc) {
@@ -597,12 +597,7 @@ private:
     const JsonTape& t_;
     GraphScratch& g_;
     bool recursive_ = false;
-    static constexpr NodeId kNoNode = ~NodeId{0};
-    std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> primitives_ = [] {
-        std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> a{};
-        a.fill(kNoNode);
-        return a;
-    }();
+    std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> primitives_{};  // per Type: its shared node + 1; 0 = none yet
     std::vector<NodeId>& named_ = g_.named;
     std::unordered_map<std::string, NodeId, StringHash, std::equal_to<>> names_;
     // The current namespace: a view of the definition's text (a "namespace" value
