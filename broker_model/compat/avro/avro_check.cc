@@ -327,7 +327,7 @@ std::optional<std::string> avroParseError(std::string_view definition, const Che
 
 bool avroTopLevelIsUnion(std::string_view definition, const CheckOptions& options) {
     ParseResult r = avro::parseCached(definition, avro::parseOptionsFor(options));
-    return r.ok() && r.schema->rootNode().type == avro::Type::union_;
+    return r.ok() && r.schema->typeOf(r.schema->root) == avro::Type::union_;
 }
 
 std::optional<bool> avroDefinitionsEqual(std::string_view a, std::string_view b, const CheckOptions& options) {

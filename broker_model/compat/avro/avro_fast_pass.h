@@ -27,11 +27,10 @@ class FastPass {
 public:
     FastPass(const Schema& w, const Schema& r, const Rules& rules)
         : w_(w), r_(r), cw_(w.compact), cr_(r.compact), rules_(rules),
-          budget_(16 * static_cast<std::int64_t>(w.nodes.size() + r.nodes.size()) + 1024) {}
+          budget_(16 * static_cast<std::int64_t>(w.nodeCount() + r.nodeCount()) + 1024) {}
 
     static bool applies(const Schema& w, const Schema& r, const Rules& rules) {
         if (!w.compact.ready || !r.compact.ready) return false;
-        if (w.compact.nodes.size() != w.nodes.size() || r.compact.nodes.size() != r.nodes.size()) return false;
         if (w.recursive || r.recursive) return false;
         // Bounded nesting: every depth the Resolver, the 1.8.2 hasErrors search
         // (also over a defaulted reader field's own grammar) and the default
@@ -49,7 +48,7 @@ public:
     bool compatible() {
         Scratch& s = scratch();
         s.marks.clear();
-        s.memo.assign(w_.nodes.size(), 0);
+        s.memo.assign(cw_.nodes.size(), 0);
         scratch_ = &s;
         return resolve(w_.root, r_.root, 0);
     }
@@ -80,15 +79,13 @@ private:
     }
 
     bool namesMatch(NodeId w, NodeId r) const {
-        const Node& W = w_.at(w);
-        const Node& R = r_.at(r);
-        return rules_.shortNames ? W.name.name == R.name.name : W.name.full == R.name.full;
+        return rules_.shortNames ? cw_.shortName(w) == cr_.shortName(r) : cw_.fullName(w) == cr_.fullName(r);
     }
 
     bool sameType(NodeId w, NodeId r, int depth) {
         const CNode& W = cw_.nodes[w];
         switch (W.type) {
-            case Type::fixed: return namesMatch(w, r) && w_.at(w).size == r_.at(r).size;
+            case Type::fixed: return namesMatch(w, r) && W.a == cr_.nodes[r].a;
             case Type::enumeration: return namesMatch(w, r);
             case Type::array:
             case Type::map: return resolve(W.a, cr_.nodes[r].a, depth + 1);
@@ -138,7 +135,7 @@ private:
         switch (W.type) {
             case Type::array:
             case Type::map: return unionEquiv(W.a, R.a, depth + 1);
-            case Type::fixed: return w_.at(w).size == r_.at(r).size ? 1 : 0;
+            case Type::fixed: return W.a == R.a ? 1 : 0;
             case Type::enumeration: return w_.at(w).symbols == r_.at(r).symbols ? 1 : 0;
             case Type::union_:
                 if (W.b != R.b) return 0;
@@ -176,7 +173,7 @@ private:
         for (std::uint32_t j = 0; j < R.b && match < 0; ++j) {
             NodeId b = cr_.branches[R.a + j];
             if (cr_.nodes[b].type != W.type) continue;
-            if (!isNamed(W.type) || w_.at(w).name.full == r_.at(b).name.full) match = static_cast<int>(j);
+            if (!isNamed(W.type) || cw_.fullName(w) == cr_.fullName(b)) match = static_cast<int>(j);
             else if (W.type == Type::record) return false;  // the Resolver would try the record's structure
         }
         for (std::uint32_t j = 0; j < R.b && match < 0; ++j) {

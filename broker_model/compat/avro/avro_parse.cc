@@ -1,14 +1,21 @@
-// Schema.Parser: the JSON tree of a definition to the Schema graph.
+// Schema.Parser: the JSON tree of a definition to the Schema graph. parse()
+// first offers the text to the quick path (avro_quick_parse.h), which builds
+// only the compact tables of a plain definition and defers the node model to
+// Schema::buildNodes (here: the full parser again, on first need).
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <stdexcept>
 #include <set>
 #include <unordered_set>
 #include <utility>
 
 #include "broker_model/compat/avro/avro_schema.h"
+#include "broker_model/compat/avro/avro_parse_rules.h"
+#include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/avro/avro_schema_graph.h"
 #include "broker_model/compat/avro/json_tape.h"
 #include "broker_model/compat/avro/json_text.h"
@@ -30,53 +37,15 @@ struct Thrown {
 [[noreturn]] void throwParse(std::string msg) { throw Thrown{{std::string(exception_class::kAvroSchemaParse), std::move(msg)}}; }
 [[noreturn]] void throwAs(std::string_view cls, std::string msg) { throw Thrown{{std::string(cls), std::move(msg)}}; }
 
-// s == lit, with the length a constant so the compiler compares in registers.
-template <std::size_t N>
-bool is(std::string_view s, const char (&lit)[N]) {
-    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
-}
-
-bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
-
-std::optional<Type> primitiveType(std::string_view s) {
-    // By length, then the name: this runs for every type name of a definition.
-    switch (s.size()) {
-        case 3:
-            if (is(s, "int")) return Type::int_;
-            break;
-        case 4:
-            if (is(s, "long")) return Type::long_;
-            if (is(s, "null")) return Type::null;
-            break;
-        case 5:
-            if (is(s, "bytes")) return Type::bytes;
-            if (is(s, "float")) return Type::float_;
-            break;
-        case 6:
-            if (is(s, "string")) return Type::string;
-            if (is(s, "double")) return Type::double_;
-            break;
-        case 7:
-            if (is(s, "boolean")) return Type::boolean;
-            break;
-        default: break;
-    }
-    return std::nullopt;
-}
-
-bool isAsciiLetter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-// Java Character.isLetter / isLetterOrDigit, approximated: every non-ASCII
-// UTF-8 byte counts as a letter (UNCONFIRMED for non-letter code points).
-bool isNameStart(unsigned char c, bool dollar) { return isAsciiLetter(c) || c == '_' || c >= 0x80 || (dollar && c == '$'); }
-bool isNamePart(unsigned char c, bool dollar) { return isNameStart(c, dollar) || (c >= '0' && c <= '9'); }
+using namespace parse_rules;
 
 // Schema.validateName (1.8–1.11) / NameValidator.UTF_VALIDATOR (1.12).
 const std::string& validateName(const std::string& name, bool dollar) {
-    if (name.empty()) throwParse("Empty name");
-    if (!isNameStart(static_cast<unsigned char>(name[0]), dollar)) throwParse("Illegal initial character: " + name);
-    for (std::size_t i = 1; i < name.size(); ++i) {
-        if (!isNamePart(static_cast<unsigned char>(name[i]), dollar)) throwParse("Illegal character in: " + name);
+    switch (checkName(name, dollar)) {
+        case NameCheck::ok: break;
+        case NameCheck::empty: throwParse("Empty name");
+        case NameCheck::badStart: throwParse("Illegal initial character: " + name);
+        case NameCheck::badPart: throwParse("Illegal character in: " + name);
     }
     return name;
 }
@@ -114,17 +83,12 @@ std::optional<double> javaDoubleValueOf(std::string text) {
     return d;
 }
 
-// The object keys the parser reads (Parser::keysOf).
-enum Key : std::uint8_t { kOther, kType, kName, kNamespace, kDoc, kFields, kItems, kValues, kSize, kSymbols, kAliases, kDefault, kOrder, kKeyCount };
-using Reserved = std::uint32_t;  // a set of Keys
-constexpr Reserved bit(Key k) { return Reserved{1} << k; }
-
 class Parser {
 public:
     using Index = JsonTape::Index;
     static constexpr Index kNone = JsonTape::kNone;
 
-    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), opt_(o), t_(t), g_(graphScratch()) {
+    Parser(Schema& s, const ParseOptions& o, const JsonTape& t) : s_(s), nodes_(s.editNodes()), opt_(o), t_(t), g_(graphScratch()) {
         g_.depth.clear();
         g_.unionDepth.clear();
         g_.open.clear();
@@ -163,20 +127,9 @@ private:
         return t_.str(j);
     }
 
-    // The keys the parser reads; a definition's objects are small, and one pass
-    // over an object's members classifies them all (the tape has no duplicate
-    // keys: nlohmann keeps one per key, the reader declines duplicates).
-    static Key classify(std::string_view k) {
-        switch (k.size()) {
-            case 3: return is(k, "doc") ? kDoc : kOther;
-            case 4: return is(k, "type") ? kType : is(k, "name") ? kName : is(k, "size") ? kSize : kOther;
-            case 5: return is(k, "items") ? kItems : is(k, "order") ? kOrder : kOther;
-            case 6: return is(k, "fields") ? kFields : is(k, "values") ? kValues : kOther;
-            case 7: return is(k, "symbols") ? kSymbols : is(k, "aliases") ? kAliases : is(k, "default") ? kDefault : kOther;
-            case 9: return is(k, "namespace") ? kNamespace : kOther;
-            default: return kOther;
-        }
-    }
+    // A definition's objects are small, and one pass over an object's members
+    // classifies them all (the tape has no duplicate keys: nlohmann keeps one
+    // per key, the reader declines duplicates).
     struct Keys {
         std::array<Index, kKeyCount> value;
         Index operator[](Key k) const { return value[k]; }
@@ -231,8 +184,8 @@ private:
     }
 
     NodeId add(Node n) {
-        s_.nodes.push_back(std::move(n));
-        return static_cast<NodeId>(s_.nodes.size() - 1);
+        nodes_.push_back(std::move(n));
+        return static_cast<NodeId>(nodes_.size() - 1);
     }
 
     // Per node, as it is made: edges on the longest path from it, most union
@@ -251,11 +204,11 @@ private:
         g_.depth.push_back(depth);
         g_.unionDepth.push_back(unionDepth);
         g_.open.push_back(0);
-        return static_cast<NodeId>(s_.nodes.size() - 1);
+        return static_cast<NodeId>(nodes_.size() - 1);
     }
 
     NodeId newPrimitive(Type t) {
-        s_.nodes.emplace_back().type = t;
+        nodes_.emplace_back().type = t;
         return track(0, 0);
     }
 
@@ -271,7 +224,7 @@ private:
 
     NodeId newNamed(Type t, Name name, std::string_view doc) {
         if (primitiveType(name.full)) throwAs(kAvroTypeException, "Schemas may not be named after primitives: " + name.full);
-        Node& n = s_.nodes.emplace_back();
+        Node& n = nodes_.emplace_back();
         n.type = t;
         n.name = std::move(name);
         n.doc = doc;
@@ -284,7 +237,7 @@ private:
     std::optional<NodeId> defined(std::string_view full) const {
         if (named_.size() <= kScanNames) {
             for (NodeId id : named_) {
-                if (s_.nodes[id].name.full == full) return id;
+                if (nodes_[id].name.full == full) return id;
             }
             return std::nullopt;
         }
@@ -294,11 +247,11 @@ private:
     }
 
     void defineName(NodeId id) {  // Names.put
-        const Name& n = s_.nodes[id].name;
+        const Name& n = nodes_[id].name;
         if (defined(n.full)) throwParse("Can't redefine: " + n.full);
         named_.push_back(id);
         if (named_.size() == kScanNames + 1) {
-            for (NodeId d : named_) names_.emplace(s_.nodes[d].name.full, d);
+            for (NodeId d : named_) names_.emplace(nodes_[d].name.full, d);
         } else if (named_.size() > kScanNames + 1) {
             names_.emplace(n.full, id);
         }
@@ -368,16 +321,16 @@ private:
             if (auto found = findName(fullName(type, space_))) return *found;
             throwParse("Type not supported: " + std::string(type));
         }
-        addProps(s_.nodes[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
+        addProps(nodes_[id].props, j, isEnum && avro19() ? kEnumReserved : kSchemaReserved);
         if (named) space_ = saved;
-        if (isNamed(s_.nodes[id].type)) addTypeAliases(id, j, keys);
+        if (isNamed(nodes_[id].type)) addTypeAliases(id, j, keys);
         return id;
     }
 
     NodeId parseRecord(Index j, const Keys& keys, Name name, std::string_view doc, bool isError) {
         NodeId id = newNamed(Type::record, std::move(name), doc);
         g_.open[id] = 1;
-        s_.nodes[id].isError = isError;
+        nodes_[id].isError = isError;
         defineName(id);
         Index fieldsNode = keys[kFields];
         if (!t_.isArray(fieldsNode)) throwParse("Record has no fields: " + t_.compact(j));
@@ -386,7 +339,7 @@ private:
         for (const Index* f = t_.elemsBegin(fieldsNode); f != t_.elemsEnd(fieldsNode); ++f) parseField(*f, fields.emplace_back());
         setFields(id, std::move(fields));
         std::uint32_t d = 0, u = 0;
-        for (const Field& f : s_.nodes[id].fields) {
+        for (const Field& f : nodes_[id].fields) {
             d = std::max(d, g_.depth[f.type] + 1);
             u = std::max(u, g_.unionDepth[f.type]);
         }
@@ -418,7 +371,7 @@ private:
             field.type = parse(typeNode);
         }
         field.order = parseOrder(keys[kOrder]);
-        field.defaultValue = parseDefault(keys[kDefault], s_.nodes[field.type].type);
+        field.defaultValue = parseDefault(keys[kDefault], nodes_[field.type].type);
         validateName(field.name, dollar());
         addProps(field.props, f, kFieldReserved);
         field.aliases = parseAliases(f, keys);
@@ -450,7 +403,7 @@ private:
     }
 
     void setFields(NodeId id, std::vector<Field> fields) {  // RecordSchema.setFields
-        Node& n = s_.nodes[id];
+        Node& n = nodes_[id];
         auto& slots = n.fieldIndex.slots;
         slots.assign(CompactSchema::tableSize(static_cast<std::uint32_t>(fields.size())), 0);
         const std::size_t mask = slots.size() - 1;
@@ -469,7 +422,7 @@ private:
     }
 
     std::string fieldToString(const Field& f, std::uint32_t pos) const {
-        return f.name + " type:" + upperTypeName(s_.nodes[f.type].type) + " pos:" + std::to_string(pos);
+        return f.name + " type:" + upperTypeName(nodes_[f.type].type) + " pos:" + std::to_string(pos);
     }
 
     NodeId parseEnum(Index j, const Keys& keys, Name name, std::string_view doc) {
@@ -492,8 +445,8 @@ private:
         if (enumDefault && !seen.count(*enumDefault)) {
             throwParse("The Enum Default: " + *enumDefault + " is not in the enum symbol set: " + listToString(symbols));
         }
-        s_.nodes[id].symbols = std::move(symbols);
-        s_.nodes[id].enumDefault = enumDefault;
+        nodes_[id].symbols = std::move(symbols);
+        nodes_[id].enumDefault = enumDefault;
         defineName(id);
         return id;
     }
@@ -504,7 +457,7 @@ private:
             throwParse(std::string(isArray ? "Array has no items type: " : "Map has no values type: ") + t_.compact(j));
         }
         NodeId items = parse(inner);
-        Node& n = s_.nodes.emplace_back();
+        Node& n = nodes_.emplace_back();
         n.type = isArray ? Type::array : Type::map;
         n.items = items;
         return track(g_.depth[items] + 1, g_.unionDepth[items]);
@@ -518,7 +471,7 @@ private:
         bool isInt = integral && t_.at(sizeNode).i >= INT32_MIN && t_.at(sizeNode).i <= INT32_MAX;
         if (!isInt) throwParse("Invalid or no size: " + t_.compact(j));
         NodeId id = newNamed(Type::fixed, std::move(name), doc);
-        s_.nodes[id].size = t_.at(sizeNode).i;
+        nodes_[id].size = t_.at(sizeNode).i;
         defineName(id);
         return id;
     }
@@ -532,7 +485,7 @@ private:
             d = std::max(d, g_.depth[b] + 1);
             u = std::max(u, g_.unionDepth[b] + 1);
         }
-        Node& un = s_.nodes.emplace_back();
+        Node& un = nodes_.emplace_back();
         un.type = Type::union_;
         un.branches = std::move(branches);
         NodeId id = track(d, u);
@@ -541,9 +494,9 @@ private:
         std::array<std::string_view, kLinear> small;
         std::size_t smallCount = 0;
         std::unordered_set<std::string_view> large;
-        const std::vector<NodeId>& bs = s_.nodes[id].branches;
+        const std::vector<NodeId>& bs = nodes_[id].branches;
         for (NodeId b : bs) {
-            const Node& bn = s_.nodes[b];
+            const Node& bn = nodes_[b];
             if (bn.type == Type::union_) throwAs(exception_class::kAvroRuntime, "Nested union: " + toJsonText(s_, id, false));
             std::string_view full = isNamed(bn.type) ? std::string_view(bn.name.full) : to_string_view(bn.type);
             bool dup;
@@ -573,26 +526,20 @@ private:
 
     void addTypeAliases(NodeId id, Index j, const Keys& keys) {
         for (const auto& alias : parseAliases(j, keys)) {
-            Name n = makeName(alias, s_.nodes[id].name.space);
-            auto& list = s_.nodes[id].aliases;
+            Name n = makeName(alias, nodes_[id].name.space);
+            auto& list = nodes_[id].aliases;
             if (std::find(list.begin(), list.end(), n) == list.end()) list.push_back(n);
         }
     }
 
-    // Keys that are not props (Schema.SCHEMA_RESERVED, ENUM_RESERVED from 1.9, FIELD_RESERVED); any other key,
-    // the empty one included, is a prop.
-    static constexpr Reserved kSchemaReserved = bit(kDoc) | bit(kFields) | bit(kItems) | bit(kName) | bit(kNamespace) | bit(kSize) |
-                                                bit(kSymbols) | bit(kValues) | bit(kType) | bit(kAliases);
-    static constexpr Reserved kEnumReserved = kSchemaReserved | bit(kDefault);
-    static constexpr Reserved kFieldReserved = bit(kDefault) | bit(kDoc) | bit(kName) | bit(kOrder) | bit(kType) | bit(kAliases);
-
-    void addProps(Props& props, Index j, Reserved reserved) const {
+    void addProps(Props& props, Index j, KeySet reserved) const {
         for (const auto* m = t_.membersBegin(j); m != t_.membersEnd(j); ++m) {
             if ((reserved & bit(classify(m->key))) == 0) props.emplace_back(std::string(m->key), t_.json(m->value));
         }
     }
 
     Schema& s_;
+    std::vector<Node>& nodes_;
     const ParseOptions& opt_;
     const JsonTape& t_;
     GraphScratch& g_;
@@ -731,7 +678,10 @@ std::optional<JavaException> readJson(std::string_view text, const ParseOptions&
 
 }  // namespace
 
-ParseResult parse(std::string_view definition, const ParseOptions& options) {
+namespace {
+
+// The full parser: the JSON tree, then the node model, then its summaries.
+std::shared_ptr<Schema> parseTree(std::string_view definition, const ParseOptions& options, std::optional<JavaException>* failure) {
     // The JSON tree of the definition, reused by this thread's parses (it
     // points into `definition` and `json`, so it is emptied on the way out).
     thread_local JsonTape tape;
@@ -742,26 +692,66 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
             t.trim();
         }
     } release{tape};
-    ParseResult r;
     std::optional<Json> json;
     if (auto err = readJson(definition, options, tape, json)) {
-        r.failure = std::move(err);
-        return r;
+        *failure = std::move(err);
+        return nullptr;
     }
     auto schema = std::make_shared<Schema>();
     GraphSummary graph;
-    schema->nodes.reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
+    schema->editNodes().reserve(definition.size() / 24 + 4);  // rough node count: avoids re-moving nodes while growing
     try {
         Parser p(*schema, options, tape);
         schema->root = p.parse(tape.root());
         graph = p.summary(schema->root);
     } catch (const Thrown& t) {
-        r.failure = t.e;
-        return r;
+        *failure = t.e;
+        return nullptr;
     }
     summarize(*schema, graph);
-    r.schema = std::move(schema);
+    return schema;
+}
+
+}  // namespace
+
+ParseResult parseFull(std::string_view definition, const ParseOptions& options) {
+    ParseResult r;
+    r.schema = parseTree(definition, options, &r.failure);
     return r;
+}
+
+ParseResult parse(std::string_view definition, const ParseOptions& options) {
+    if (auto quick = quickParse(definition, options)) {
+        ParseResult r;
+        r.schema = std::move(quick);
+        return r;
+    }
+    return parseFull(definition, options);
+}
+
+void Schema::deferNodes(std::string_view definition, const ParseOptions& options) {
+    definition_ = definition;
+    options_ = options;
+    built_.store(false, std::memory_order_release);
+}
+
+const std::vector<Node>& Schema::buildNodes() const {
+    static std::mutex mu;  // builds are rare: once per quickly parsed schema that needs its full model
+    std::lock_guard<std::mutex> lock(mu);
+    if (built_.load(std::memory_order_acquire)) return nodes_;
+    std::optional<JavaException> failure;
+    std::shared_ptr<Schema> full = parseTree(definition_, options_, &failure);
+    // The quick path accepts only what the full parser accepts, with the same
+    // graph (tests/unit/compat_avro_quick_parse_test.cpp holds it to that).
+    if (!full || full->root != root || full->recursive != recursive || full->hasAliases != hasAliases || !(full->compact == compact)) {
+        throw std::logic_error("cnxsim bug: the quick Avro parse of a definition disagrees with the full parser: " +
+                               definition_.substr(0, 300));
+    }
+    nodes_ = std::move(full->nodes_);
+    definition_.clear();
+    definition_.shrink_to_fit();
+    built_.store(true, std::memory_order_release);
+    return nodes_;
 }
 
 }  // namespace cnx::compat::avro

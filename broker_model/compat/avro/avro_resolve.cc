@@ -25,8 +25,8 @@ namespace {
 class FlattenCheck {
 public:
     explicit FlattenCheck(const Resolver& res)
-        : res_(res), acts_(res.actions()), wBase_(acts_.size()), rBase_(wBase_ + res.writer().nodes.size()),
-          total_(rBase_ + res.reader().nodes.size()) {}
+        : res_(res), acts_(res.actions()), wBase_(acts_.size()), rBase_(wBase_ + res.writer().nodes().size()),
+          total_(rBase_ + res.reader().nodes().size()) {}
 
     bool overflows(ActionId root, bool equivIsSimple) {
         std::vector<char> reach(total_, 0);

@@ -17,7 +17,7 @@ class Resolver {
 public:
     Resolver(const Schema& w, const Schema& r, const Rules& rules)
         : w_(w), r_(r), rules_(rules), names_(w, r, rules.applyAliases), encoder_(r) {
-        acts_.reserve(w.nodes.size() + 16);  // about one action per writer node reached
+        acts_.reserve(w.nodeCount() + 16);  // about one action per writer node reached
     }
 
     ActionId run() { return resolve(w_.root, r_.root, 0); }
@@ -233,7 +233,7 @@ private:
 
     bool everyDefaultEncodes() {
         try {
-            for (const Node& n : r_.nodes) {
+            for (const Node& n : r_.nodes()) {
                 if (n.type != Type::record) continue;
                 for (const Field& f : n.fields) {
                     if (f.defaultValue) checkDefault(f);

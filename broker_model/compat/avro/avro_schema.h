@@ -10,6 +10,7 @@
 // UnionSchema ("Duplicate in union:", "Nested union: "), NamedSchema
 // ("Schemas may not be named after primitives: "), Field.equals, toJson.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -95,9 +96,12 @@ struct Node {
 struct CompactSchema {
     struct CNode {
         Type type = Type::null;
-        std::uint32_t a = 0;  // record: first field in `fields`; union: first branch in `branches`; array/map: items
+        std::uint32_t a = 0;  // record: first field in `fields`; union: first branch in `branches`; array/map: items;
+                              // fixed: its size (an int, as parsed)
         std::uint32_t b = 0;  // record: field count; union: branch count
         std::uint32_t c = 0;  // record: first slot of its name table in `slots` (size = tableSize(b))
+        std::uint32_t nameOff = 0, nameLen = 0;  // named types: the full name in `names`
+        bool operator==(const CNode&) const = default;
     };
     enum FieldFlag : std::uint8_t {
         kHasDefault = 1,
@@ -111,12 +115,13 @@ struct CompactSchema {
         std::uint32_t nameOff = 0;
         std::uint32_t nameLen = 0;
         std::uint8_t flags = 0;
+        bool operator==(const CField&) const = default;
     };
     std::vector<CNode> nodes;
     std::vector<CField> fields;
     std::vector<NodeId> branches;
     std::vector<std::uint32_t> slots;  // record-relative field index + 1; 0 = empty
-    std::string names;                 // field-name pool
+    std::string names;                 // name pool: per node in id order, a named type's full name, then its field names
     bool ready = false;
     bool severalRecordBranches = false;  // some union has two or more record branches
     std::uint32_t maxDepth = 0;          // edges on the longest path from any node (non-recursive schemas only)
@@ -133,19 +138,69 @@ struct CompactSchema {
         return n;
     }
     std::string_view name(const CField& f) const { return std::string_view(names).substr(f.nameOff, f.nameLen); }
+    /// A named type's full name ("space.name" or "name").
+    std::string_view fullName(NodeId id) const { return std::string_view(names).substr(nodes[id].nameOff, nodes[id].nameLen); }
+    /// A named type's name without its namespace.
+    std::string_view shortName(NodeId id) const {
+        std::string_view full = fullName(id);
+        auto dot = full.rfind('.');
+        return dot == std::string_view::npos ? full : full.substr(dot + 1);
+    }
+    bool operator==(const CompactSchema&) const = default;
 };
 
-/// A parsed schema: a graph of nodes, `root` first. Immutable once built.
-struct Schema {
-    std::vector<Node> nodes;
+/// Parser behaviour switches, derived from CheckOptions.
+struct ParseOptions {
+    AvroVersion version = AvroVersion::v1_12_0;
+    bool namesAllowDollar = false;  // Pulsar 4.2 COMPATIBLE_NAME_VALIDATOR (§4.5)
+};
+
+/// A parsed schema: a graph of nodes. Immutable once built; safe to share
+/// between threads.
+///
+/// Two models of one graph, with the same node ids: `compact` (always there)
+/// and the full node model (`nodes()`, `at()`). A definition in the common
+/// subset that the quick path of parse() reads (avro_quick_parse.h) gets only
+/// the compact tables at first; its full model is built from the definition,
+/// by the full parser, the first time anything asks for it. The fast
+/// compatibility pass reads the compact tables only, so a compatible check of
+/// such schemas never builds it.
+class Schema {
+public:
     NodeId root = 0;
     // Summaries the parser fills in, so the resolver can skip whole passes:
     // (conservative defaults for a Schema built by hand.)
     bool recursive = true;    // a named type reachable from itself (the node graph has a cycle)
     bool hasAliases = true;   // some named type or record field declares aliases
     CompactSchema compact;    // filled in by parse(); `ready` false for a Schema built by hand
-    const Node& at(NodeId id) const { return nodes[id]; }
-    const Node& rootNode() const { return nodes[root]; }
+
+    Schema() = default;
+    Schema(const Schema&) = delete;
+    Schema& operator=(const Schema&) = delete;
+
+    /// The full node model, `root` among them; built on the first call when the parse deferred it.
+    const std::vector<Node>& nodes() const { return built_.load(std::memory_order_acquire) ? nodes_ : buildNodes(); }
+    const Node& at(NodeId id) const { return nodes()[id]; }
+    const Node& rootNode() const { return at(root); }
+    /// A node's type, without building the full model.
+    Type typeOf(NodeId id) const { return compact.ready ? compact.nodes[id].type : at(id).type; }
+    /// How many nodes the graph has, without building the full model.
+    std::size_t nodeCount() const { return compact.ready ? compact.nodes.size() : nodes().size(); }
+    /// True until something has needed the full model of a quickly parsed schema (for tests and benchmarks).
+    bool nodesDeferred() const { return !built_.load(std::memory_order_acquire); }
+
+    /// For the full parser, while it builds the model.
+    std::vector<Node>& editNodes() { return nodes_; }
+    /// For the parser: the full model is to be built from `definition` when first needed.
+    void deferNodes(std::string_view definition, const ParseOptions& options);
+
+private:
+    const std::vector<Node>& buildNodes() const;
+
+    mutable std::vector<Node> nodes_;
+    mutable std::atomic<bool> built_{true};
+    mutable std::string definition_;  // deferred only: emptied once the nodes are built
+    ParseOptions options_;    // deferred only
 };
 
 /// A Java exception as the broker would see it: class and message.
@@ -160,11 +215,6 @@ inline constexpr std::string_view kAvroTypeException = "org.apache.avro.AvroType
 inline constexpr std::string_view kStackOverflowError = "java.lang.StackOverflowError";
 inline constexpr std::string_view kNullPointerException = "java.lang.NullPointerException";
 
-/// Parser behaviour switches, derived from CheckOptions.
-struct ParseOptions {
-    AvroVersion version = AvroVersion::v1_12_0;
-    bool namesAllowDollar = false;  // Pulsar 4.2 COMPATIBLE_NAME_VALIDATOR (§4.5)
-};
 ParseOptions parseOptionsFor(const CheckOptions& options);
 
 /// Either a schema or the exception Avro's parser throws.

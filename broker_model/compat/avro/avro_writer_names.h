@@ -53,7 +53,7 @@ private:
     bool renamed(NodeId id) const { return renamed_.count(id) != 0; }
 
     void collect(const Schema& r) {  // Schema.getAliases over the reader
-        std::vector<char> seen(r.nodes.size(), 0);
+        std::vector<char> seen(r.nodes().size(), 0);
         std::vector<NodeId> stack{r.root};
         while (!stack.empty()) {
             NodeId id = stack.back();
@@ -80,7 +80,7 @@ private:
     }
 
     void rename() {
-        for (NodeId id = 0; id < w_.nodes.size(); ++id) {
+        for (NodeId id = 0; id < w_.nodes().size(); ++id) {
             const Node& n = w_.at(id);
             if (!isNamed(n.type)) continue;
             auto it = aliases_.find(n.name.full);

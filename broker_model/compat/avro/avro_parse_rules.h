@@ -1,0 +1,92 @@
+#pragma once
+// Internal to the Avro parsers (avro_parse.cc, avro_quick_parse.cc): the
+// lexical rules both read a definition by, so that the two cannot drift apart.
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "broker_model/compat/avro/avro_schema.h"
+
+namespace cnx::compat::avro::parse_rules {
+
+// s == lit, with the length a constant so the compiler compares in registers.
+template <std::size_t N>
+bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
+inline bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
+
+// Schema.PRIMITIVES: the type a bare name stands for, if it is one.
+inline std::optional<Type> primitiveType(std::string_view s) {
+    // By length, then the name: this runs for every type name of a definition.
+    switch (s.size()) {
+        case 3:
+            if (is(s, "int")) return Type::int_;
+            break;
+        case 4:
+            if (is(s, "long")) return Type::long_;
+            if (is(s, "null")) return Type::null;
+            break;
+        case 5:
+            if (is(s, "bytes")) return Type::bytes;
+            if (is(s, "float")) return Type::float_;
+            break;
+        case 6:
+            if (is(s, "string")) return Type::string;
+            if (is(s, "double")) return Type::double_;
+            break;
+        case 7:
+            if (is(s, "boolean")) return Type::boolean;
+            break;
+        default: break;
+    }
+    return std::nullopt;
+}
+
+inline bool isAsciiLetter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Java Character.isLetter / isLetterOrDigit, approximated: every non-ASCII
+// UTF-8 byte counts as a letter (UNCONFIRMED for non-letter code points).
+inline bool isNameStart(unsigned char c, bool dollar) { return isAsciiLetter(c) || c == '_' || c >= 0x80 || (dollar && c == '$'); }
+inline bool isNamePart(unsigned char c, bool dollar) { return isNameStart(c, dollar) || (c >= '0' && c <= '9'); }
+
+// What Schema.validateName (1.8–1.11) / NameValidator.UTF_VALIDATOR (1.12) accepts.
+enum class NameCheck { ok, empty, badStart, badPart };
+inline NameCheck checkName(std::string_view name, bool dollar) {
+    if (name.empty()) return NameCheck::empty;
+    if (!isNameStart(static_cast<unsigned char>(name[0]), dollar)) return NameCheck::badStart;
+    for (std::size_t i = 1; i < name.size(); ++i) {
+        if (!isNamePart(static_cast<unsigned char>(name[i]), dollar)) return NameCheck::badPart;
+    }
+    return NameCheck::ok;
+}
+
+// The object keys the parsers read.
+enum Key : std::uint8_t { kOther, kType, kName, kNamespace, kDoc, kFields, kItems, kValues, kSize, kSymbols, kAliases, kDefault, kOrder, kKeyCount };
+using KeySet = std::uint32_t;
+constexpr KeySet bit(Key k) { return KeySet{1} << k; }
+
+inline Key classify(std::string_view k) {
+    switch (k.size()) {
+        case 3: return is(k, "doc") ? kDoc : kOther;
+        case 4: return is(k, "type") ? kType : is(k, "name") ? kName : is(k, "size") ? kSize : kOther;
+        case 5: return is(k, "items") ? kItems : is(k, "order") ? kOrder : kOther;
+        case 6: return is(k, "fields") ? kFields : is(k, "values") ? kValues : kOther;
+        case 7: return is(k, "symbols") ? kSymbols : is(k, "aliases") ? kAliases : is(k, "default") ? kDefault : kOther;
+        case 9: return is(k, "namespace") ? kNamespace : kOther;
+        default: return kOther;
+    }
+}
+
+// Keys that are not props (Schema.SCHEMA_RESERVED, ENUM_RESERVED from 1.9, FIELD_RESERVED); any other key,
+// the empty one included, is a prop.
+inline constexpr KeySet kSchemaReserved = bit(kDoc) | bit(kFields) | bit(kItems) | bit(kName) | bit(kNamespace) | bit(kSize) |
+                                          bit(kSymbols) | bit(kValues) | bit(kType) | bit(kAliases);
+inline constexpr KeySet kEnumReserved = kSchemaReserved | bit(kDefault);
+inline constexpr KeySet kFieldReserved = bit(kDefault) | bit(kDoc) | bit(kName) | bit(kOrder) | bit(kType) | bit(kAliases);
+
+}  // namespace cnx::compat::avro::parse_rules

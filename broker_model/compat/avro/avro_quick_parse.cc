@@ -1,0 +1,734 @@
+// The quick path of parse(): see avro_quick_parse.h for the subset it reads.
+//
+// One recursive descent over the text does the JSON and the Avro grammar at
+// once. It mirrors the full parser (avro_parse.cc) step for step wherever a
+// node is made, so that node ids agree: a record's node before its fields'
+// types, an array, map or union node after what it contains, one shared node
+// per primitive named by a bare string. Nodes are laid out into the compact
+// tables in id order at the end, as avro_schema_graph.cc's buildCompact lays
+// out the full model. Every function returns false to decline.
+
+#include "broker_model/compat/avro/avro_quick_parse.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "broker_model/compat/avro/avro_parse_rules.h"
+
+namespace cnx::compat::avro {
+
+namespace {
+
+using namespace parse_rules;
+
+constexpr NodeId kNoNode = static_cast<NodeId>(-1);
+constexpr std::size_t kScanNames = 32;  // named types found by a scan up to this many, then by a map
+constexpr std::size_t kScanKeys = 16;   // props per object compared for duplicates; more: decline
+
+// Printable ASCII but '"' and '\\': the only bytes the quick path takes in a string.
+constexpr std::array<bool, 256> kPlain = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+}();
+
+struct QNode {
+    Type type = Type::null;
+    bool open = false;                      // a record whose fields are being read
+    std::uint32_t depth = 0, unionDepth = 0;  // as the full parser's GraphScratch
+    std::uint32_t a = 0;                    // array/map: items; fixed: size; record/union: first in done fields/branches
+    std::uint32_t count = 0;                // record: fields; union: branches
+    std::uint32_t nameOff = 0, nameLen = 0;  // named: full name in Scratch::pool
+};
+
+struct QField {
+    std::string_view name;
+    NodeId type = 0;
+    std::uint8_t flags = 0;
+};
+
+// Per thread, reused: a parse allocates only for the Schema it returns.
+struct Scratch {
+    std::vector<QNode> nodes;
+    std::vector<QField> fieldStack, fields;
+    std::vector<NodeId> branchStack, branches;
+    std::vector<NodeId> named;  // named types in the order defined
+    std::unordered_map<std::string, NodeId> byName;  // past kScanNames
+    std::string pool;           // full names of named types
+    std::string ref;            // a reference's full name, being composed
+    std::vector<std::string_view> keys;  // an object's keys the parser does not read, for the duplicate check
+    std::vector<std::uint32_t> slots;
+
+    void clear() {
+        nodes.clear();
+        fieldStack.clear();
+        fields.clear();
+        branchStack.clear();
+        branches.clear();
+        named.clear();
+        if (!byName.empty()) byName.clear();
+        pool.clear();
+        keys.clear();
+    }
+};
+
+class QuickParser {
+public:
+    QuickParser(std::string_view text, const ParseOptions& o, Scratch& s)
+        : p_(text.data()), end_(text.data() + text.size()), dollar_(o.namesAllowDollar), s_(s) {}
+
+    bool run(Schema& out) {
+        ws();
+        if (p_ == end_ || (*p_ != '{' && *p_ != '[')) return false;
+        NodeId root = kNoNode;
+        if (!schema(&root, 0)) return false;
+        // Jackson reads the first value; from Avro 1.11.3 anything but
+        // whitespace after it is an error, before that it is ignored.
+        for (; p_ != end_; ++p_) {
+            char c = *p_;
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
+        }
+        return layOut(root, out);
+    }
+
+private:
+    // ---- JSON ----
+
+    void ws() {
+        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    }
+    bool at(char c) const { return p_ != end_ && *p_ == c; }
+
+    bool str(std::string_view* out) {
+        if (!at('"')) return false;
+        const char* start = ++p_;
+        while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+        if (p_ == end_ || *p_ != '"') return false;  // an escape, a control or non-ASCII byte: decline
+        *out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+        ++p_;
+        return true;
+    }
+
+    bool literal(std::string_view word) {
+        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+        p_ += word.size();
+        return true;
+    }
+
+    // -?(0|[1-9][0-9]*), not followed by a fraction or exponent; *value when it fits in 64 bits.
+    bool integer(std::int64_t* value, bool* fits) {
+        bool negative = at('-');
+        if (negative) ++p_;
+        if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+        std::uint64_t v = 0;
+        bool ok = true;
+        if (*p_ == '0') {
+            ++p_;
+        } else {
+            for (; p_ != end_ && *p_ >= '0' && *p_ <= '9'; ++p_) {
+                unsigned d = static_cast<unsigned>(*p_ - '0');
+                if (v > (UINT64_MAX - d) / 10) ok = false;
+                v = v * 10 + d;
+            }
+        }
+        if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
+        if (negative && v > static_cast<std::uint64_t>(INT64_MAX) + 1) ok = false;
+        *fits = ok;
+        *value = negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
+        return true;
+    }
+
+    // Any JSON value of the subset, read and dropped (props, docs, defaults).
+    // Duplicate keys inside it do not matter: no key of it is read.
+    bool skip(std::size_t depth) {
+        if (p_ == end_) return false;
+        switch (*p_) {
+            case '"': {
+                std::string_view s;
+                return str(&s);
+            }
+            case '{':
+            case '[': {
+                if (depth + 1 > kQuickMaxNesting) return false;
+                char close = *p_ == '{' ? '}' : ']';
+                bool object = close == '}';
+                ++p_;
+                ws();
+                if (at(close)) {
+                    ++p_;
+                    return true;
+                }
+                while (true) {
+                    if (object) {
+                        std::string_view key;
+                        if (!str(&key)) return false;
+                        ws();
+                        if (!at(':')) return false;
+                        ++p_;
+                        ws();
+                    }
+                    if (!skip(depth + 1)) return false;
+                    ws();
+                    if (at(',')) {
+                        ++p_;
+                        ws();
+                        continue;
+                    }
+                    if (!at(close)) return false;
+                    ++p_;
+                    return true;
+                }
+            }
+            case 't': return literal("true");
+            case 'f': return literal("false");
+            case 'n': return literal("null");
+            default: return number();
+        }
+    }
+
+    // A JSON number, as nlohmann reads it, kept short enough that it is
+    // finite as a double: at most 19 digits before the point and a
+    // two-digit exponent (a longer one is the full parser's to read).
+    bool number() {
+        const char* start = p_;
+        if (at('-')) ++p_;
+        if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+        if (*p_ == '0') {
+            ++p_;
+        } else {
+            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+        }
+        if (p_ - start > 20) return false;
+        if (at('.')) {
+            ++p_;
+            const char* digits = p_;
+            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+            if (p_ == digits) return false;
+        }
+        if (at('e') || at('E')) {
+            ++p_;
+            if (at('+') || at('-')) ++p_;
+            const char* digits = p_;
+            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+            if (p_ == digits || p_ - digits > 2) return false;
+        }
+        return true;
+    }
+
+    // Reads `"key" :` of the next member; false on the end of input or a bad key.
+    bool key(std::string_view* k) {
+        if (!str(k)) return false;
+        ws();
+        if (!at(':')) return false;
+        ++p_;
+        ws();
+        return true;
+    }
+
+    // After a member: true and *more on ',', true and !*more on '}'.
+    bool next(bool* more) {
+        ws();
+        if (at(',')) {
+            ++p_;
+            ws();
+            *more = true;
+            return true;
+        }
+        if (!at('}')) return false;
+        ++p_;
+        *more = false;
+        return true;
+    }
+
+    // Each key once per object: a duplicate would be read differently by the
+    // full parser's JSON (nlohmann keeps one value), so it declines.
+    struct KeysSeen {
+        KeySet known = 0;
+        std::size_t otherBase = 0;
+    };
+    bool firstTime(KeysSeen& seen, Key k, std::string_view name) {
+        if (k != kOther) {
+            if (seen.known & bit(k)) return false;
+            seen.known |= bit(k);
+            return true;
+        }
+        auto b = s_.keys.begin() + static_cast<std::ptrdiff_t>(seen.otherBase);
+        if (std::find(b, s_.keys.end(), name) != s_.keys.end()) return false;
+        if (s_.keys.size() - seen.otherBase >= kScanKeys) return false;
+        s_.keys.push_back(name);
+        return true;
+    }
+    void forget(const KeysSeen& seen) { s_.keys.resize(seen.otherBase); }
+
+    // ---- nodes and names (as the full parser's add / track / Names) ----
+
+    NodeId node(Type t, std::uint32_t depth, std::uint32_t unionDepth) {
+        QNode& n = s_.nodes.emplace_back();
+        n.type = t;
+        n.depth = depth;
+        n.unionDepth = unionDepth;
+        return static_cast<NodeId>(s_.nodes.size() - 1);
+    }
+
+    NodeId sharedPrimitive(Type t) {
+        NodeId& made = primitives_[static_cast<std::size_t>(t)];
+        if (made == 0) made = node(t, 0, 0) + 1;
+        return made - 1;
+    }
+
+    std::string_view fullNameOf(NodeId id) const { return std::string_view(s_.pool).substr(s_.nodes[id].nameOff, s_.nodes[id].nameLen); }
+
+    NodeId defined(std::string_view full) const {
+        if (s_.named.size() <= kScanNames) {
+            for (NodeId id : s_.named) {
+                if (fullNameOf(id) == full) return id;
+            }
+            return kNoNode;
+        }
+        auto it = s_.byName.find(std::string(full));
+        return it == s_.byName.end() ? kNoNode : it->second;
+    }
+
+    // Names.put of a new named node; false where the full parser throws.
+    bool define(NodeId id) {
+        std::string_view full = fullNameOf(id);
+        if (primitiveType(full)) return false;  // "Schemas may not be named after primitives"
+        if (defined(full) != kNoNode) return false;  // "Can't redefine"
+        s_.named.push_back(id);
+        if (s_.named.size() == kScanNames + 1) {
+            for (NodeId d : s_.named) s_.byName.emplace(std::string(fullNameOf(d)), d);
+        } else if (s_.named.size() > kScanNames + 1) {
+            s_.byName.emplace(std::string(full), id);
+        }
+        return true;
+    }
+
+    // makeName(name, space) into the pool for node `id`; *newSpace is the name's namespace.
+    bool makeName(NodeId id, std::string_view name, std::string_view space, std::string_view* newSpace) {
+        auto dot = name.rfind('.');
+        std::string_view local = name;
+        if (dot != std::string_view::npos) {
+            space = name.substr(0, dot);
+            local = name.substr(dot + 1);
+        }
+        if (checkName(local, dollar_) != NameCheck::ok) return false;
+        QNode& n = s_.nodes[id];
+        n.nameOff = static_cast<std::uint32_t>(s_.pool.size());
+        if (!space.empty()) s_.pool.append(space).append(1, '.');
+        s_.pool.append(local);
+        n.nameLen = static_cast<std::uint32_t>(s_.pool.size() - n.nameOff);
+        *newSpace = space;
+        return true;
+    }
+
+    // Parser::findName(fullName(ref, space)).
+    NodeId find(std::string_view ref, std::string_view space) {
+        auto dot = ref.rfind('.');
+        std::string_view local = ref;
+        if (dot != std::string_view::npos) {
+            space = ref.substr(0, dot);
+            local = ref.substr(dot + 1);
+        }
+        if (checkName(local, dollar_) != NameCheck::ok) return kNoNode;  // the full parser throws: decline
+        std::string& full = s_.ref;
+        full.assign(space);
+        if (!space.empty()) full += '.';
+        full += local;
+        NodeId id = defined(full);
+        if (id != kNoNode && s_.nodes[id].open) recursive_ = true;  // closes a cycle
+        return id;
+    }
+
+    // Names.get(String) of a bare name: a primitive, or a named type in the current namespace, then the null one.
+    bool reference(std::string_view ref, NodeId* out) {
+        if (auto p = primitiveType(ref)) {
+            *out = sharedPrimitive(*p);
+            return true;
+        }
+        NodeId id = find(ref, space_);
+        if (id == kNoNode) id = find(ref, "");
+        *out = id;
+        return id != kNoNode;
+    }
+
+    // ---- the Avro grammar ----
+
+    // Parser::parse: a schema where one is expected.
+    bool schema(NodeId* out, std::size_t depth) {
+        if (p_ == end_) return false;
+        if (*p_ == '"') {
+            std::string_view ref;
+            return str(&ref) && reference(ref, out);
+        }
+        if (*p_ == '{') return object(out, depth + 1);
+        if (*p_ == '[') return unionOf(out, depth + 1);
+        return false;
+    }
+
+    // Parser::parseObject (enums and aliases declined).
+    bool object(NodeId* out, std::size_t depth) {
+        if (depth > kQuickMaxNesting) return false;
+        ++p_;
+        ws();
+        KeysSeen seen{0, s_.keys.size()};
+        std::string_view type, name, ns;
+        bool haveType = false, haveName = false, haveNs = false;
+        bool structural = false;  // the type's own part (fields, items, values) has been read
+        std::int64_t size = 0;
+        bool sizeIsInt = false;
+        NodeId id = kNoNode;
+        bool more = !at('}');
+        if (!more) ++p_;
+        while (more) {
+            std::string_view k;
+            if (!key(&k)) return false;
+            Key c = classify(k);
+            if (!firstTime(seen, c, k)) return false;
+            switch (c) {
+                case kType:
+                    if (structural || !str(&type) || is(type, "enum")) return false;
+                    haveType = true;
+                    break;
+                case kName:
+                    if (structural || !str(&name)) return false;
+                    haveName = true;
+                    break;
+                case kNamespace:
+                    if (structural || !str(&ns)) return false;
+                    haveNs = true;
+                    break;
+                case kAliases: return false;
+                case kFields:
+                case kItems:
+                case kValues:
+                    if (!haveType) return false;
+                    if (c == kFields && (is(type, "record") || is(type, "error"))) {
+                        if (!haveName || !record(name, haveNs ? ns : space_, &id, depth)) return false;
+                        structural = true;
+                    } else if ((c == kItems && is(type, "array")) || (c == kValues && is(type, "map"))) {
+                        NodeId items = kNoNode;
+                        if (!schema(&items, depth)) return false;
+                        id = node(c == kItems ? Type::array : Type::map, s_.nodes[items].depth + 1, s_.nodes[items].unionDepth);
+                        s_.nodes[id].a = items;
+                        structural = true;
+                    } else if (!skip(depth)) {
+                        return false;
+                    }
+                    break;
+                case kSize:
+                    if (at('-') || (p_ != end_ && *p_ >= '0' && *p_ <= '9')) {
+                        bool fits = false;
+                        if (!integer(&size, &fits)) return false;
+                        sizeIsInt = fits && size >= INT32_MIN && size <= INT32_MAX;
+                    } else if (!skip(depth)) {
+                        return false;
+                    }
+                    break;
+                default:
+                    if (!skip(depth)) return false;
+                    break;
+            }
+            if (!next(&more)) return false;
+        }
+        forget(seen);
+        if (!haveType) return false;
+        if (auto p = primitiveType(type)) {
+            *out = node(*p, 0, 0);
+            return true;
+        }
+        if (is(type, "record") || is(type, "error") || is(type, "array") || is(type, "map")) {
+            *out = id;
+            return structural;
+        }
+        if (is(type, "fixed")) {
+            if (!haveName || !sizeIsInt) return false;
+            id = node(Type::fixed, 0, 0);
+            s_.nodes[id].a = static_cast<std::uint32_t>(static_cast<std::int32_t>(size));
+            std::string_view unused;
+            if (!makeName(id, name, haveNs ? ns : space_, &unused) || !define(id)) return false;
+            *out = id;
+            return true;
+        }
+        // A named type used as {"type": "Name"}: the current namespace only.
+        *out = find(type, space_);
+        return *out != kNoNode;
+    }
+
+    // Parser::parseRecord, at the "fields" value: the node, named and
+    // defined, then each field; the namespace is the record's meanwhile.
+    bool record(std::string_view name, std::string_view space, NodeId* out, std::size_t depth) {
+        NodeId id = node(Type::record, 0, 0);
+        std::string_view newSpace;
+        if (!makeName(id, name, space, &newSpace) || !define(id)) return false;
+        s_.nodes[id].open = true;
+        std::string_view saved = std::exchange(space_, newSpace);
+        if (!at('[') || depth + 1 > kQuickMaxNesting) return false;  // "Record has no fields" / too deep
+        ++p_;
+        ws();
+        std::size_t base = s_.fieldStack.size();
+        if (at(']')) {
+            ++p_;
+        } else {
+            while (true) {
+                if (!field(depth + 1)) return false;
+                ws();
+                if (at(',')) {
+                    ++p_;
+                    ws();
+                    continue;
+                }
+                if (!at(']')) return false;
+                ++p_;
+                break;
+            }
+        }
+        space_ = saved;
+        std::uint32_t d = 0, u = 0;
+        for (std::size_t i = base; i < s_.fieldStack.size(); ++i) {
+            const QNode& t = s_.nodes[s_.fieldStack[i].type];
+            d = std::max(d, t.depth + 1);
+            u = std::max(u, t.unionDepth);
+        }
+        QNode& n = s_.nodes[id];
+        n.depth = d;
+        n.unionDepth = u;
+        n.open = false;
+        n.a = static_cast<std::uint32_t>(s_.fields.size());
+        n.count = static_cast<std::uint32_t>(s_.fieldStack.size() - base);
+        s_.fields.insert(s_.fields.end(), s_.fieldStack.begin() + static_cast<std::ptrdiff_t>(base), s_.fieldStack.end());
+        s_.fieldStack.resize(base);
+        *out = id;
+        return true;
+    }
+
+    // Parser::parseField; `depth` is that of the fields array.
+    bool field(std::size_t depth) {
+        const std::size_t level = depth + 1;  // the field object's
+        if (!at('{') || level > kQuickMaxNesting) return false;
+        ++p_;
+        ws();
+        KeysSeen seen{0, s_.keys.size()};
+        QField f;
+        bool haveName = false, haveType = false, haveDefault = false, defaultNull = false, defaultText = false;
+        bool more = !at('}');
+        if (!more) return false;  // no name
+        while (more) {
+            std::string_view k;
+            if (!key(&k)) return false;
+            Key c = classify(k);
+            if (!firstTime(seen, c, k)) return false;
+            switch (c) {
+                case kName:
+                    if (!str(&f.name)) return false;
+                    haveName = true;
+                    break;
+                case kType:
+                    if (at('"')) {
+                        std::string_view ref;
+                        if (!str(&ref) || !reference(ref, &f.type)) return false;
+                    } else if (at('{') || at('[')) {
+                        if (!schema(&f.type, level)) return false;
+                    } else {
+                        return false;
+                    }
+                    haveType = true;
+                    break;
+                case kDefault:
+                    haveDefault = true;
+                    defaultNull = at('n');
+                    defaultText = at('"');
+                    if (!skip(level)) return false;
+                    break;
+                case kOrder: {
+                    std::string_view o;
+                    if (!str(&o) || !isOrder(o)) return false;
+                    break;
+                }
+                case kAliases: return false;
+                default:
+                    if (!skip(level)) return false;
+                    break;
+            }
+            if (!next(&more)) return false;
+        }
+        forget(seen);
+        if (!haveName || !haveType || checkName(f.name, dollar_) != NameCheck::ok) return false;
+        const QNode& t = s_.nodes[f.type];
+        if (haveDefault) {
+            // Double.valueOf of a text default: it can throw, so the full parser decides.
+            if (defaultText && (t.type == Type::float_ || t.type == Type::double_)) return false;
+            f.flags |= CompactSchema::kHasDefault;
+            bool nullable = t.type == Type::null ||
+                            (t.type == Type::union_ && t.count > 0 && s_.nodes[s_.branches[t.a]].type == Type::null);
+            if (nullable && defaultNull) f.flags |= CompactSchema::kNullDefaultOnNullable;
+        }
+        s_.fieldStack.push_back(f);
+        return true;
+    }
+
+    // Field.Order.valueOf(text.toUpperCase()) succeeds.
+    static bool isOrder(std::string_view o) {
+        auto same = [o](std::string_view upper) {
+            if (o.size() != upper.size()) return false;
+            for (std::size_t i = 0; i < o.size(); ++i) {
+                char c = o[i];
+                if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+                if (c != upper[i]) return false;
+            }
+            return true;
+        };
+        return same("ASCENDING") || same("DESCENDING") || same("IGNORE");
+    }
+
+    // Parser::parseUnion.
+    bool unionOf(NodeId* out, std::size_t depth) {
+        if (depth > kQuickMaxNesting) return false;
+        ++p_;
+        ws();
+        std::size_t base = s_.branchStack.size();
+        if (at(']')) {
+            ++p_;
+        } else {
+            while (true) {
+                NodeId b = kNoNode;
+                if (!schema(&b, depth)) return false;
+                s_.branchStack.push_back(b);
+                ws();
+                if (at(',')) {
+                    ++p_;
+                    ws();
+                    continue;
+                }
+                if (!at(']')) return false;
+                ++p_;
+                break;
+            }
+        }
+        std::uint32_t d = 0, u = 0, records = 0;
+        const std::size_t n = s_.branchStack.size() - base;
+        for (std::size_t i = base; i < s_.branchStack.size(); ++i) {
+            const QNode& b = s_.nodes[s_.branchStack[i]];
+            if (b.type == Type::union_) return false;  // "Nested union"
+            d = std::max(d, b.depth + 1);
+            u = std::max(u, b.unionDepth + 1);
+            if (b.type == Type::record) ++records;
+            // "Duplicate in union": named types by full name, the others by type.
+            std::string_view name = branchName(s_.branchStack[i]);
+            for (std::size_t j = base; j < i; ++j) {
+                if (branchName(s_.branchStack[j]) == name) return false;
+            }
+            if (n > kScanNames) return false;  // a very wide union: the full parser's set is quicker than this scan
+        }
+        if (records >= 2) severalRecordBranches_ = true;
+        NodeId id = node(Type::union_, d, u);
+        s_.nodes[id].a = static_cast<std::uint32_t>(s_.branches.size());
+        s_.nodes[id].count = static_cast<std::uint32_t>(n);
+        s_.branches.insert(s_.branches.end(), s_.branchStack.begin() + static_cast<std::ptrdiff_t>(base), s_.branchStack.end());
+        s_.branchStack.resize(base);
+        *out = id;
+        return true;
+    }
+
+    std::string_view branchName(NodeId b) const {
+        Type t = s_.nodes[b].type;
+        return isNamed(t) ? fullNameOf(b) : to_string_view(t);
+    }
+
+    // ---- the compact tables, in id order (as buildCompact) ----
+
+    bool layOut(NodeId root, Schema& out) {
+        CompactSchema& c = out.compact;
+        const std::size_t count = s_.nodes.size();
+        c.nodes.resize(count);
+        std::size_t slotCount = 0, nameBytes = s_.pool.size();
+        for (const QNode& n : s_.nodes) {
+            if (n.type == Type::record) slotCount += CompactSchema::tableSize(n.count);
+        }
+        for (const QField& f : s_.fields) nameBytes += f.name.size();
+        c.fields.reserve(s_.fields.size());
+        c.branches.reserve(s_.branches.size());
+        c.slots.assign(slotCount, 0);
+        c.names.reserve(nameBytes);
+        std::uint32_t slot = 0;
+        for (NodeId id = 0; id < count; ++id) {
+            const QNode& n = s_.nodes[id];
+            CompactSchema::CNode& cn = c.nodes[id];
+            cn.type = n.type;
+            if (isNamed(n.type)) {
+                cn.nameOff = static_cast<std::uint32_t>(c.names.size());
+                cn.nameLen = n.nameLen;
+                c.names.append(fullNameOf(id));
+            }
+            switch (n.type) {
+                case Type::fixed:
+                case Type::array:
+                case Type::map: cn.a = n.a; break;
+                case Type::union_:
+                    cn.a = static_cast<std::uint32_t>(c.branches.size());
+                    cn.b = n.count;
+                    c.branches.insert(c.branches.end(), s_.branches.begin() + n.a, s_.branches.begin() + n.a + n.count);
+                    break;
+                case Type::record: {
+                    cn.a = static_cast<std::uint32_t>(c.fields.size());
+                    cn.b = n.count;
+                    cn.c = slot;
+                    const std::uint32_t mask = CompactSchema::tableSize(n.count) - 1;
+                    for (std::uint32_t i = 0; i < n.count; ++i) {
+                        const QField& f = s_.fields[n.a + i];
+                        CompactSchema::CField cf;
+                        cf.type = f.type;
+                        cf.hash = CompactSchema::hashName(f.name);
+                        cf.nameOff = static_cast<std::uint32_t>(c.names.size());
+                        cf.nameLen = static_cast<std::uint32_t>(f.name.size());
+                        cf.flags = f.flags;
+                        c.names.append(f.name);
+                        std::uint32_t h = cf.hash & mask;
+                        for (; c.slots[slot + h] != 0; h = (h + 1) & mask) {
+                            if (s_.fields[n.a + c.slots[slot + h] - 1].name == f.name) return false;  // "Duplicate field"
+                        }
+                        c.slots[slot + h] = i + 1;
+                        c.fields.push_back(cf);
+                    }
+                    slot += mask + 1;
+                    break;
+                }
+                default: break;
+            }
+        }
+        c.severalRecordBranches = severalRecordBranches_;
+        if (!recursive_) {
+            c.maxDepth = s_.nodes[root].depth;
+            c.maxUnionDepth = s_.nodes[root].unionDepth;
+        }
+        c.ready = true;
+        out.root = root;
+        out.recursive = recursive_;
+        out.hasAliases = false;  // aliases are declined
+        return true;
+    }
+
+    const char* p_;
+    const char* end_;
+    bool dollar_;
+    Scratch& s_;
+    std::string_view space_;  // the current namespace: always a view of the text
+    bool recursive_ = false;
+    bool severalRecordBranches_ = false;
+    std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> primitives_{};  // per Type: its shared node + 1
+};
+
+}  // namespace
+
+std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options) {
+    thread_local Scratch scratch;
+    scratch.clear();
+    auto schema = std::make_shared<Schema>();
+    if (!QuickParser(definition, options, scratch).run(*schema)) return nullptr;
+    schema->deferNodes(definition, options);
+    return schema;
+}
+
+}  // namespace cnx::compat::avro

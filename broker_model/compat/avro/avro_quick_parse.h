@@ -1,0 +1,50 @@
+#pragma once
+// Internal to the Avro parser (avro_parse.cc) and its tests: the quick path
+// of parse() (issue 14 "Speed", cold Avro).
+//
+// Most definitions a broker sees are plain: a record of fields whose types
+// are primitives, unions, arrays, maps, fixed and nested records, written
+// without escapes, comments or aliases. For those, quickParse() reads the text
+// once and builds only what a compatible check reads, the compact tables
+// (CompactSchema) and the graph summaries, with the node ids the full parser
+// would give. The full node model is deferred: Schema::nodes() builds it with
+// the full parser the first time anything asks (an incompatible verdict, its
+// messages, toString, equality, a default to encode).
+//
+// The subset is chosen so that the quick path never has to decide an error:
+// on anything outside it, and on anything that would make the full parser
+// throw, it declines (returns null) and the full parser decides, as before.
+// What it declines: a leading comment or a first value that is not an object
+// or array; escapes, control characters or non-ASCII bytes in any string;
+// numbers with more than 19 digits before the point or an exponent of more
+// than two digits; nesting deeper than kQuickMaxNesting; anything
+// after the value but whitespace; duplicate keys in a schema or field object;
+// "aliases" anywhere; enums; "type", "name" or "namespace" after a record's
+// "fields" (or before-them order it cannot follow: "fields", "items" or
+// "values" before "type"); non-text "name" or "namespace"; a text default on a
+// float or double field; and every error (undefined or redefined names,
+// invalid names, a missing type, fields or size, duplicates in a union or
+// record, nested unions, a bad "order").
+
+#include <memory>
+#include <string_view>
+
+#include "broker_model/compat/avro/avro_schema.h"
+#include "broker_model/compat/json/json_nesting.h"
+
+namespace cnx::compat::avro {
+
+/// Deepest JSON nesting the quick path reads: the JSON reader's own limit
+/// (JsonTape; Jackson 2.15+), so that the deferred full parse is one that
+/// parse() would have run anyway, on the same stack (the checker runs a deep
+/// definition's check, and so its first need of the nodes, on its large stack).
+inline constexpr std::size_t kQuickMaxNesting = kMaxJsonNesting;
+
+/// The schema with only its compact tables built (nodes deferred), or null when
+/// the definition is outside the quick path's subset.
+std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options);
+
+/// parse() without the quick path: the full parser alone, every node built.
+ParseResult parseFull(std::string_view definition, const ParseOptions& options);
+
+}  // namespace cnx::compat::avro
