@@ -136,7 +136,12 @@ private:
             case Type::array:
             case Type::map: return unionEquiv(W.a, R.a, depth + 1);
             case Type::fixed: return W.a == R.a ? 1 : 0;
-            case Type::enumeration: return w_.at(w).symbols == r_.at(r).symbols ? 1 : 0;
+            case Type::enumeration:
+                if (W.b != R.b) return 0;
+                for (std::uint32_t i = 0; i < W.b; ++i) {
+                    if (cw_.text(cw_.symbols[W.a + i]) != cr_.text(cr_.symbols[R.a + i])) return 0;
+                }
+                return 1;
             case Type::union_:
                 if (W.b != R.b) return 0;
                 for (std::uint32_t i = 0; i < W.b; ++i) {

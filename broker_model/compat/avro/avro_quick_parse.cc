@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,19 +30,42 @@ constexpr NodeId kNoNode = static_cast<NodeId>(-1);
 constexpr std::size_t kScanNames = 32;  // named types found by a scan up to this many, then by a map
 constexpr std::size_t kScanKeys = 16;   // props per object compared for duplicates; more: decline
 
-// Printable ASCII but '"' and '\\': the only bytes the quick path takes in a string.
+// ASCII from 0x20 but '"' and '\\': the only bytes the quick path takes in a string.
 constexpr std::array<bool, 256> kPlain = [] {
     std::array<bool, 256> t{};
-    for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
     return t;
 }();
+
+// Eight bytes at a time: a bit set in the top of each byte that is not plain
+// (a quote, a backslash, below 0x20 or from 0x80). The lowest set bit is
+// exact; bits above it may be set by borrows, and are never looked at.
+inline std::uint64_t notPlain(std::uint64_t w) {
+    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    auto zero = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+    return zero(w ^ (ones * '"')) | zero(w ^ (ones * '\\')) | ((w - ones * 0x20) & ~w & highs) | (w & highs);
+}
+
+// The first byte from p that is not plain, or end.
+inline const char* skipPlain(const char* p, const char* end) {
+    for (; end - p >= 8; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, sizeof w);
+        if (std::uint64_t m = notPlain(w)) {
+            if constexpr (std::endian::native == std::endian::little) return p + std::countr_zero(m) / 8;
+            else return p + std::countl_zero(m) / 8;
+        }
+    }
+    while (p != end && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    return p;
+}
 
 struct QNode {
     Type type = Type::null;
     bool open = false;                      // a record whose fields are being read
     std::uint32_t depth = 0, unionDepth = 0;  // as the full parser's GraphScratch
-    std::uint32_t a = 0;                    // array/map: items; fixed: size; record/union: first in done fields/branches
-    std::uint32_t count = 0;                // record: fields; union: branches
+    std::uint32_t a = 0;                    // array/map: items; fixed: size; record/union/enum: first in done fields/branches/symbols
+    std::uint32_t count = 0;                // record: fields; union: branches; enum: symbols
     std::uint32_t nameOff = 0, nameLen = 0;  // named: full name in Scratch::pool
 };
 
@@ -55,6 +80,7 @@ struct Scratch {
     std::vector<QNode> nodes;
     std::vector<QField> fieldStack, fields;
     std::vector<NodeId> branchStack, branches;
+    std::vector<std::string_view> symbols, sortedSymbols;
     std::vector<NodeId> named;  // named types in the order defined
     std::unordered_map<std::string, NodeId> byName;  // past kScanNames
     std::string pool;           // full names of named types
@@ -68,6 +94,7 @@ struct Scratch {
         fields.clear();
         branchStack.clear();
         branches.clear();
+        symbols.clear();
         named.clear();
         if (!byName.empty()) byName.clear();
         pool.clear();
@@ -78,7 +105,8 @@ struct Scratch {
 class QuickParser {
 public:
     QuickParser(std::string_view text, const ParseOptions& o, Scratch& s)
-        : p_(text.data()), end_(text.data() + text.size()), dollar_(o.namesAllowDollar), s_(s) {}
+        : p_(text.data()), end_(text.data() + text.size()), dollar_(o.namesAllowDollar),
+          enumDefaults_(versionAtLeast(o.version, AvroVersion::v1_9_1)), s_(s) {}
 
     bool run(Schema& out) {
         ws();
@@ -98,6 +126,7 @@ private:
     // ---- JSON ----
 
     void ws() {
+        if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;  // the common case: no whitespace
         while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
     }
     bool at(char c) const { return p_ != end_ && *p_ == c; }
@@ -105,7 +134,7 @@ private:
     bool str(std::string_view* out) {
         if (!at('"')) return false;
         const char* start = ++p_;
-        while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+        p_ = skipPlain(p_, end_);
         if (p_ == end_ || *p_ != '"') return false;  // an escape, a control or non-ASCII byte: decline
         *out = std::string_view(start, static_cast<std::size_t>(p_ - start));
         ++p_;
@@ -368,7 +397,7 @@ private:
         return false;
     }
 
-    // Parser::parseObject (enums and aliases declined).
+    // Parser::parseObject (aliases declined).
     bool object(NodeId* out, std::size_t depth) {
         if (depth > kQuickMaxNesting) return false;
         ++p_;
@@ -379,6 +408,9 @@ private:
         bool structural = false;  // the type's own part (fields, items, values) has been read
         std::int64_t size = 0;
         bool sizeIsInt = false;
+        const char* symbols = nullptr;  // where the "symbols" value starts
+        std::string_view textDefault;   // a text "default" (an enum's, from Avro 1.9)
+        bool haveTextDefault = false;
         NodeId id = kNoNode;
         bool more = !at('}');
         if (!more) ++p_;
@@ -389,7 +421,7 @@ private:
             if (!firstTime(seen, c, k)) return false;
             switch (c) {
                 case kType:
-                    if (structural || !str(&type) || is(type, "enum")) return false;
+                    if (structural || !str(&type)) return false;
                     haveType = true;
                     break;
                 case kName:
@@ -414,6 +446,18 @@ private:
                         id = node(c == kItems ? Type::array : Type::map, s_.nodes[items].depth + 1, s_.nodes[items].unionDepth);
                         s_.nodes[id].a = items;
                         structural = true;
+                    } else if (!skip(depth)) {
+                        return false;
+                    }
+                    break;
+                case kSymbols:
+                    symbols = p_;
+                    if (!skip(depth)) return false;
+                    break;
+                case kDefault:
+                    if (at('"')) {
+                        if (!str(&textDefault)) return false;
+                        haveTextDefault = true;
                     } else if (!skip(depth)) {
                         return false;
                     }
@@ -452,9 +496,48 @@ private:
             *out = id;
             return true;
         }
+        if (is(type, "enum")) {
+            if (!haveName || symbols == nullptr) return false;
+            *out = enumeration(name, haveNs ? ns : space_, symbols, haveTextDefault && enumDefaults_ ? &textDefault : nullptr);
+            return *out != kNoNode;
+        }
         // A named type used as {"type": "Name"}: the current namespace only.
         *out = find(type, space_);
         return *out != kNoNode;
+    }
+
+    // Parser::parseEnum, at the end of its object: `symbols` is where the
+    // "symbols" value starts (valid JSON: it was read once).
+    NodeId enumeration(std::string_view name, std::string_view space, const char* symbols, const std::string_view* enumDefault) {
+        const char* resume = p_;
+        p_ = symbols;
+        const std::size_t base = s_.symbols.size();
+        if (!at('[')) return kNoNode;  // "Enum has no symbols"
+        ++p_;
+        ws();
+        bool more = !at(']');
+        while (more) {
+            std::string_view sym;
+            if (!str(&sym) || checkName(sym, dollar_) != NameCheck::ok) return kNoNode;  // "Null name", or an invalid one
+            s_.symbols.push_back(sym);
+            ws();
+            more = at(',');
+            ++p_;
+            ws();
+        }
+        p_ = resume;
+        // "Duplicate enum symbol", and a default not among the symbols.
+        auto& sorted = s_.sortedSymbols;
+        sorted.assign(s_.symbols.begin() + static_cast<std::ptrdiff_t>(base), s_.symbols.end());
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return kNoNode;
+        if (enumDefault != nullptr && !std::binary_search(sorted.begin(), sorted.end(), *enumDefault)) return kNoNode;
+        NodeId id = node(Type::enumeration, 0, 0);
+        s_.nodes[id].a = static_cast<std::uint32_t>(base);
+        s_.nodes[id].count = static_cast<std::uint32_t>(s_.symbols.size() - base);
+        std::string_view unused;
+        if (!makeName(id, name, space, &unused) || !define(id)) return kNoNode;
+        return id;
     }
 
     // Parser::parseRecord, at the "fields" value: the node, named and
@@ -648,7 +731,9 @@ private:
             if (n.type == Type::record) slotCount += CompactSchema::tableSize(n.count);
         }
         for (const QField& f : s_.fields) nameBytes += f.name.size();
+        for (std::string_view sym : s_.symbols) nameBytes += sym.size();
         c.fields.reserve(s_.fields.size());
+        c.symbols.reserve(s_.symbols.size());
         c.branches.reserve(s_.branches.size());
         c.slots.assign(slotCount, 0);
         c.names.reserve(nameBytes);
@@ -666,6 +751,15 @@ private:
                 case Type::fixed:
                 case Type::array:
                 case Type::map: cn.a = n.a; break;
+                case Type::enumeration:
+                    cn.a = static_cast<std::uint32_t>(c.symbols.size());
+                    cn.b = n.count;
+                    for (std::uint32_t i = 0; i < n.count; ++i) {
+                        std::string_view sym = s_.symbols[n.a + i];
+                        c.symbols.push_back({static_cast<std::uint32_t>(c.names.size()), static_cast<std::uint32_t>(sym.size())});
+                        c.names.append(sym);
+                    }
+                    break;
                 case Type::union_:
                     cn.a = static_cast<std::uint32_t>(c.branches.size());
                     cn.b = n.count;
@@ -713,6 +807,7 @@ private:
     const char* p_;
     const char* end_;
     bool dollar_;
+    bool enumDefaults_;  // Avro >= 1.9: an enum's text "default" must be one of its symbols
     Scratch& s_;
     std::string_view space_;  // the current namespace: always a view of the text
     bool recursive_ = false;

@@ -3,7 +3,7 @@
 // of parse() (issue 14 "Speed", cold Avro).
 //
 // Most definitions a broker sees are plain: a record of fields whose types
-// are primitives, unions, arrays, maps, fixed and nested records, written
+// are primitives, unions, arrays, maps, enums, fixed and nested records, written
 // without escapes, comments or aliases. For those, quickParse() reads the text
 // once and builds only what a compatible check reads, the compact tables
 // (CompactSchema) and the graph summaries, with the node ids the full parser
@@ -19,12 +19,13 @@
 // numbers with more than 19 digits before the point or an exponent of more
 // than two digits; nesting deeper than kQuickMaxNesting; anything
 // after the value but whitespace; duplicate keys in a schema or field object;
-// "aliases" anywhere; enums; "type", "name" or "namespace" after a record's
+// "aliases" anywhere; "type", "name" or "namespace" after a record's
 // "fields" (or before-them order it cannot follow: "fields", "items" or
 // "values" before "type"); non-text "name" or "namespace"; a text default on a
 // float or double field; and every error (undefined or redefined names,
-// invalid names, a missing type, fields or size, duplicates in a union or
-// record, nested unions, a bad "order").
+// invalid names, a missing type, fields, symbols or size, duplicates in a
+// union, record or enum, an enum default that is not a symbol, nested unions,
+// a bad "order").
 
 #include <memory>
 #include <string_view>

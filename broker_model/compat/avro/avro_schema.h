@@ -97,8 +97,8 @@ struct CompactSchema {
     struct CNode {
         Type type = Type::null;
         std::uint32_t a = 0;  // record: first field in `fields`; union: first branch in `branches`; array/map: items;
-                              // fixed: its size (an int, as parsed)
-        std::uint32_t b = 0;  // record: field count; union: branch count
+                              // fixed: its size (an int, as parsed); enum: first symbol in `symbols`
+        std::uint32_t b = 0;  // record: field count; union: branch count; enum: symbol count
         std::uint32_t c = 0;  // record: first slot of its name table in `slots` (size = tableSize(b))
         std::uint32_t nameOff = 0, nameLen = 0;  // named types: the full name in `names`
         bool operator==(const CNode&) const = default;
@@ -119,9 +119,14 @@ struct CompactSchema {
     };
     std::vector<CNode> nodes;
     std::vector<CField> fields;
+    struct CText {  // a string in `names`
+        std::uint32_t off = 0, len = 0;
+        bool operator==(const CText&) const = default;
+    };
     std::vector<NodeId> branches;
     std::vector<std::uint32_t> slots;  // record-relative field index + 1; 0 = empty
-    std::string names;                 // name pool: per node in id order, a named type's full name, then its field names
+    std::vector<CText> symbols;        // enum symbols, in order
+    std::string names;                 // name pool: per node in id order, a named type's full name, then its field names or symbols
     bool ready = false;
     bool severalRecordBranches = false;  // some union has two or more record branches
     std::uint32_t maxDepth = 0;          // edges on the longest path from any node (non-recursive schemas only)
@@ -138,6 +143,7 @@ struct CompactSchema {
         return n;
     }
     std::string_view name(const CField& f) const { return std::string_view(names).substr(f.nameOff, f.nameLen); }
+    std::string_view text(const CText& t) const { return std::string_view(names).substr(t.off, t.len); }
     /// A named type's full name ("space.name" or "name").
     std::string_view fullName(NodeId id) const { return std::string_view(names).substr(nodes[id].nameOff, nodes[id].nameLen); }
     /// A named type's name without its namespace.

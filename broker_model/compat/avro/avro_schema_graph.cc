@@ -43,6 +43,14 @@ void buildCompact(Schema& s, const GraphSummary& g) {
             c.names += n.name.full;
         }
         if (n.type == Type::fixed) cn.a = static_cast<std::uint32_t>(n.size);  // an int: the parser checked
+        if (n.type == Type::enumeration) {
+            cn.a = static_cast<std::uint32_t>(c.symbols.size());
+            cn.b = static_cast<std::uint32_t>(n.symbols.size());
+            for (const std::string& sym : n.symbols) {
+                c.symbols.push_back({static_cast<std::uint32_t>(c.names.size()), static_cast<std::uint32_t>(sym.size())});
+                c.names += sym;
+            }
+        }
         if (n.type == Type::array || n.type == Type::map) cn.a = n.items;
         if (n.type == Type::union_) {
             cn.a = static_cast<std::uint32_t>(c.branches.size());
