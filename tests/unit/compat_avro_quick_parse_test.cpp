@@ -226,7 +226,7 @@ TEST_CASE("the quick Avro parse agrees with the full parser on generated definit
     REQUIRE(shuffledTaken > 0);
 }
 
-TEST_CASE("a compatible check of quickly parsed schemas never builds their nodes; an incompatible one does", "[avro][parse][quick]") {
+TEST_CASE("a compatible check of quickly parsed schemas never builds their nodes, an incompatible one does", "[avro][parse][quick]") {
     CheckOptions o = cnx::newestProfile().checkOptions;
     av::ParseOptions po = av::parseOptionsFor(o);
     auto check = makeAvroCheck();
