@@ -10,6 +10,8 @@
 // as AVRO, as JSON and as the value of a KEY_VALUE schema whose key
 // properties are the other definition's text (the KEY_VALUE properties are
 // JSON the broker parses with Gson). Everything must answer with a value.
+// Where the parser's quick path takes a definition, it must build what the
+// full parser builds (avro_quick_parse.h); a disagreement traps.
 
 #include <array>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "broker_model/compat/avro/avro_check.h"
+#include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/checker_set.h"
 #include "broker_model/compat/key_value/key_value_check.h"
 #include "broker_model/profile/profile.h"
@@ -46,6 +49,17 @@ void checkBoth(const cnx::compat::CheckerSet& checkers, const SchemaData& a, con
     check.checkCompatible(history, b, strategy, options);
 }
 
+void quickAgrees(const std::string& definition, const cnx::compat::avro::ParseOptions& options) {
+    auto quick = cnx::compat::avro::quickParse(definition, options);
+    if (!quick) return;
+    auto full = cnx::compat::avro::parseFull(definition, options);
+    const auto* f = full.schema.get();
+    if (f == nullptr || quick->root != f->root || quick->recursive != f->recursive || quick->hasAliases != f->hasAliases ||
+        !(quick->compact == f->compact)) {
+        __builtin_trap();
+    }
+}
+
 /// One selector's worth of checks on the two definitions.
 void checkAll(std::uint8_t pick, const std::string& first, const std::string& second) {
     static const cnx::compat::CheckerSet checkers;
@@ -54,6 +68,10 @@ void checkAll(std::uint8_t pick, const std::string& first, const std::string& se
     options.avroNamesAllowDollar = (pick & 0x40) != 0;
     options.jsonAllowLegacyJacksonFormat = (pick & 0x80) != 0;
     auto strategy = kStrategies[(pick / kVersions.size()) % kStrategies.size()];
+
+    auto parseOptions = cnx::compat::avro::parseOptionsFor(options);
+    quickAgrees(first, parseOptions);
+    quickAgrees(second, parseOptions);
 
     const auto& profile = cnx::newestProfile();
     for (auto type : {SchemaType::AVRO, SchemaType::JSON}) {
