@@ -16,6 +16,7 @@
 #include "broker_model/compat/avro/avro_check.h"
 #include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/avro/avro_schema.h"
+#include "broker_model/compat/large_stack.h"
 #include "broker_model/profile/profile.h"
 #include "tests/differential/schema_generator.h"
 
@@ -43,6 +44,8 @@ bool quickAgrees(const std::string& def, const av::ParseOptions& o) {
         return false;
     }
     if (!quick) return false;
+    // The quick path measures the text's JSON nesting as it goes: the scan's figure.
+    REQUIRE(viaParse.nesting == std::optional<std::size_t>(jsonNesting(def)));
     const av::Schema& f = *full.schema;
     REQUIRE(quick->nodesDeferred());
     REQUIRE(quick->root == f.root);
@@ -256,4 +259,32 @@ TEST_CASE("the deferred nodes of a shared schema are built once, whichever threa
     for (const auto* p : seen) REQUIRE(p == seen[0]);
     REQUIRE(s->nodes().size() == 4);  // record, null, int, union
     REQUIRE(s->at(s->root).name.full == "quick.threads.T");
+}
+
+TEST_CASE("the checker's look-up parses a new definition quickly into the cache, or scans it", "[avro][parse][quick]") {
+    av::ParseOptions o = opts();
+    const std::string plain = R"({"type":"record","name":"N","namespace":"quick.nesting","fields":[{"name":"a","type":{"type":"array","items":{"type":"map","values":"int"}}}]})";
+    const std::string escaped = R"({"type":"record","name":"N","namespace":"quick.nesting","doc":"\"[[[","fields":[]})";
+    REQUIRE_FALSE(av::cachedJsonNesting(plain, o));
+    av::CheckInput first = av::lookUpForCheck(plain, o);
+    REQUIRE(first.parsed());
+    REQUIRE(first.nesting == jsonNesting(plain));
+    REQUIRE(first.nesting == 5);  // record, fields, field, array, map
+    REQUIRE(first.result.schema->nodesDeferred());
+    // The quick parse is in the cache now: the same schema, and its nesting.
+    REQUIRE(av::cachedJsonNesting(plain, o) == std::optional<std::size_t>(5));
+    REQUIRE(av::parseCached(plain, o).schema == first.result.schema);
+    REQUIRE(av::lookUpForCheck(plain, o).result.schema == first.result.schema);
+    // Declined (an escape): a scan, nothing parsed or cached; the check parses it.
+    av::CheckInput declined = av::lookUpForCheck(escaped, o);
+    REQUIRE_FALSE(declined.parsed());
+    REQUIRE(declined.nesting == jsonNesting(escaped));
+    REQUIRE_FALSE(av::cachedJsonNesting(escaped, o));
+    // Parsed by parseCached (full parser, nesting not measured): the look-up scans once and keeps it.
+    av::ParseResult full = av::parseCached(escaped, o);
+    REQUIRE(full.ok());
+    av::CheckInput later = av::lookUpForCheck(escaped, o);
+    REQUIRE(later.result.schema == full.schema);
+    REQUIRE(later.nesting == jsonNesting(escaped));
+    REQUIRE(av::cachedJsonNesting(escaped, o) == std::optional<std::size_t>(later.nesting));
 }

@@ -123,20 +123,26 @@ CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::
 
 avro::ParseOptions parseOptions(const CheckOptions& o) { return avro::parseOptionsFor(o); }
 
+// The parse of inputs[i] (existing..., candidate): looked up already, or parsed now.
+ParseResult takeParse(std::vector<avro::CheckInput>& inputs, std::size_t i, const std::string& text, const CheckOptions& o) {
+    if (inputs[i].parsed()) return std::move(inputs[i].result);
+    return avro::parseCached(text, parseOptions(o));
+}
+
 // AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy), on the calling thread.
 CheckResult avroListCheckHere(std::span<const SchemaData> existing, const SchemaData& candidate,
-                              CompatibilityStrategy strategy, const CheckOptions& options) {
+                              CompatibilityStrategy strategy, const CheckOptions& options, std::vector<avro::CheckInput>& inputs) {
     std::vector<ParseResult> parsed;  // keeps the shared schemas alive
     parsed.reserve(existing.size());
     for (const SchemaData& e : existing) {
-        parsed.push_back(avro::parseCached(e.data, parseOptions(options)));
+        parsed.push_back(takeParse(inputs, parsed.size(), e.data, options));
         if (!parsed.back().ok()) {
             CheckResult r = fromParseFailure(*parsed.back().failure);
             r.failedAgainst = parsed.size() - 1;
             return r;
         }
     }
-    ParseResult to = avro::parseCached(candidate.data, parseOptions(options));
+    ParseResult to = takeParse(inputs, existing.size(), candidate.data, options);
     if (!to.ok()) return fromParseFailure(*to.failure);
     std::vector<const Schema*> newestFirst;
     newestFirst.reserve(parsed.size());
@@ -154,16 +160,21 @@ CheckResult avroListCheckHere(std::span<const SchemaData> existing, const Schema
 // The same on a stack deep enough for the resolver's modelled recursion (issue 7 item 9).
 CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData& candidate, CompatibilityStrategy strategy,
                           const CheckOptions& options) {
-    // jsonNesting of each definition, from the parse cache when it has it (a
-    // scan of every stored version's text on every check was most of a warm check).
-    auto nesting = [&](const std::string& text) {
-        auto n = avro::cachedJsonNesting(text, parseOptions(options));
-        return n ? *n : jsonNesting(text);
-    };
-    bool shallow = nesting(candidate.data) <= kShallowNesting;
-    for (const auto& e : existing) shallow = shallow && nesting(e.data) <= kShallowNesting;
-    if (shallow) return avroListCheckHere(existing, candidate, strategy, options);
-    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options); });
+    // Each definition's parse and JSON nesting in one cache look-up (a scan of
+    // every stored version's text on every check was most of a warm check; a
+    // new definition is parsed by the quick path there, or scanned and left
+    // for the full parser on the stack its nesting calls for).
+    std::vector<avro::CheckInput> inputs;
+    inputs.reserve(existing.size() + 1);
+    bool shallow = true;
+    for (const auto& e : existing) {
+        inputs.push_back(avro::lookUpForCheck(e.data, parseOptions(options)));
+        shallow = shallow && inputs.back().nesting <= kShallowNesting;
+    }
+    inputs.push_back(avro::lookUpForCheck(candidate.data, parseOptions(options)));
+    shallow = shallow && inputs.back().nesting <= kShallowNesting;
+    if (shallow) return avroListCheckHere(existing, candidate, strategy, options, inputs);
+    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options, inputs); });
 }
 
 class AvroCheck final : public SchemaCompatibilityCheck {

@@ -721,9 +721,11 @@ ParseResult parseFull(std::string_view definition, const ParseOptions& options) 
 }
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
-    if (auto quick = quickParse(definition, options)) {
+    std::size_t nesting = 0;
+    if (auto quick = quickParse(definition, options, &nesting)) {
         ParseResult r;
         r.schema = std::move(quick);
+        r.nesting = nesting;
         return r;
     }
     return parseFull(definition, options);

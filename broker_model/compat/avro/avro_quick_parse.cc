@@ -122,8 +122,17 @@ public:
         return layOut(root, out);
     }
 
+    /// The JSON nesting of the definition (compat::jsonNesting of its text), once run() is true.
+    std::size_t nesting() const { return deepest_; }
+
 private:
     // ---- JSON ----
+
+    // A container opens at `level` (the root is 1): false past the limit.
+    bool enter(std::size_t level) {
+        deepest_ = std::max(deepest_, level);
+        return level <= kQuickMaxNesting;
+    }
 
     void ws() {
         if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;  // the common case: no whitespace
@@ -181,7 +190,7 @@ private:
             }
             case '{':
             case '[': {
-                if (depth + 1 > kQuickMaxNesting) return false;
+                if (!enter(depth + 1)) return false;
                 char close = *p_ == '{' ? '}' : ']';
                 bool object = close == '}';
                 ++p_;
@@ -399,7 +408,7 @@ private:
 
     // Parser::parseObject (aliases declined).
     bool object(NodeId* out, std::size_t depth) {
-        if (depth > kQuickMaxNesting) return false;
+        if (!enter(depth)) return false;
         ++p_;
         ws();
         KeysSeen seen{0, s_.keys.size()};
@@ -548,7 +557,7 @@ private:
         if (!makeName(id, name, space, &newSpace) || !define(id)) return false;
         s_.nodes[id].open = true;
         std::string_view saved = std::exchange(space_, newSpace);
-        if (!at('[') || depth + 1 > kQuickMaxNesting) return false;  // "Record has no fields" / too deep
+        if (!at('[') || !enter(depth + 1)) return false;  // "Record has no fields" / too deep
         ++p_;
         ws();
         std::size_t base = s_.fieldStack.size();
@@ -590,7 +599,7 @@ private:
     // Parser::parseField; `depth` is that of the fields array.
     bool field(std::size_t depth) {
         const std::size_t level = depth + 1;  // the field object's
-        if (!at('{') || level > kQuickMaxNesting) return false;
+        if (!at('{') || !enter(level)) return false;
         ++p_;
         ws();
         KeysSeen seen{0, s_.keys.size()};
@@ -668,7 +677,7 @@ private:
 
     // Parser::parseUnion.
     bool unionOf(NodeId* out, std::size_t depth) {
-        if (depth > kQuickMaxNesting) return false;
+        if (!enter(depth)) return false;
         ++p_;
         ws();
         std::size_t base = s_.branchStack.size();
@@ -806,6 +815,7 @@ private:
 
     const char* p_;
     const char* end_;
+    std::size_t deepest_ = 0;
     bool dollar_;
     bool enumDefaults_;  // Avro >= 1.9: an enum's text "default" must be one of its symbols
     Scratch& s_;
@@ -817,12 +827,14 @@ private:
 
 }  // namespace
 
-std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options) {
+std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting) {
     thread_local Scratch scratch;
     scratch.clear();
     auto schema = std::make_shared<Schema>();
-    if (!QuickParser(definition, options, scratch).run(*schema)) return nullptr;
+    QuickParser parser(definition, options, scratch);
+    if (!parser.run(*schema)) return nullptr;
     schema->deferNodes(definition, options);
+    if (nesting != nullptr) *nesting = parser.nesting();
     return schema;
 }
 

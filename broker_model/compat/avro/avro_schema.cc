@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/large_stack.h"
 
 
@@ -184,10 +185,17 @@ std::unordered_map<CacheKey, CacheEntry, CacheKeyHash, CacheKeyEqual>& cache() {
     return entries;
 }
 
+// Puts a parse into the cache (kept if another thread put one there first).
+void remember(const CacheKeyView& key, const ParseResult& r) {
+    constexpr std::size_t kMaxEntries = 1 << 16;
+    std::lock_guard<std::mutex> lock(cacheMutex());
+    if (cache().size() >= kMaxEntries) cache().clear();
+    cache().emplace(CacheKey{key.options, std::string(key.text)}, CacheEntry{r, r.nesting ? *r.nesting : kNestingUnknown});
+}
+
 }  // namespace
 
 ParseResult parseCached(std::string_view definition, const ParseOptions& options) {
-    constexpr std::size_t kMaxEntries = 1 << 16;
     CacheKeyView key{optionsByte(options), definition};
     {
         std::lock_guard<std::mutex> lock(cacheMutex());
@@ -195,10 +203,49 @@ ParseResult parseCached(std::string_view definition, const ParseOptions& options
         if (it != cache().end()) return it->second.result;
     }
     ParseResult r = parse(definition, options);
-    std::lock_guard<std::mutex> lock(cacheMutex());
-    if (cache().size() >= kMaxEntries) cache().clear();
-    cache().emplace(CacheKey{key.options, std::string(definition)}, CacheEntry{r, kNestingUnknown});
+    remember(key, r);
     return r;
+}
+
+CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& options) {
+    CacheKeyView key{optionsByte(options), definition};
+    CheckInput in;
+    {
+        std::lock_guard<std::mutex> lock(cacheMutex());
+        auto it = cache().find(key);
+        if (it != cache().end()) {
+            in.result = it->second.result;
+            if (it->second.nesting != kNestingUnknown) {
+                in.nesting = it->second.nesting;
+                return in;
+            }
+        }
+    }
+    if (in.parsed()) {  // cached by parseCached, which did not measure the nesting: once per entry, outside the lock
+        in.nesting = jsonNesting(definition);
+        std::lock_guard<std::mutex> lock(cacheMutex());
+        auto it = cache().find(key);
+        if (it != cache().end()) it->second.nesting = in.nesting;
+        return in;
+    }
+    std::size_t nesting = 0;
+    if (auto quick = quickParse(definition, options, &nesting)) {
+        in.result.schema = std::move(quick);
+        in.result.nesting = nesting;
+        in.nesting = nesting;
+        remember(key, in.result);
+        return in;
+    }
+    in.nesting = jsonNesting(definition);  // the full parser's to read, on the stack this picks
+    return in;
+}
+
+void clearParseCache() {
+    std::lock_guard<std::mutex> lock(cacheMutex());
+    // A cleared map keeps its buckets, and the next clear costs their number:
+    // a large table is dropped, a small one kept (as a running broker keeps it).
+    if (cache().bucket_count() > 1024) cache() = {};
+    else cache().clear();
 }
 
 std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options) {

@@ -227,6 +227,7 @@ ParseOptions parseOptionsFor(const CheckOptions& options);
 struct ParseResult {
     std::shared_ptr<const Schema> schema;
     std::optional<JavaException> failure;
+    std::optional<std::size_t> nesting;  // compat::jsonNesting of the text, when the parse measured it (the quick path does)
     bool ok() const { return schema != nullptr; }
     /// True when the failure is a `SchemaParseException` (the only one Pulsar catches).
     bool isSchemaParseException() const;
@@ -242,6 +243,22 @@ ParseResult parseCached(std::string_view definition, const ParseOptions& options
 /// compat::jsonNesting(definition) when parseCached has the definition (with
 /// these options) in its cache, else nullopt. Looks up only; never parses.
 std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options);
+
+/// A definition as the checker first needs it, in one cache look-up: its parse
+/// and compat::jsonNesting(definition), which picks the stack the check runs on.
+/// On a miss the quick path parses it (measuring the nesting) and the cache
+/// keeps the schema. When the quick path declines, `result` is empty (neither a
+/// schema nor a failure) and the nesting comes from a scan: the caller parses
+/// with parseCached, on the stack the nesting calls for.
+struct CheckInput {
+    ParseResult result;
+    std::size_t nesting = 0;
+    bool parsed() const { return result.schema != nullptr || result.failure.has_value(); }
+};
+CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& options);
+
+/// Empties the parse cache (benchmarks of the first sight of a definition; tests).
+void clearParseCache();
 
 /// `Schema.equals` (§4.5).
 bool schemaEquals(const Schema& a, const Schema& b);
