@@ -287,4 +287,13 @@ TEST_CASE("the checker's look-up parses a new definition quickly into the cache,
     REQUIRE(later.result.schema == full.schema);
     REQUIRE(later.nesting == jsonNesting(escaped));
     REQUIRE(av::cachedJsonNesting(escaped, o) == std::optional<std::size_t>(later.nesting));
+    // Deeper than kShallowNesting: not parsed on the caller's stack; the quick path takes it through parseCached.
+    std::string deep = R"({"type":"record","name":"Deep","namespace":"quick.nesting","fields":[{"name":"a","type":)";
+    for (int i = 0; i < 70; ++i) deep += R"({"type":"array","items":)";
+    deep += R"("int")" + std::string(70, '}') + "}]}";
+    av::CheckInput d = av::lookUpForCheck(deep, o);
+    REQUIRE_FALSE(d.parsed());
+    REQUIRE(d.nesting == jsonNesting(deep));
+    REQUIRE(d.nesting > kShallowNesting);
+    REQUIRE(av::parseCached(deep, o).schema->nodesDeferred());
 }

@@ -104,8 +104,8 @@ struct Scratch {
 
 class QuickParser {
 public:
-    QuickParser(std::string_view text, const ParseOptions& o, Scratch& s)
-        : p_(text.data()), end_(text.data() + text.size()), dollar_(o.namesAllowDollar),
+    QuickParser(std::string_view text, const ParseOptions& o, std::size_t maxNesting, Scratch& s)
+        : p_(text.data()), end_(text.data() + text.size()), maxNesting_(std::min(maxNesting, kQuickMaxNesting)), dollar_(o.namesAllowDollar),
           enumDefaults_(versionAtLeast(o.version, AvroVersion::v1_9_1)), s_(s) {}
 
     bool run(Schema& out) {
@@ -131,7 +131,7 @@ private:
     // A container opens at `level` (the root is 1): false past the limit.
     bool enter(std::size_t level) {
         deepest_ = std::max(deepest_, level);
-        return level <= kQuickMaxNesting;
+        return level <= maxNesting_;
     }
 
     void ws() {
@@ -815,6 +815,7 @@ private:
 
     const char* p_;
     const char* end_;
+    std::size_t maxNesting_;
     std::size_t deepest_ = 0;
     bool dollar_;
     bool enumDefaults_;  // Avro >= 1.9: an enum's text "default" must be one of its symbols
@@ -827,11 +828,12 @@ private:
 
 }  // namespace
 
-std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting) {
+std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting,
+                                   std::size_t maxNesting) {
     thread_local Scratch scratch;
     scratch.clear();
     auto schema = std::make_shared<Schema>();
-    QuickParser parser(definition, options, scratch);
+    QuickParser parser(definition, options, maxNesting, scratch);
     if (!parser.run(*schema)) return nullptr;
     schema->deferNodes(definition, options);
     if (nesting != nullptr) *nesting = parser.nesting();

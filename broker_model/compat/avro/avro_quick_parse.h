@@ -42,9 +42,11 @@ namespace cnx::compat::avro {
 inline constexpr std::size_t kQuickMaxNesting = kMaxJsonNesting;
 
 /// The schema with only its compact tables built (nodes deferred), or null when
-/// the definition is outside the quick path's subset. On success *nesting (when
-/// given) is the text's JSON nesting, compat::jsonNesting(definition).
-std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting = nullptr);
+/// the definition is outside the quick path's subset or nests deeper than
+/// `maxNesting` (at most kQuickMaxNesting). On success *nesting (when given) is
+/// the text's JSON nesting, compat::jsonNesting(definition).
+std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting = nullptr,
+                                   std::size_t maxNesting = kQuickMaxNesting);
 
 /// parse() without the quick path: the full parser alone, every node built.
 ParseResult parseFull(std::string_view definition, const ParseOptions& options);

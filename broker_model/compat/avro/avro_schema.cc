@@ -228,15 +228,17 @@ CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& optio
         if (it != cache().end()) it->second.nesting = in.nesting;
         return in;
     }
+    // On the caller's stack: the quick path reads at most kShallowNesting levels
+    // here; a deeper definition is parsed on the checker's stack, by parseCached.
     std::size_t nesting = 0;
-    if (auto quick = quickParse(definition, options, &nesting)) {
+    if (auto quick = quickParse(definition, options, &nesting, kShallowNesting)) {
         in.result.schema = std::move(quick);
         in.result.nesting = nesting;
         in.nesting = nesting;
         remember(key, in.result);
         return in;
     }
-    in.nesting = jsonNesting(definition);  // the full parser's to read, on the stack this picks
+    in.nesting = jsonNesting(definition);  // declined or deep: parsed on the stack this picks
     return in;
 }
 

@@ -247,9 +247,10 @@ std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const 
 /// A definition as the checker first needs it, in one cache look-up: its parse
 /// and compat::jsonNesting(definition), which picks the stack the check runs on.
 /// On a miss the quick path parses it (measuring the nesting) and the cache
-/// keeps the schema. When the quick path declines, `result` is empty (neither a
-/// schema nor a failure) and the nesting comes from a scan: the caller parses
-/// with parseCached, on the stack the nesting calls for.
+/// keeps the schema, if it nests no deeper than kShallowNesting (this runs on
+/// the caller's stack). Otherwise, and when the quick path declines, `result`
+/// is empty (neither a schema nor a failure) and the nesting comes from a scan:
+/// the caller parses with parseCached, on the stack the nesting calls for.
 struct CheckInput {
     ParseResult result;
     std::size_t nesting = 0;
