@@ -293,7 +293,7 @@ TEST_CASE("the checker's look-up parses a new definition quickly into the cache,
     deep += R"("int")" + std::string(70, '}') + "}]}";
     av::CheckInput d = av::lookUpForCheck(deep, o);
     REQUIRE_FALSE(d.parsed());
-    REQUIRE(d.nesting == jsonNesting(deep));
-    REQUIRE(d.nesting > kShallowNesting);
+    REQUIRE(d.nesting > kShallowNesting);  // declined at that depth: no scan, a lower bound
+    REQUIRE(d.nesting <= jsonNesting(deep));
     REQUIRE(av::parseCached(deep, o).schema->nodesDeferred());
 }

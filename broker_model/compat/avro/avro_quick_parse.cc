@@ -834,9 +834,10 @@ std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptio
     scratch.clear();
     auto schema = std::make_shared<Schema>();
     QuickParser parser(definition, options, maxNesting, scratch);
-    if (!parser.run(*schema)) return nullptr;
-    schema->deferNodes(definition, options);
+    bool taken = parser.run(*schema);
     if (nesting != nullptr) *nesting = parser.nesting();
+    if (!taken) return nullptr;
+    schema->deferNodes(definition, options);
     return schema;
 }
 

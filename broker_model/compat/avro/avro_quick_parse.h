@@ -44,7 +44,8 @@ inline constexpr std::size_t kQuickMaxNesting = kMaxJsonNesting;
 /// The schema with only its compact tables built (nodes deferred), or null when
 /// the definition is outside the quick path's subset or nests deeper than
 /// `maxNesting` (at most kQuickMaxNesting). On success *nesting (when given) is
-/// the text's JSON nesting, compat::jsonNesting(definition).
+/// the text's JSON nesting, compat::jsonNesting(definition); when declined, the
+/// deepest level read (above maxNesting when it declined for depth).
 std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting = nullptr,
                                    std::size_t maxNesting = kQuickMaxNesting);
 

@@ -238,7 +238,9 @@ CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& optio
         remember(key, in.result);
         return in;
     }
-    in.nesting = jsonNesting(definition);  // declined or deep: parsed on the stack this picks
+    // Declined: the full parser's, on the stack the nesting picks. A decline for
+    // depth already says the check needs the deep stack; no scan then.
+    in.nesting = nesting > kShallowNesting ? nesting : jsonNesting(definition);
     return in;
 }
 

@@ -249,11 +249,12 @@ std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const 
 /// On a miss the quick path parses it (measuring the nesting) and the cache
 /// keeps the schema, if it nests no deeper than kShallowNesting (this runs on
 /// the caller's stack). Otherwise, and when the quick path declines, `result`
-/// is empty (neither a schema nor a failure) and the nesting comes from a scan:
-/// the caller parses with parseCached, on the stack the nesting calls for.
+/// is empty (neither a schema nor a failure) and the nesting comes from a scan,
+/// or is only known to exceed kShallowNesting: the caller parses with
+/// parseCached, on the stack the nesting calls for.
 struct CheckInput {
     ParseResult result;
-    std::size_t nesting = 0;
+    std::size_t nesting = 0;  // exact up to kShallowNesting; above it, a lower bound
     bool parsed() const { return result.schema != nullptr || result.failure.has_value(); }
 };
 CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& options);
