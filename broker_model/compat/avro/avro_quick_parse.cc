@@ -188,37 +188,21 @@ private:
                 std::string_view s;
                 return str(&s);
             }
-            case '{':
-            case '[': {
+            case '[':
                 if (!enter(depth + 1)) return false;
-                char close = *p_ == '{' ? '}' : ']';
-                bool object = close == '}';
+                ++p_;
+                return elements([&] { return skip(depth + 1); });
+            case '{': {
+                if (!enter(depth + 1)) return false;
                 ++p_;
                 ws();
-                if (at(close)) {
-                    ++p_;
-                    return true;
+                bool more = !at('}');
+                if (!more) ++p_;
+                while (more) {
+                    std::string_view k;
+                    if (!key(&k) || !skip(depth + 1) || !next(&more)) return false;
                 }
-                while (true) {
-                    if (object) {
-                        std::string_view key;
-                        if (!str(&key)) return false;
-                        ws();
-                        if (!at(':')) return false;
-                        ++p_;
-                        ws();
-                    }
-                    if (!skip(depth + 1)) return false;
-                    ws();
-                    if (at(',')) {
-                        ++p_;
-                        ws();
-                        continue;
-                    }
-                    if (!at(close)) return false;
-                    ++p_;
-                    return true;
-                }
+                return true;
             }
             case 't': return literal("true");
             case 'f': return literal("false");
@@ -264,6 +248,46 @@ private:
         ++p_;
         ws();
         return true;
+    }
+
+    // The members of the object whose '{' was just read: each(class of the key)
+    // reads the value after "key":. Each key once per object (KeysSeen).
+    template <class Each>
+    bool members(Each&& each) {
+        ws();
+        KeysSeen seen{0, s_.keys.size()};
+        bool more = !at('}');
+        if (!more) ++p_;
+        while (more) {
+            std::string_view k;
+            if (!key(&k)) return false;
+            Key c = classify(k);
+            if (!firstTime(seen, c, k) || !each(c) || !next(&more)) return false;
+        }
+        forget(seen);
+        return true;
+    }
+
+    // The elements of the array whose '[' was just read, each read by `each`.
+    template <class Each>
+    bool elements(Each&& each) {
+        ws();
+        if (at(']')) {
+            ++p_;
+            return true;
+        }
+        while (true) {
+            if (!each()) return false;
+            ws();
+            if (at(',')) {
+                ++p_;
+                ws();
+                continue;
+            }
+            if (!at(']')) return false;
+            ++p_;
+            return true;
+        }
     }
 
     // After a member: true and *more on ',', true and !*more on '}'.
@@ -410,8 +434,6 @@ private:
     bool object(NodeId* out, std::size_t depth) {
         if (!enter(depth)) return false;
         ++p_;
-        ws();
-        KeysSeen seen{0, s_.keys.size()};
         std::string_view type, name, ns;
         bool haveType = false, haveName = false, haveNs = false;
         bool structural = false;  // the type's own part (fields, items, values) has been read
@@ -421,26 +443,20 @@ private:
         std::string_view textDefault;   // a text "default" (an enum's, from Avro 1.9)
         bool haveTextDefault = false;
         NodeId id = kNoNode;
-        bool more = !at('}');
-        if (!more) ++p_;
-        while (more) {
-            std::string_view k;
-            if (!key(&k)) return false;
-            Key c = classify(k);
-            if (!firstTime(seen, c, k)) return false;
+        bool read = members([&](Key c) {
             switch (c) {
                 case kType:
                     if (structural || !str(&type)) return false;
                     haveType = true;
-                    break;
+                    return true;
                 case kName:
                     if (structural || !str(&name)) return false;
                     haveName = true;
-                    break;
+                    return true;
                 case kNamespace:
                     if (structural || !str(&ns)) return false;
                     haveNs = true;
-                    break;
+                    return true;
                 case kAliases: return false;
                 case kFields:
                 case kItems:
@@ -449,44 +465,36 @@ private:
                     if (c == kFields && (is(type, "record") || is(type, "error"))) {
                         if (!haveName || !record(name, haveNs ? ns : space_, &id, depth)) return false;
                         structural = true;
-                    } else if ((c == kItems && is(type, "array")) || (c == kValues && is(type, "map"))) {
+                        return true;
+                    }
+                    if ((c == kItems && is(type, "array")) || (c == kValues && is(type, "map"))) {
                         NodeId items = kNoNode;
                         if (!schema(&items, depth)) return false;
                         id = node(c == kItems ? Type::array : Type::map, s_.nodes[items].depth + 1, s_.nodes[items].unionDepth);
                         s_.nodes[id].a = items;
                         structural = true;
-                    } else if (!skip(depth)) {
-                        return false;
+                        return true;
                     }
-                    break;
+                    return skip(depth);
                 case kSymbols:
                     symbols = p_;
-                    if (!skip(depth)) return false;
-                    break;
+                    return skip(depth);
                 case kDefault:
-                    if (at('"')) {
-                        if (!str(&textDefault)) return false;
-                        haveTextDefault = true;
-                    } else if (!skip(depth)) {
-                        return false;
-                    }
-                    break;
+                    if (!at('"')) return skip(depth);
+                    haveTextDefault = true;
+                    return str(&textDefault);
                 case kSize:
                     if (at('-') || (p_ != end_ && *p_ >= '0' && *p_ <= '9')) {
                         bool fits = false;
                         if (!integer(&size, &fits)) return false;
                         sizeIsInt = fits && size >= INT32_MIN && size <= INT32_MAX;
-                    } else if (!skip(depth)) {
-                        return false;
+                        return true;
                     }
-                    break;
-                default:
-                    if (!skip(depth)) return false;
-                    break;
+                    return skip(depth);
+                default: return skip(depth);
             }
-            if (!next(&more)) return false;
-        }
-        forget(seen);
+        });
+        if (!read) return false;
         if (!haveType) return false;
         if (auto p = primitiveType(type)) {
             *out = node(*p, 0, 0);
@@ -523,17 +531,13 @@ private:
         const std::size_t base = s_.symbols.size();
         if (!at('[')) return kNoNode;  // "Enum has no symbols"
         ++p_;
-        ws();
-        bool more = !at(']');
-        while (more) {
+        bool read = elements([&] {
             std::string_view sym;
-            if (!str(&sym) || checkName(sym, dollar_) != NameCheck::ok) return kNoNode;  // "Null name", or an invalid one
+            if (!str(&sym) || checkName(sym, dollar_) != NameCheck::ok) return false;  // "Null name", or an invalid one
             s_.symbols.push_back(sym);
-            ws();
-            more = at(',');
-            ++p_;
-            ws();
-        }
+            return true;
+        });
+        if (!read) return kNoNode;
         p_ = resume;
         // "Duplicate enum symbol", and a default not among the symbols.
         auto& sorted = s_.sortedSymbols;
@@ -559,24 +563,8 @@ private:
         std::string_view saved = std::exchange(space_, newSpace);
         if (!at('[') || !enter(depth + 1)) return false;  // "Record has no fields" / too deep
         ++p_;
-        ws();
         std::size_t base = s_.fieldStack.size();
-        if (at(']')) {
-            ++p_;
-        } else {
-            while (true) {
-                if (!field(depth + 1)) return false;
-                ws();
-                if (at(',')) {
-                    ++p_;
-                    ws();
-                    continue;
-                }
-                if (!at(']')) return false;
-                ++p_;
-                break;
-            }
-        }
+        if (!elements([&] { return field(depth + 1); })) return false;
         space_ = saved;
         std::uint32_t d = 0, u = 0;
         for (std::size_t i = base; i < s_.fieldStack.size(); ++i) {
@@ -601,52 +589,34 @@ private:
         const std::size_t level = depth + 1;  // the field object's
         if (!at('{') || !enter(level)) return false;
         ++p_;
-        ws();
-        KeysSeen seen{0, s_.keys.size()};
         QField f;
         bool haveName = false, haveType = false, haveDefault = false, defaultNull = false, defaultText = false;
-        bool more = !at('}');
-        if (!more) return false;  // no name
-        while (more) {
-            std::string_view k;
-            if (!key(&k)) return false;
-            Key c = classify(k);
-            if (!firstTime(seen, c, k)) return false;
+        bool read = members([&](Key c) {
             switch (c) {
                 case kName:
-                    if (!str(&f.name)) return false;
                     haveName = true;
-                    break;
+                    return str(&f.name);
                 case kType:
+                    haveType = true;
                     if (at('"')) {
                         std::string_view ref;
-                        if (!str(&ref) || !reference(ref, &f.type)) return false;
-                    } else if (at('{') || at('[')) {
-                        if (!schema(&f.type, level)) return false;
-                    } else {
-                        return false;
+                        return str(&ref) && reference(ref, &f.type);
                     }
-                    haveType = true;
-                    break;
+                    return (at('{') || at('[')) && schema(&f.type, level);
                 case kDefault:
                     haveDefault = true;
                     defaultNull = at('n');
                     defaultText = at('"');
-                    if (!skip(level)) return false;
-                    break;
+                    return skip(level);
                 case kOrder: {
                     std::string_view o;
-                    if (!str(&o) || !isOrder(o)) return false;
-                    break;
+                    return str(&o) && isOrder(o);
                 }
                 case kAliases: return false;
-                default:
-                    if (!skip(level)) return false;
-                    break;
+                default: return skip(level);
             }
-            if (!next(&more)) return false;
-        }
-        forget(seen);
+        });
+        if (!read) return false;
         if (!haveName || !haveType || checkName(f.name, dollar_) != NameCheck::ok) return false;
         const QNode& t = s_.nodes[f.type];
         if (haveDefault) {
@@ -681,24 +651,13 @@ private:
         ++p_;
         ws();
         std::size_t base = s_.branchStack.size();
-        if (at(']')) {
-            ++p_;
-        } else {
-            while (true) {
-                NodeId b = kNoNode;
-                if (!schema(&b, depth)) return false;
-                s_.branchStack.push_back(b);
-                ws();
-                if (at(',')) {
-                    ++p_;
-                    ws();
-                    continue;
-                }
-                if (!at(']')) return false;
-                ++p_;
-                break;
-            }
-        }
+        bool read = elements([&] {
+            NodeId b = kNoNode;
+            if (!schema(&b, depth)) return false;
+            s_.branchStack.push_back(b);
+            return true;
+        });
+        if (!read) return false;
         std::uint32_t d = 0, u = 0, records = 0;
         const std::size_t n = s_.branchStack.size() - base;
         for (std::size_t i = base; i < s_.branchStack.size(); ++i) {
