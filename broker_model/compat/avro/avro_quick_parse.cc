@@ -86,7 +86,6 @@ struct Scratch {
     std::string pool;           // full names of named types
     std::string ref;            // a reference's full name, being composed
     std::vector<std::string_view> keys;  // an object's keys the parser does not read, for the duplicate check
-    std::vector<std::uint32_t> slots;
 
     void clear() {
         nodes.clear();

@@ -19,9 +19,9 @@
 // numbers with more than 19 digits before the point or an exponent of more
 // than two digits; nesting deeper than kQuickMaxNesting; anything
 // after the value but whitespace; duplicate keys in a schema or field object;
-// "aliases" anywhere; "type", "name" or "namespace" after a record's
-// "fields" (or before-them order it cannot follow: "fields", "items" or
-// "values" before "type"); non-text "name" or "namespace"; a text default on a
+// "aliases" anywhere; key orders one pass cannot follow ("type", "name" or
+// "namespace" after a record's "fields"; "fields", "items" or "values"
+// before "type"); non-text "name" or "namespace"; a text default on a
 // float or double field; and every error (undefined or redefined names,
 // invalid names, a missing type, fields, symbols or size, duplicates in a
 // union, record or enum, an enum default that is not a symbol, nested unions,

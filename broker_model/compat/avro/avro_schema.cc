@@ -193,6 +193,28 @@ void remember(const CacheKeyView& key, const ParseResult& r) {
     cache().emplace(CacheKey{key.options, std::string(key.text)}, CacheEntry{r, r.nesting ? *r.nesting : kNestingUnknown});
 }
 
+// The cache's entry for `key` with its nesting, or nullopt. An entry that
+// parseCached made without measuring the nesting gets it now, by one scan
+// (outside the lock), kept for every later look-up.
+std::optional<CheckInput> cachedInput(const CacheKeyView& key) {
+    CheckInput in;
+    {
+        std::lock_guard<std::mutex> lock(cacheMutex());
+        auto it = cache().find(key);
+        if (it == cache().end()) return std::nullopt;
+        in.result = it->second.result;
+        if (it->second.nesting != kNestingUnknown) {
+            in.nesting = it->second.nesting;
+            return in;
+        }
+    }
+    in.nesting = jsonNesting(key.text);
+    std::lock_guard<std::mutex> lock(cacheMutex());
+    auto it = cache().find(key);
+    if (it != cache().end()) it->second.nesting = in.nesting;
+    return in;
+}
+
 }  // namespace
 
 ParseResult parseCached(std::string_view definition, const ParseOptions& options) {
@@ -209,27 +231,10 @@ ParseResult parseCached(std::string_view definition, const ParseOptions& options
 
 CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& options) {
     CacheKeyView key{optionsByte(options), definition};
-    CheckInput in;
-    {
-        std::lock_guard<std::mutex> lock(cacheMutex());
-        auto it = cache().find(key);
-        if (it != cache().end()) {
-            in.result = it->second.result;
-            if (it->second.nesting != kNestingUnknown) {
-                in.nesting = it->second.nesting;
-                return in;
-            }
-        }
-    }
-    if (in.parsed()) {  // cached by parseCached, which did not measure the nesting: once per entry, outside the lock
-        in.nesting = jsonNesting(definition);
-        std::lock_guard<std::mutex> lock(cacheMutex());
-        auto it = cache().find(key);
-        if (it != cache().end()) it->second.nesting = in.nesting;
-        return in;
-    }
+    if (auto in = cachedInput(key)) return *in;
     // On the caller's stack: the quick path reads at most kShallowNesting levels
     // here; a deeper definition is parsed on the checker's stack, by parseCached.
+    CheckInput in;
     std::size_t nesting = 0;
     if (auto quick = quickParse(definition, options, &nesting, kShallowNesting)) {
         in.result.schema = std::move(quick);
@@ -253,18 +258,8 @@ void clearParseCache() {
 }
 
 std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options) {
-    CacheKeyView key{optionsByte(options), definition};
-    {
-        std::lock_guard<std::mutex> lock(cacheMutex());
-        auto it = cache().find(key);
-        if (it == cache().end()) return std::nullopt;
-        if (it->second.nesting != kNestingUnknown) return it->second.nesting;
-    }
-    std::size_t nesting = jsonNesting(definition);  // once per entry, outside the lock
-    std::lock_guard<std::mutex> lock(cacheMutex());
-    auto it = cache().find(key);
-    if (it != cache().end()) it->second.nesting = nesting;
-    return nesting;
+    if (auto in = cachedInput({optionsByte(options), definition})) return in->nesting;
+    return std::nullopt;
 }
 
 }  // namespace cnx::compat::avro
