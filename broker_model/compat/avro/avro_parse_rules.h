@@ -12,10 +12,36 @@
 
 namespace cnx::compat::avro::parse_rules {
 
-// s == lit, with the length a constant so the compiler compares in registers.
+template <class Word>
+inline Word loadWord(const char* p) {
+    Word w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+}
+
+// s == lit, compared in registers: two overlapping loads cover 3 to 16 bytes
+// (GCC calls the library's memcmp for a constant length of 3, 5, 6 or 7, and
+// the parsers compare such words for every key and type name they read).
 template <std::size_t N>
 bool is(std::string_view s, const char (&lit)[N]) {
-    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+    constexpr std::size_t n = N - 1;
+    if (s.size() != n) return false;
+    const char* p = s.data();
+    if constexpr (n == 0) {
+        return true;
+    } else if constexpr (n < 3) {
+        return std::memcmp(p, lit, n) == 0;
+    } else if constexpr (n < 4) {
+        return loadWord<std::uint16_t>(p) == loadWord<std::uint16_t>(lit) && p[2] == lit[2];
+    } else if constexpr (n <= 8) {
+        return loadWord<std::uint32_t>(p) == loadWord<std::uint32_t>(lit) &&
+               loadWord<std::uint32_t>(p + n - 4) == loadWord<std::uint32_t>(lit + n - 4);
+    } else if constexpr (n <= 16) {
+        return loadWord<std::uint64_t>(p) == loadWord<std::uint64_t>(lit) &&
+               loadWord<std::uint64_t>(p + n - 8) == loadWord<std::uint64_t>(lit + n - 8);
+    } else {
+        return std::memcmp(p, lit, n) == 0;
+    }
 }
 
 inline bool versionAtLeast(AvroVersion v, AvroVersion min) { return static_cast<int>(v) >= static_cast<int>(min); }
