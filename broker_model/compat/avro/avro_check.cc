@@ -16,6 +16,9 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
+
+#include <boost/container/small_vector.hpp>
 
 #include "broker_model/compat/avro/avro_resolve.h"
 #include "broker_model/compat/avro/avro_schema.h"
@@ -93,7 +96,7 @@ ValidatorChoice validatorFor(CompatibilityStrategy s) {
 }
 
 // `existingNewestFirst` is Pulsar's fromList (addFirst while iterating oldest..newest).
-CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::vector<const Schema*>& existingNewestFirst,
+CheckResult runValidator(ValidatorChoice v, const Schema& candidate, std::span<const Schema* const> existingNewestFirst,
                          const CheckOptions& o) {
     using K = ValidatorChoice::Kind;
     switch (v.kind) {
@@ -121,18 +124,24 @@ CheckResult runValidator(ValidatorChoice v, const Schema& candidate, const std::
     return CheckResult::compatible();
 }
 
+// The per-check lists (inputs, parses, the schemas newest first) hold one or
+// two entries in the common check against the latest schema: kept inline, so
+// such a check allocates nothing for them.
+template <class T>
+using SmallVector = boost::container::small_vector<T, 2>;
+
 avro::ParseOptions parseOptions(const CheckOptions& o) { return avro::parseOptionsFor(o); }
 
 // The parse of inputs[i] (existing..., candidate): looked up already, or parsed now.
-ParseResult takeParse(std::vector<avro::CheckInput>& inputs, std::size_t i, const std::string& text, const CheckOptions& o) {
+ParseResult takeParse(std::span<avro::CheckInput> inputs, std::size_t i, const std::string& text, const CheckOptions& o) {
     if (inputs[i].parsed()) return std::move(inputs[i].result);
     return avro::parseCached(text, parseOptions(o));
 }
 
 // AvroSchemaBasedCompatibilityCheck.checkCompatible(Iterable from, to, strategy), on the calling thread.
 CheckResult avroListCheckHere(std::span<const SchemaData> existing, const SchemaData& candidate,
-                              CompatibilityStrategy strategy, const CheckOptions& options, std::vector<avro::CheckInput>& inputs) {
-    std::vector<ParseResult> parsed;  // keeps the shared schemas alive
+                              CompatibilityStrategy strategy, const CheckOptions& options, std::span<avro::CheckInput> inputs) {
+    SmallVector<ParseResult> parsed;  // keeps the shared schemas alive
     parsed.reserve(existing.size());
     for (const SchemaData& e : existing) {
         parsed.push_back(takeParse(inputs, parsed.size(), e.data, options));
@@ -144,10 +153,10 @@ CheckResult avroListCheckHere(std::span<const SchemaData> existing, const Schema
     }
     ParseResult to = takeParse(inputs, existing.size(), candidate.data, options);
     if (!to.ok()) return fromParseFailure(*to.failure);
-    std::vector<const Schema*> newestFirst;
+    SmallVector<const Schema*> newestFirst;
     newestFirst.reserve(parsed.size());
     for (auto it = parsed.rbegin(); it != parsed.rend(); ++it) newestFirst.push_back(it->schema.get());
-    CheckResult r = runValidator(validatorFor(strategy), *to.schema, newestFirst, options);
+    CheckResult r = runValidator(validatorFor(strategy), *to.schema, {newestFirst.data(), newestFirst.size()}, options);
     if (r.verdict == Verdict::incompatible && options.avroValidationMessageWithStrategy) {
         // NEWEST AvroSchemaBasedCompatibilityCheck (c9629049):
         // "Error during schema compatibility check with strategy %s: %s: %s".
@@ -164,7 +173,7 @@ CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData
     // every stored version's text on every check was most of a warm check; a
     // new definition is parsed by the quick path there, or scanned and left
     // for the full parser on the stack its nesting calls for).
-    std::vector<avro::CheckInput> inputs;
+    SmallVector<avro::CheckInput> inputs;
     inputs.reserve(existing.size() + 1);
     bool shallow = true;
     for (const auto& e : existing) {
@@ -173,8 +182,8 @@ CheckResult avroListCheck(std::span<const SchemaData> existing, const SchemaData
     }
     inputs.push_back(avro::lookUpForCheck(candidate.data, parseOptions(options)));
     shallow = shallow && inputs.back().nesting <= kShallowNesting;
-    if (shallow) return avroListCheckHere(existing, candidate, strategy, options, inputs);
-    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options, inputs); });
+    if (shallow) return avroListCheckHere(existing, candidate, strategy, options, {inputs.data(), inputs.size()});
+    return onCheckerStack([&] { return avroListCheckHere(existing, candidate, strategy, options, {inputs.data(), inputs.size()}); });
 }
 
 class AvroCheck final : public SchemaCompatibilityCheck {
