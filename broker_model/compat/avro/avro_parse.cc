@@ -731,8 +731,7 @@ ParseResult parse(std::string_view definition, const ParseOptions& options) {
     return parseFull(definition, options);
 }
 
-void Schema::deferNodes(std::string_view definition, const ParseOptions& options) {
-    definition_ = definition;
+void Schema::deferNodes(const ParseOptions& options) {
     options_ = options;
     built_.store(false, std::memory_order_release);
 }
@@ -742,17 +741,15 @@ const std::vector<Node>& Schema::buildNodes() const {
     std::lock_guard<std::mutex> lock(mu);
     if (built_.load(std::memory_order_acquire)) return nodes_;
     std::optional<JavaException> failure;
-    std::shared_ptr<Schema> full = parseTree(definition_, options_, &failure);
+    std::shared_ptr<Schema> full = parseTree(definition(), options_, &failure);
     // The quick path accepts only what the full parser accepts, with the same
     // graph (tests/unit/compat_avro_quick_parse_test.cpp holds it to that).
     if (!full || full->root != root || full->recursive != recursive || full->hasAliases != hasAliases || !(full->compact == compact)) {
         throw std::logic_error("cnxsim bug: the quick Avro parse of a definition disagrees with the full parser: " +
-                               definition_.substr(0, 300));
+                               std::string(definition().substr(0, 300)));
     }
     nodes_ = std::move(full->nodes_);
-    definition_.clear();
-    definition_.shrink_to_fit();
-    built_.store(true, std::memory_order_release);
+    built_.store(true, std::memory_order_release);  // the definition stays: the parse cache's key may be a view of it
     return nodes_;
 }
 

@@ -118,7 +118,7 @@ struct Scratch {
 class QuickParser {
 public:
     QuickParser(std::string_view text, const ParseOptions& o, std::size_t maxNesting, Scratch& s)
-        : p_(text.data()), end_(text.data() + text.size()), maxNesting_(std::min(maxNesting, kQuickMaxNesting)), dollar_(o.namesAllowDollar),
+        : text_(text), p_(text.data()), end_(text.data() + text.size()), maxNesting_(std::min(maxNesting, kQuickMaxNesting)), dollar_(o.namesAllowDollar),
           enumDefaults_(versionAtLeast(o.version, AvroVersion::v1_9_1)), s_(s) {}
 
     bool run(Schema& out) {
@@ -760,66 +760,73 @@ private:
     bool layOut(NodeId root, Schema& out) {
         CompactSchema& c = out.compact;
         const std::size_t count = s_.nodes.size();
-        c.nodes.resize(count);
-        std::size_t slotCount = 0, nameBytes = s_.pool.size();
+        CompactSchema::Sizes sizes;
+        sizes.nodes = count;
+        sizes.fields = s_.fields.size();
+        sizes.branches = s_.branches.size();
+        sizes.symbols = s_.symbols.size();
         for (const QNode& n : s_.nodes) {
-            if (n.type == Type::record) slotCount += CompactSchema::tableSize(n.count);
+            if (n.type == Type::record) sizes.slots += CompactSchema::tableSize(n.count);
+            if (isNamed(n.type)) sizes.nameBytes += n.nameLen;
         }
-        for (const QField& f : s_.fields) nameBytes += f.name.size();
-        for (std::string_view sym : s_.symbols) nameBytes += sym.size();
-        c.fields.reserve(s_.fields.size());
-        c.symbols.reserve(s_.symbols.size());
-        c.branches.reserve(s_.branches.size());
-        c.slots.assign(slotCount, 0);
-        c.names.reserve(nameBytes);
-        std::uint32_t slot = 0;
+        for (const QField& f : s_.fields) sizes.nameBytes += f.name.size();
+        for (std::string_view sym : s_.symbols) sizes.nameBytes += sym.size();
+        sizes.definitionBytes = text_.size();
+        c.allocate(sizes);
+        std::memcpy(c.definition.data(), text_.data(), text_.size());
+        // Cursors into the tables, which fill in node id order.
+        std::uint32_t slot = 0, field = 0, branch = 0, symbol = 0, nameAt = 0;
+        auto addName = [&c, &nameAt](std::string_view text) {
+            std::memcpy(c.names.data() + nameAt, text.data(), text.size());
+            nameAt += static_cast<std::uint32_t>(text.size());
+        };
         for (NodeId id = 0; id < count; ++id) {
             const QNode& n = s_.nodes[id];
             CompactSchema::CNode& cn = c.nodes[id];
             cn.type = n.type;
             if (isNamed(n.type)) {
-                cn.nameOff = static_cast<std::uint32_t>(c.names.size());
+                cn.nameOff = nameAt;
                 cn.nameLen = n.nameLen;
-                c.names.append(fullNameOf(id));
+                addName(fullNameOf(id));
             }
             switch (n.type) {
                 case Type::fixed:
                 case Type::array:
                 case Type::map: cn.a = n.a; break;
                 case Type::enumeration:
-                    cn.a = static_cast<std::uint32_t>(c.symbols.size());
+                    cn.a = symbol;
                     cn.b = n.count;
                     for (std::uint32_t i = 0; i < n.count; ++i) {
                         std::string_view sym = s_.symbols[n.a + i];
-                        c.symbols.push_back({static_cast<std::uint32_t>(c.names.size()), static_cast<std::uint32_t>(sym.size())});
-                        c.names.append(sym);
+                        c.symbols[symbol++] = {nameAt, static_cast<std::uint32_t>(sym.size())};
+                        addName(sym);
                     }
                     break;
                 case Type::union_:
-                    cn.a = static_cast<std::uint32_t>(c.branches.size());
+                    cn.a = branch;
                     cn.b = n.count;
-                    c.branches.insert(c.branches.end(), s_.branches.begin() + n.a, s_.branches.begin() + n.a + n.count);
+                    std::copy_n(s_.branches.begin() + n.a, n.count, c.branches.data() + branch);
+                    branch += n.count;
                     break;
                 case Type::record: {
-                    cn.a = static_cast<std::uint32_t>(c.fields.size());
+                    cn.a = field;
                     cn.b = n.count;
                     cn.c = slot;
                     const std::uint32_t mask = CompactSchema::tableSize(n.count) - 1;
                     for (std::uint32_t i = 0; i < n.count; ++i) {
                         const QField& f = s_.fields[n.a + i];
-                        CompactSchema::CField cf;
+                        CompactSchema::CField& cf = c.fields[field++];
                         cf.type = f.type;
                         cf.hash = CompactSchema::hashName(f.name);
-                        cf.nameOff = static_cast<std::uint32_t>(c.names.size());
+                        cf.nameOff = nameAt;
                         cf.nameLen = static_cast<std::uint32_t>(f.name.size());
                         cf.flags = f.flags;
-                        c.names.append(f.name);
+                        addName(f.name);
                         std::uint32_t h = cf.hash & mask;
                         for (; c.slots[slot + h] != 0; h = (h + 1) & mask) {
                             if (s_.fields[n.a + c.slots[slot + h] - 1].name == f.name) return false;  // "Duplicate field"
                         }
                         c.slots[slot + h] = i + 1;
-                        c.fields.push_back(cf);
                     }
                     slot += mask + 1;
                     break;
@@ -839,6 +846,7 @@ private:
         return true;
     }
 
+    std::string_view text_;
     const char* p_;
     const char* end_;
     std::size_t maxNesting_;
@@ -863,7 +871,7 @@ std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptio
     bool taken = parser.run(*schema);
     if (nesting != nullptr) *nesting = parser.nesting();
     if (!taken) return nullptr;
-    schema->deferNodes(definition, options);
+    schema->deferNodes(options);
     return schema;
 }
 

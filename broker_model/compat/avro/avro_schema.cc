@@ -1,6 +1,8 @@
 #include "broker_model/compat/avro/avro_schema.h"
 
+#include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/large_stack.h"
@@ -30,8 +32,6 @@ std::string_view to_string_view(Type t) {
     }
     return "?";
 }
-
-bool isNamed(Type t) { return t == Type::record || t == Type::enumeration || t == Type::fixed; }
 
 bool isPrimitive(Type t) {
     switch (t) {
@@ -64,6 +64,39 @@ const Field* Node::field(std::string_view n) const {
     return nullptr;
 }
 
+void CompactSchema::allocate(const Sizes& sizes) {
+    std::size_t total = 0;
+    auto place = [&total](auto& table, std::size_t count) {
+        using T = std::remove_reference_t<decltype(table[0])>;
+        static_assert(std::is_trivially_destructible_v<T>);
+        total = (total + alignof(T) - 1) / alignof(T) * alignof(T);
+        std::size_t offset = total;
+        total += count * sizeof(T);
+        table.size_ = static_cast<std::uint32_t>(count);
+        return offset;
+    };
+    const std::size_t at[] = {place(nodes, sizes.nodes),     place(fields, sizes.fields),   place(branches, sizes.branches),
+                              place(slots, sizes.slots),     place(symbols, sizes.symbols), place(names, sizes.nameBytes),
+                              place(definition, sizes.definitionBytes)};
+    storage_.reset(total == 0 ? nullptr : new std::byte[total]);  // each table is constructed below
+    std::byte* base = storage_.get();
+    auto construct = [base](auto& table, std::size_t offset, bool valueInit) {
+        using T = std::remove_reference_t<decltype(table[0])>;
+        table.data_ = base == nullptr ? nullptr : reinterpret_cast<T*>(base + offset);
+        if (table.data_ == nullptr) return;
+        if (valueInit) std::uninitialized_value_construct_n(table.data_, table.size_);
+        else std::uninitialized_default_construct_n(table.data_, table.size_);
+    };
+    construct(nodes, at[0], true);
+    construct(fields, at[1], true);
+    construct(branches, at[2], true);
+    construct(slots, at[3], true);
+    construct(symbols, at[4], true);
+    // The texts are left as they are: the parsers write every byte of them.
+    construct(names, at[5], false);
+    construct(definition, at[6], false);
+}
+
 ParseOptions parseOptionsFor(const CheckOptions& options) {
     // §4.5: the `$`-tolerant name validator exists only in Pulsar 4.2 (Avro 1.12 line).
     return {options.avro, options.avroNamesAllowDollar && options.avro == AvroVersion::v1_12_0};
@@ -75,19 +108,6 @@ bool ParseResult::isSchemaParseException() const {
 
 
 namespace {
-
-// The parse cache's key: parser switches + definition text. Lookups use a
-// view, so a hit neither copies nor allocates.
-struct CacheKeyView {
-    char options;
-    std::string_view text;
-};
-
-struct CacheKey {
-    char options;
-    std::string text;
-    operator CacheKeyView() const { return {options, text}; }
-};
 
 // Four independent multiply-rotate lanes over 8-byte words (xxHash64's round),
 // so the hash of a definition costs a fraction of libstdc++'s one-lane
@@ -136,24 +156,53 @@ std::uint64_t hashText(std::string_view t) {
 // Long definitions are hashed on a sample (length, head, tail and 64 strided
 // 8-byte windows), so a lookup costs O(1) hashing plus one memcmp on a hit;
 // texts of a history differ near their ends, which the tail covers.
-struct CacheKeyHash {
-    using is_transparent = void;
-    std::size_t operator()(const CacheKeyView& k) const {
-        std::string_view t = k.text;
-        constexpr std::size_t kSmall = 1024, kEdge = 256, kSamples = 64, kWindow = 8;
-        std::size_t h = std::hash<std::size_t>{}(t.size() * 131 + static_cast<unsigned char>(k.options));
-        auto mix = [&h](std::string_view part) { h ^= hashText(part) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-        if (t.size() <= kSmall) {
-            mix(t);
-            return h;
-        }
-        mix(t.substr(0, kEdge));
-        mix(t.substr(t.size() - kEdge));
-        std::size_t step = (t.size() - kWindow) / kSamples;
-        for (std::size_t i = 0; i < kSamples; ++i) mix(t.substr(i * step, kWindow));
+std::size_t hashKey(char options, std::string_view t) {
+    constexpr std::size_t kSmall = 1024, kEdge = 256, kSamples = 64, kWindow = 8;
+    std::size_t h = std::hash<std::size_t>{}(t.size() * 131 + static_cast<unsigned char>(options));
+    auto mix = [&h](std::string_view part) { h ^= hashText(part) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    if (t.size() <= kSmall) {
+        mix(t);
         return h;
     }
-    std::size_t operator()(const CacheKey& k) const { return (*this)(CacheKeyView(k)); }
+    mix(t.substr(0, kEdge));
+    mix(t.substr(t.size() - kEdge));
+    std::size_t step = (t.size() - kWindow) / kSamples;
+    for (std::size_t i = 0; i < kSamples; ++i) mix(t.substr(i * step, kWindow));
+    return h;
+}
+
+char optionsByte(const ParseOptions& o) { return static_cast<char>(static_cast<int>(o.version) * 2 + (o.namesAllowDollar ? 1 : 0)); }
+
+// The parse cache's key: parser switches + definition text, with its hash,
+// computed once per look-up (the find and an insertion after a miss share it).
+// Lookups use a view, so a hit neither copies nor allocates.
+struct CacheKeyView {
+    char options;
+    std::string_view text;
+    std::size_t hash;
+};
+
+CacheKeyView keyOf(std::string_view definition, const ParseOptions& options) {
+    char o = optionsByte(options);
+    return {o, definition, hashKey(o, definition)};
+}
+
+// A stored key. Its text is a view of the entry's schema's definition when
+// the schema keeps one (a quick parse), else a copy of its own.
+struct CacheKey {
+    char options;
+    std::size_t hash;
+    std::string owned;
+    std::string_view borrowed;
+    bool isBorrowed;
+    std::string_view text() const { return isBorrowed ? borrowed : std::string_view(owned); }
+    operator CacheKeyView() const { return {options, text(), hash}; }
+};
+
+struct CacheKeyHash {
+    using is_transparent = void;
+    std::size_t operator()(const CacheKeyView& k) const { return k.hash; }
+    std::size_t operator()(const CacheKey& k) const { return k.hash; }
 };
 
 struct CacheKeyEqual {
@@ -163,8 +212,6 @@ struct CacheKeyEqual {
     bool operator()(const CacheKeyView& a, const CacheKey& b) const { return (*this)(a, CacheKeyView(b)); }
     bool operator()(const CacheKey& a, const CacheKey& b) const { return (*this)(CacheKeyView(a), CacheKeyView(b)); }
 };
-
-char optionsByte(const ParseOptions& o) { return static_cast<char>(static_cast<int>(o.version) * 2 + (o.namesAllowDollar ? 1 : 0)); }
 
 // One entry per (definition, options): the parse and, once asked for, the
 // definition's JSON nesting (compat::jsonNesting), which the checker reads
@@ -190,7 +237,11 @@ void remember(const CacheKeyView& key, const ParseResult& r) {
     constexpr std::size_t kMaxEntries = 1 << 16;
     std::lock_guard<std::mutex> lock(cacheMutex());
     if (cache().size() >= kMaxEntries) cache().clear();
-    cache().emplace(CacheKey{key.options, std::string(key.text)}, CacheEntry{r, r.nesting ? *r.nesting : kNestingUnknown});
+    // The schema's own copy of the text, when it keeps one, is the key's text.
+    std::string_view kept = r.schema ? r.schema->definition() : std::string_view();
+    bool borrow = !kept.empty() && kept == key.text;
+    CacheKey stored{key.options, key.hash, borrow ? std::string() : std::string(key.text), borrow ? kept : std::string_view(), borrow};
+    cache().emplace(std::move(stored), CacheEntry{r, r.nesting ? *r.nesting : kNestingUnknown});
 }
 
 // The cache's entry for `key` with its nesting, or nullopt. An entry that
@@ -218,7 +269,7 @@ std::optional<CheckInput> cachedInput(const CacheKeyView& key) {
 }  // namespace
 
 ParseResult parseCached(std::string_view definition, const ParseOptions& options) {
-    CacheKeyView key{optionsByte(options), definition};
+    CacheKeyView key = keyOf(definition, options);
     {
         std::lock_guard<std::mutex> lock(cacheMutex());
         auto it = cache().find(key);
@@ -230,7 +281,7 @@ ParseResult parseCached(std::string_view definition, const ParseOptions& options
 }
 
 CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& options) {
-    CacheKeyView key{optionsByte(options), definition};
+    CacheKeyView key = keyOf(definition, options);
     if (auto in = cachedInput(key)) return *in;
     // On the caller's stack: the quick path reads at most kShallowNesting levels
     // here; a deeper definition is parsed on the checker's stack, by parseCached.
@@ -258,7 +309,7 @@ void clearParseCache() {
 }
 
 std::optional<std::size_t> cachedJsonNesting(std::string_view definition, const ParseOptions& options) {
-    if (auto in = cachedInput({optionsByte(options), definition})) return in->nesting;
+    if (auto in = cachedInput(keyOf(definition, options))) return in->nesting;
     return std::nullopt;
 }
 

@@ -10,7 +10,9 @@
 // UnionSchema ("Duplicate in union:", "Nested union: "), NamedSchema
 // ("Schemas may not be named after primitives: "), Field.equals, toJson.
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,7 +34,7 @@ enum class Type { record, enumeration, array, map, union_, fixed, string, bytes,
 
 /// Avro's lower-case type name ("record", "int", ...), as `Schema.Type.getName()`.
 std::string_view to_string_view(Type t);
-bool isNamed(Type t);
+inline bool isNamed(Type t) { return t == Type::record || t == Type::enumeration || t == Type::fixed; }
 bool isPrimitive(Type t);
 
 /// Avro `Schema.Name`: `full` is "space.name" or "name".
@@ -89,10 +91,32 @@ struct Node {
     const Field* field(std::string_view n) const;
 };
 
+/// A fixed-size array in a CompactSchema's one block of storage.
+template <class T>
+class CompactTable {
+public:
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const T* data() const { return data_; }
+    const T* begin() const { return data_; }
+    const T* end() const { return data_ + size_; }
+    const T& operator[](std::size_t i) const { return data_[i]; }
+    /// For the parsers, while they lay the tables out.
+    T* data() { return data_; }
+    T& operator[](std::size_t i) { return data_[i]; }
+    bool operator==(const CompactTable& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+
+private:
+    friend struct CompactSchema;
+    T* data_ = nullptr;
+    std::uint32_t size_ = 0;
+};
+
 /// Dense, cache-friendly tables over a parsed schema for the resolver's fast
-/// pass (avro_resolve.cc): one 16-byte entry per node, one 20-byte entry per
+/// pass (avro_resolve.cc): one 24-byte entry per node, one 20-byte entry per
 /// record field, field names in one pool with a hash each and an open-addressing
 /// name table per record. Built once by parse(); depends only on this schema.
+/// Every table lives in one block, allocated once by allocate().
 struct CompactSchema {
     struct CNode {
         Type type = Type::null;
@@ -117,20 +141,30 @@ struct CompactSchema {
         std::uint8_t flags = 0;
         bool operator==(const CField&) const = default;
     };
-    std::vector<CNode> nodes;
-    std::vector<CField> fields;
     struct CText {  // a string in `names`
         std::uint32_t off = 0, len = 0;
         bool operator==(const CText&) const = default;
     };
-    std::vector<NodeId> branches;
-    std::vector<std::uint32_t> slots;  // record-relative field index + 1; 0 = empty
-    std::vector<CText> symbols;        // enum symbols, in order
-    std::string names;                 // name pool: per node in id order, a named type's full name, then its field names or symbols
+    CompactTable<CNode> nodes;
+    CompactTable<CField> fields;
+    CompactTable<NodeId> branches;
+    CompactTable<std::uint32_t> slots;  // record-relative field index + 1; 0 = empty
+    CompactTable<CText> symbols;        // enum symbols, in order
+    CompactTable<char> names;           // name pool: per node in id order, a named type's full name, then its field names or symbols
+    CompactTable<char> definition;      // the quick path's: the text it read, for the full model when needed (not compared)
     bool ready = false;
     bool severalRecordBranches = false;  // some union has two or more record branches
     std::uint32_t maxDepth = 0;          // edges on the longest path from any node (non-recursive schemas only)
     std::uint32_t maxUnionDepth = 0;     // most union-to-branch edges on one path (non-recursive schemas only)
+
+    /// The tables' sizes, which the parsers count before they lay the tables out.
+    struct Sizes {
+        std::size_t nodes = 0, fields = 0, branches = 0, slots = 0, symbols = 0, nameBytes = 0, definitionBytes = 0;
+    };
+    /// For the parsers: allocates every table at its size in one block, each
+    /// entry value-initialized (so every slot is empty) but for the bytes of
+    /// `names` and `definition`, which the parser must write, every one. Once per schema.
+    void allocate(const Sizes& sizes);
 
     static std::uint32_t hashName(std::string_view s) {
         std::uint32_t h = 2166136261u;  // FNV-1a
@@ -142,17 +176,25 @@ struct CompactSchema {
         while (n < 2 * fieldCount) n <<= 1;
         return n;
     }
-    std::string_view name(const CField& f) const { return std::string_view(names).substr(f.nameOff, f.nameLen); }
-    std::string_view text(const CText& t) const { return std::string_view(names).substr(t.off, t.len); }
+    std::string_view name(const CField& f) const { return {names.data() + f.nameOff, f.nameLen}; }
+    std::string_view text(const CText& t) const { return {names.data() + t.off, t.len}; }
     /// A named type's full name ("space.name" or "name").
-    std::string_view fullName(NodeId id) const { return std::string_view(names).substr(nodes[id].nameOff, nodes[id].nameLen); }
+    std::string_view fullName(NodeId id) const { return {names.data() + nodes[id].nameOff, nodes[id].nameLen}; }
     /// A named type's name without its namespace.
     std::string_view shortName(NodeId id) const {
         std::string_view full = fullName(id);
         auto dot = full.rfind('.');
         return dot == std::string_view::npos ? full : full.substr(dot + 1);
     }
-    bool operator==(const CompactSchema&) const = default;
+    /// The same tables and summaries (the definition's copy aside).
+    bool operator==(const CompactSchema& o) const {
+        return nodes == o.nodes && fields == o.fields && branches == o.branches && slots == o.slots && symbols == o.symbols &&
+               names == o.names && ready == o.ready && severalRecordBranches == o.severalRecordBranches && maxDepth == o.maxDepth &&
+               maxUnionDepth == o.maxUnionDepth;
+    }
+
+private:
+    std::unique_ptr<std::byte[]> storage_;
 };
 
 /// Parser behaviour switches, derived from CheckOptions.
@@ -195,17 +237,19 @@ public:
     /// True until something has needed the full model of a quickly parsed schema (for tests and benchmarks).
     bool nodesDeferred() const { return !built_.load(std::memory_order_acquire); }
 
+    /// The definition a quickly parsed schema was read from (immutable); empty for the others.
+    std::string_view definition() const { return {compact.definition.data(), compact.definition.size()}; }
+
     /// For the full parser, while it builds the model.
     std::vector<Node>& editNodes() { return nodes_; }
-    /// For the parser: the full model is to be built from `definition` when first needed.
-    void deferNodes(std::string_view definition, const ParseOptions& options);
+    /// For the quick parser: the full model is to be built from compact.definition when first needed.
+    void deferNodes(const ParseOptions& options);
 
 private:
     const std::vector<Node>& buildNodes() const;
 
     mutable std::vector<Node> nodes_;
     mutable std::atomic<bool> built_{true};
-    mutable std::string definition_;  // deferred only: emptied once the nodes are built
     ParseOptions options_;    // deferred only
 };
 

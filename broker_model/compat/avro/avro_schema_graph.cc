@@ -22,57 +22,69 @@ bool declaresAliases(const Schema& s) {
 // Fills in s.compact.
 void buildCompact(Schema& s, const GraphSummary& g) {
     CompactSchema& c = s.compact;
-    c.nodes.resize(s.nodes().size());
-    std::size_t fieldCount = 0, branchCount = 0, slotCount = 0;
+    CompactSchema::Sizes sizes;
+    sizes.nodes = s.nodes().size();
     for (const Node& n : s.nodes()) {
-        fieldCount += n.fields.size();
-        branchCount += n.branches.size();
-        if (n.type == Type::record) slotCount += CompactSchema::tableSize(static_cast<std::uint32_t>(n.fields.size()));
+        sizes.fields += n.fields.size();
+        sizes.branches += n.branches.size();
+        if (n.type == Type::record) sizes.slots += CompactSchema::tableSize(static_cast<std::uint32_t>(n.fields.size()));
+        if (isNamed(n.type)) sizes.nameBytes += n.name.full.size();
+        if (n.type == Type::enumeration) {
+            sizes.symbols += n.symbols.size();
+            for (const std::string& sym : n.symbols) sizes.nameBytes += sym.size();
+        }
+        if (n.type == Type::record) {
+            for (const Field& f : n.fields) sizes.nameBytes += f.name.size();
+        }
     }
-    c.fields.reserve(fieldCount);
-    c.branches.reserve(branchCount);
-    c.slots.assign(slotCount, 0);
-    std::uint32_t slot = 0;
+    c.allocate(sizes);
+    // Cursors into the tables, which fill in node id order.
+    std::uint32_t slot = 0, field = 0, branch = 0, symbol = 0, nameAt = 0;
+    auto addName = [&c, &nameAt](std::string_view text) {
+        std::copy(text.begin(), text.end(), c.names.data() + nameAt);
+        nameAt += static_cast<std::uint32_t>(text.size());
+    };
     for (NodeId id = 0; id < s.nodes().size(); ++id) {
         const Node& n = s.nodes()[id];
         CompactSchema::CNode& cn = c.nodes[id];
         cn.type = n.type;
         if (isNamed(n.type)) {
-            cn.nameOff = static_cast<std::uint32_t>(c.names.size());
+            cn.nameOff = nameAt;
             cn.nameLen = static_cast<std::uint32_t>(n.name.full.size());
-            c.names += n.name.full;
+            addName(n.name.full);
         }
         if (n.type == Type::fixed) cn.a = static_cast<std::uint32_t>(n.size);  // an int: the parser checked
         if (n.type == Type::enumeration) {
-            cn.a = static_cast<std::uint32_t>(c.symbols.size());
+            cn.a = symbol;
             cn.b = static_cast<std::uint32_t>(n.symbols.size());
             for (const std::string& sym : n.symbols) {
-                c.symbols.push_back({static_cast<std::uint32_t>(c.names.size()), static_cast<std::uint32_t>(sym.size())});
-                c.names += sym;
+                c.symbols[symbol++] = {nameAt, static_cast<std::uint32_t>(sym.size())};
+                addName(sym);
             }
         }
         if (n.type == Type::array || n.type == Type::map) cn.a = n.items;
         if (n.type == Type::union_) {
-            cn.a = static_cast<std::uint32_t>(c.branches.size());
+            cn.a = branch;
             cn.b = static_cast<std::uint32_t>(n.branches.size());
-            c.branches.insert(c.branches.end(), n.branches.begin(), n.branches.end());
+            std::copy(n.branches.begin(), n.branches.end(), c.branches.data() + branch);
+            branch += cn.b;
             auto records = std::count_if(n.branches.begin(), n.branches.end(),
                                          [&s](NodeId b) { return s.nodes()[b].type == Type::record; });
             if (records >= 2) c.severalRecordBranches = true;
         }
         if (n.type != Type::record) continue;
-        cn.a = static_cast<std::uint32_t>(c.fields.size());
+        cn.a = field;
         cn.b = static_cast<std::uint32_t>(n.fields.size());
         cn.c = slot;
         std::uint32_t size = CompactSchema::tableSize(cn.b);
         for (std::uint32_t i = 0; i < cn.b; ++i) {
             const Field& f = n.fields[i];
-            CompactSchema::CField cf;
+            CompactSchema::CField& cf = c.fields[field++];
             cf.type = f.type;
             cf.hash = CompactSchema::hashName(f.name);
-            cf.nameOff = static_cast<std::uint32_t>(c.names.size());
+            cf.nameOff = nameAt;
             cf.nameLen = static_cast<std::uint32_t>(f.name.size());
-            c.names += f.name;
+            addName(f.name);
             if (f.defaultValue) {
                 cf.flags |= CompactSchema::kHasDefault;
                 const Node& t = s.nodes()[f.type];
@@ -83,7 +95,6 @@ void buildCompact(Schema& s, const GraphSummary& g) {
             std::uint32_t h = cf.hash & (size - 1);
             while (c.slots[slot + h] != 0) h = (h + 1) & (size - 1);
             c.slots[slot + h] = i + 1;
-            c.fields.push_back(cf);
         }
         slot += size;
     }
