@@ -2,6 +2,8 @@
 // Internal to avro_resolve.cc (split out by concern, included there only):
 // the fast "no error anywhere?" pass over the compact schemas.
 
+#include <cstring>
+
 #include "broker_model/compat/avro/avro_resolver.h"
 
 namespace cnx::compat::avro::resolve {
@@ -193,7 +195,17 @@ private:
     // ---- records ----
 
     bool sameName(const CField& a, const CField& b) const {
-        return a.hash == b.hash && a.nameLen == b.nameLen && cw_.name(a) == cr_.name(b);
+        return a.hash == b.hash && a.nameLen == b.nameLen && sameBytes(cw_.name(a).data(), cr_.name(b).data(), a.nameLen);
+    }
+
+    // Field names are mostly a few bytes long: compared here byte by byte
+    // rather than by a call of the library's memcmp, which costs more.
+    static bool sameBytes(const char* a, const char* b, std::size_t n) {
+        if (n > 16) return std::memcmp(a, b, n) == 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (a[i] != b[i]) return false;
+        }
+        return true;
     }
 
     // Reader field of the writer field `wf` (writer position `at` tried first), or -1.
