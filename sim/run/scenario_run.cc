@@ -209,14 +209,13 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
 Observed ScenarioRun::producer(const ProducerStep& st) {
     auto& s = session(st.client);
     Observed out;
-    auto topic = topicOf(st.topic);
     std::optional<pulsar::proto::Schema> schema;
     switch (st.schema.kind) {
         case SchemaRef::Kind::none:
         case SchemaRef::Kind::autoConsume:
             break;
         case SchemaRef::Kind::autoProduceBytes:
-            schema = autoProduceSchema(s, topic, out.trace);
+            schema = autoProduceSchema(s, topicOf(st.topic), out.trace);  // open() parses the name for the rest
             break;
         case SchemaRef::Kind::definition:
             schema = producerSchemaField(s.model(), st.schema.data);
@@ -229,7 +228,7 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
     handle.client = st.client;
     handle.name = st.name;
     handle.producerStep = st;
-    handle.wireSchema = schema;
+    handle.wireSchema = std::move(schema);
     return open(std::move(handle), std::move(out.trace));
 }
 
@@ -262,9 +261,11 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
     const auto& st = h.subscribeStep;
     // What the client sends depends on the protocol negotiated with this broker (§2.3).
     auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
-    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::autoConsume && !schema)
+    // The first partition's full name is firstPart() without parsing it again.
+    const bool first = part.toString() == h.parts.front().first;
+    if (first && st.schema.kind == SchemaRef::Kind::autoConsume && !schema)
         trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
-    if (part == h.firstPart() && st.schema.kind == SchemaRef::Kind::definition && !schema)
+    if (first && st.schema.kind == SchemaRef::Kind::definition && !schema)
         trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
                                         std::string(to_string_view(st.schema.data.type)));
     cmd.set_type(BaseCommand::SUBSCRIBE);
