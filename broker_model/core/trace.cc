@@ -1,8 +1,15 @@
 #include "broker_model/core/trace.h"
 
 namespace cnx {
+namespace {
+
+constexpr std::size_t kFirstReserve = 8;
+
+}  // namespace
 
 void Trace::add(std::string section, std::string rule, std::string detail) {
+    // A request's trace has a handful of entries: one allocation, not one per doubling.
+    if (entries_.capacity() == 0) entries_.reserve(kFirstReserve);
     entries_.push_back({std::move(section), std::move(rule), std::move(detail)});
 }
 
