@@ -69,7 +69,8 @@ NamespacePolicies namespaceCreatedOn(const BehaviourProfile& profile) {
 }
 
 TopicPolicies PolicyStore::topicOf(const TopicName& topic) const {
-    auto it = topics.find(topic.partitionedBase().toString());
+    // A partition's policies are its partitioned base's; a name without a partition is its own base.
+    auto it = topic.partitionIndex() < 0 ? topics.find(topic.toString()) : topics.find(topic.partitionedBase().toString());
     return it == topics.end() ? TopicPolicies{} : it->second;
 }
 
