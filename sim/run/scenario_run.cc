@@ -339,7 +339,7 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
 }
 
 // Handles are kept in the order they first connected (reconnects follow it).
-void ScenarioRun::remember(OpenHandle h) {
+void ScenarioRun::remember(OpenHandle&& h) {
     std::string key = (h.producer ? "p/" : "c/") + h.name;
     auto& map = h.producer ? producers_ : consumers_;
     if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);

@@ -112,7 +112,7 @@ private:
     pulsar::proto::BaseCommand openCommand(OpenHandle& h, ClientSession& s, const TopicName& part, Trace& trace);
     Observed open(OpenHandle h, Trace trace);
     void closeParts(const OpenHandle& h);
-    void remember(OpenHandle h);
+    void remember(OpenHandle&& h);  // takes `h` over: the handle is moved once, into its map
     void forget(bool producer, const std::string& name);
     Observed reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace);
     Observed reconnectOne(OpenHandle h);
