@@ -208,6 +208,7 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     race.shardCount = options.raceShardCount;
     for (const auto& rs : options.raceSchedules)
         if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
+    result.steps.reserve(scenario.steps.size());  // one result per step: no moves of the results as they grow
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
         if (const auto* c = std::get_if<ConcurrentlyStep>(&step.body)) {
