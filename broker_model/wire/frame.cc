@@ -26,12 +26,14 @@ std::uint32_t crc32c(std::string_view bytes) {
 }
 
 std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
-    std::string body = command.SerializeAsString();
+    // Serialised in place after the sizes: one allocation, no copy of the body.
+    const std::size_t size = command.ByteSizeLong();
     std::string out;
-    out.reserve(8 + body.size());
-    putU32(out, static_cast<std::uint32_t>(4 + body.size()));
-    putU32(out, static_cast<std::uint32_t>(body.size()));
-    out += body;
+    out.reserve(8 + size);
+    putU32(out, static_cast<std::uint32_t>(4 + size));
+    putU32(out, static_cast<std::uint32_t>(size));
+    out.resize(8 + size);
+    command.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + 8));
     return out;
 }
 
@@ -66,12 +68,19 @@ std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const 
     return out;
 }
 
-// One whole frame: its sizes must account for exactly these bytes; the frame
-// itself is read by the stream's parser.
+// One whole frame: its sizes must account for exactly these bytes; the body is
+// read by the stream's parser, in place (no copy of the bytes, no moves of the
+// decoded command), after the stream's own checks of the declared size.
 std::optional<Frame> decodeFrame(std::string_view bytes, std::string* error) {
-    auto fail = [&](std::string message) -> std::optional<Frame> {
+    std::optional<Frame> frame(std::in_place);
+    if (!decodeFrame(bytes, *frame, error)) return std::nullopt;
+    return frame;
+}
+
+bool decodeFrame(std::string_view bytes, Frame& out, std::string* error) {
+    auto fail = [&](std::string message) {
         if (error) *error = std::move(message);
-        return std::nullopt;
+        return false;
     };
     if (bytes.size() < 8)
         return fail("frame of " + std::to_string(bytes.size()) + " bytes is shorter than its 8-byte header");
@@ -79,12 +88,8 @@ std::optional<Frame> decodeFrame(std::string_view bytes, std::string* error) {
     if (total <= kMaxFrameSize && static_cast<std::size_t>(total) + 4 != bytes.size())
         return fail("frame says totalSize=" + std::to_string(total) + " but " + std::to_string(bytes.size() - 4) +
                     " bytes follow it");
-    FrameStream stream;
-    stream.feed(bytes);
-    if (stream.failed()) return fail(stream.error());
-    auto frame = stream.next();
-    if (!frame) return fail("incomplete frame");  // not reached: the sizes were checked above
-    return frame;
+    if (auto problem = frameSizeProblem(total, kMaxFrameSize)) return fail(std::move(*problem));
+    return parseFrameBody(bytes.substr(4), out, error);
 }
 
 std::string encodeSchemaVersion(std::int64_t version) {

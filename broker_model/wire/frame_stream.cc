@@ -29,10 +29,9 @@ bool decodeBrokerEntry(std::string_view& rest, Frame& frame, std::string* error)
     std::uint32_t size = getU32(rest, 2);
     if (static_cast<std::uint64_t>(size) + 6 > rest.size())
         return fail(error, "broker-entry-metadata size=" + std::to_string(size) + " runs past the end of the frame");
-    pulsar::proto::BrokerEntryMetadata entry;
+    auto& entry = frame.brokerEntryMetadata.emplace();
     if (!entry.ParsePartialFromArray(rest.data() + 6, static_cast<int>(size)) || !entry.IsInitialized())
         return fail(error, "BrokerEntryMetadata does not parse (bad protobuf encoding)");
-    frame.brokerEntryMetadata = std::move(entry);
     rest.remove_prefix(6 + size);
     return true;
 }
@@ -51,52 +50,50 @@ bool decodePayload(std::string_view rest, Frame& frame, std::string* error) {
     std::uint32_t metaSize = getU32(rest, 0);
     if (static_cast<std::uint64_t>(metaSize) + 4 > rest.size())
         return fail(error, "metadataSize=" + std::to_string(metaSize) + " runs past the end of the frame");
-    pulsar::proto::MessageMetadata meta;
+    auto& meta = frame.metadata.emplace();
     if (!meta.ParsePartialFromArray(rest.data() + 4, static_cast<int>(metaSize)))
         return fail(error, "MessageMetadata does not parse (bad protobuf encoding)");
     if (!meta.IsInitialized())
         return fail(error, "MessageMetadata lacks required fields: " + meta.InitializationErrorString());
-    frame.metadata = std::move(meta);
-    frame.payload = std::string(rest.substr(4 + metaSize));
+    frame.payload.assign(rest.substr(4 + metaSize));
     return true;
 }
 
 }  // namespace
 
 std::optional<Frame> parseFrameBody(std::string_view body, std::string* error) {
-    const auto total = body.size();
-    if (total < 4) {
-        fail(error, "totalSize=" + std::to_string(total) + " is smaller than the 4-byte commandSize");
-        return std::nullopt;
-    }
-    std::uint32_t commandSize = getU32(body, 0);
-    if (static_cast<std::uint64_t>(commandSize) + 4 > total) {
-        fail(error, "commandSize=" + std::to_string(commandSize) + " exceeds totalSize=" + std::to_string(total));
-        return std::nullopt;
-    }
-    Frame frame;
-    if (!frame.command.ParsePartialFromArray(body.data() + 4, static_cast<int>(commandSize))) {
-        fail(error, "BaseCommand does not parse (bad protobuf encoding)");
-        return std::nullopt;
-    }
-    if (!frame.command.IsInitialized()) {
-        fail(error, "BaseCommand lacks required fields: " + frame.command.InitializationErrorString());
-        return std::nullopt;
-    }
-    const auto type = frame.command.type();
-    if (!hasBody(frame.command)) {
-        fail(error, "BaseCommand of type " + pulsar::proto::BaseCommand::Type_Name(type) + " lacks its command message");
-        return std::nullopt;
-    }
-    auto rest = body.substr(4 + commandSize);
-    if (isPayloadCommand(type)) {
-        if (!decodePayload(rest, frame, error)) return std::nullopt;
-    } else if (!rest.empty()) {
-        fail(error, "a " + pulsar::proto::BaseCommand::Type_Name(type) + " frame carries " +
-                        std::to_string(rest.size()) + " bytes after its command");
-        return std::nullopt;
-    }
+    std::optional<Frame> frame(std::in_place);
+    if (!parseFrameBody(body, *frame, error)) return std::nullopt;
     return frame;
+}
+
+bool parseFrameBody(std::string_view body, Frame& frame, std::string* error) {
+    const auto total = body.size();
+    if (total < 4) return fail(error, "totalSize=" + std::to_string(total) + " is smaller than the 4-byte commandSize");
+    std::uint32_t commandSize = getU32(body, 0);
+    if (static_cast<std::uint64_t>(commandSize) + 4 > total)
+        return fail(error, "commandSize=" + std::to_string(commandSize) + " exceeds totalSize=" + std::to_string(total));
+    if (!frame.command.ParsePartialFromArray(body.data() + 4, static_cast<int>(commandSize)))
+        return fail(error, "BaseCommand does not parse (bad protobuf encoding)");
+    if (!frame.command.IsInitialized())
+        return fail(error, "BaseCommand lacks required fields: " + frame.command.InitializationErrorString());
+    const auto type = frame.command.type();
+    if (!hasBody(frame.command))
+        return fail(error,
+                    "BaseCommand of type " + pulsar::proto::BaseCommand::Type_Name(type) + " lacks its command message");
+    auto rest = body.substr(4 + commandSize);
+    if (isPayloadCommand(type)) return decodePayload(rest, frame, error);
+    if (!rest.empty())
+        return fail(error, "a " + pulsar::proto::BaseCommand::Type_Name(type) + " frame carries " +
+                               std::to_string(rest.size()) + " bytes after its command");
+    return true;
+}
+
+std::optional<std::string> frameSizeProblem(std::uint32_t total, std::uint32_t maxFrameSize) {
+    if (total > maxFrameSize)
+        return "frame size " + std::to_string(total) + " exceeds the maximum " + std::to_string(maxFrameSize);
+    if (total < 4) return "totalSize=" + std::to_string(total) + " is smaller than the 4-byte commandSize";
+    return std::nullopt;
 }
 
 bool FrameStream::fail(std::string message) {
@@ -111,17 +108,23 @@ bool FrameStream::fail(std::string message) {
 bool FrameStream::feed(std::string_view in) {
     if (failed_) return false;
     while (!in.empty()) {
+        if (need_ == 0 && pending_.empty() && in.size() >= 4) {
+            // A frame that starts here: read where it lies when all of it is in.
+            std::uint32_t total = getU32(in, 0);
+            if (auto problem = frameSizeProblem(total, maxFrameSize_)) return fail(std::move(*problem));
+            if (in.size() - 4 >= total) {
+                if (!parseReady(in.substr(4, total))) return false;
+                in.remove_prefix(4 + static_cast<std::size_t>(total));
+                continue;
+            }
+        }
         if (need_ == 0) {  // reading the 4 size bytes
             auto take = std::min<std::size_t>(4 - pending_.size(), in.size());
             pending_.append(in.substr(0, take));
             in.remove_prefix(take);
             if (pending_.size() < 4) break;
             std::uint32_t total = getU32(pending_, 0);
-            if (total > maxFrameSize_)
-                return fail("frame size " + std::to_string(total) + " exceeds the maximum " +
-                            std::to_string(maxFrameSize_));
-            if (total < 4)
-                return fail("totalSize=" + std::to_string(total) + " is smaller than the 4-byte commandSize");
+            if (auto problem = frameSizeProblem(total, maxFrameSize_)) return fail(std::move(*problem));
             need_ = 4 + static_cast<std::size_t>(total);
             continue;
         }
@@ -129,19 +132,24 @@ bool FrameStream::feed(std::string_view in) {
         pending_.append(in.substr(0, take));
         in.remove_prefix(take);
         if (pending_.size() < need_) break;
-        std::string error;
-        auto frame = parseFrameBody(std::string_view(pending_).substr(4), &error);
-        if (!frame) return fail(error);
-        ready_.push_back(std::move(*frame));
+        if (!parseReady(std::string_view(pending_).substr(4))) return false;
         pending_.clear();
         need_ = 0;
     }
     return true;
 }
 
+bool FrameStream::parseReady(std::string_view body) {
+    std::string error;
+    ready_.emplace_back();
+    if (parseFrameBody(body, ready_.back(), &error)) return true;
+    ready_.pop_back();
+    return fail(std::move(error));
+}
+
 std::optional<Frame> FrameStream::next() {
     if (ready_.empty()) return std::nullopt;
-    Frame f = std::move(ready_.front());
+    std::optional<Frame> f(std::move(ready_.front()));
     ready_.pop_front();
     return f;
 }

@@ -38,6 +38,8 @@ public:
 
 private:
     bool fail(std::string message);
+    // Parses one whole frame body onto the ready frames; fails the stream if it is malformed.
+    bool parseReady(std::string_view body);
 
     std::uint32_t maxFrameSize_;
     std::string pending_;      // the incomplete frame: its 4 size bytes, then what has come of it
@@ -50,5 +52,12 @@ private:
 /// Decodes one frame's bytes after its totalSize (exactly totalSize bytes):
 /// `[commandSize][BaseCommand][payload part]`. The one frame parser of the wire layer.
 std::optional<Frame> parseFrameBody(std::string_view body, std::string* error);
+/// The same into `out`, a default-constructed Frame (whose content is
+/// unspecified after a failure). False with `error` set when it is malformed.
+bool parseFrameBody(std::string_view body, Frame& out, std::string* error);
+
+/// Why a declared totalSize is refused before any of its frame is read (over
+/// `maxFrameSize`, or too small for the commandSize); nullopt when it is not.
+std::optional<std::string> frameSizeProblem(std::uint32_t total, std::uint32_t maxFrameSize);
 
 }  // namespace cnx::wire
