@@ -9,16 +9,21 @@ using pulsar::proto::BaseCommand;
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
+        // Decoded into the inbox, where a response waits to be taken: no copy of the command.
         std::string error;
-        auto decoded = wire::decodeFrame(frame, &error);
-        if (!decoded) return;
-        const auto& c = decoded->command;
+        if (!wire::decodeFrame(frame, inbox_.emplace_back(), &error)) {
+            inbox_.pop_back();
+            return;
+        }
+        const auto& c = inbox_.back().command;
         if (c.type() == BaseCommand::CLOSE_PRODUCER) {
             closes_.push_back({true, c.close_producer().producer_id()});
+            inbox_.pop_back();
             return;
         }
         if (c.type() == BaseCommand::CLOSE_CONSUMER) {
             closes_.push_back({false, c.close_consumer().consumer_id()});
+            inbox_.pop_back();
             return;
         }
         if (auto rid = wire::requestIdOf(c); rid && c.type() != BaseCommand::CONNECTED) {
@@ -30,7 +35,6 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
                            : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
             if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
         }
-        inbox_.push_back(std::move(decoded->command));
     });
     BaseCommand connect;
     connect.set_type(BaseCommand::CONNECT);
@@ -38,8 +42,8 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
     connect.mutable_connect()->set_protocol_version(model_.protocolVersion);
     send(connect);
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (it->type() == BaseCommand::CONNECTED) {
-            negotiated_ = it->connected().protocol_version();
+        if (it->command.type() == BaseCommand::CONNECTED) {
+            negotiated_ = it->command.connected().protocol_version();
             inbox_.erase(it);
             break;
         }
@@ -85,8 +89,8 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
 
 std::optional<BaseCommand> ClientSession::takeResponse(std::uint64_t requestId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (wire::requestIdOf(*it) == requestId) {
-            BaseCommand c = std::move(*it);
+        if (wire::requestIdOf(it->command) == requestId) {
+            std::optional<BaseCommand> c(std::move(it->command));
             inbox_.erase(it);
             return c;
         }
@@ -102,12 +106,13 @@ std::vector<ClientSession::BrokerClose> ClientSession::takeBrokerCloses() {
 
 std::optional<BaseCommand> ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        bool receipt = it->type() == BaseCommand::SEND_RECEIPT && it->send_receipt().producer_id() == producerId &&
-                       it->send_receipt().sequence_id() == sequenceId;
-        bool error = it->type() == BaseCommand::SEND_ERROR && it->send_error().producer_id() == producerId &&
-                     it->send_error().sequence_id() == sequenceId;
+        const BaseCommand& m = it->command;
+        bool receipt = m.type() == BaseCommand::SEND_RECEIPT && m.send_receipt().producer_id() == producerId &&
+                       m.send_receipt().sequence_id() == sequenceId;
+        bool error = m.type() == BaseCommand::SEND_ERROR && m.send_error().producer_id() == producerId &&
+                     m.send_error().sequence_id() == sequenceId;
         if (receipt || error) {
-            BaseCommand c = std::move(*it);
+            std::optional<BaseCommand> c(std::move(it->command));
             inbox_.erase(it);
             return c;
         }

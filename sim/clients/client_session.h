@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "broker_model/protocol/server_cnx.h"
+#include "broker_model/wire/frame.h"
 #include "proto/PulsarApi.pb.h"
 #include "sim/clients/client_library.h"
 
@@ -60,7 +61,7 @@ public:
 
 private:
     ClientModel model_;
-    std::vector<pulsar::proto::BaseCommand> inbox_;
+    std::vector<wire::Frame> inbox_;  // decoded where they stay until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
     std::map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
