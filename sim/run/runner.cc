@@ -13,9 +13,14 @@
 namespace cnx::sim {
 namespace {
 
+// "<id>: step N (<action>)", or without the id; built in one buffer (every step has one).
 std::string stepLabel(const Step& step, std::size_t index) {
-    std::string label = "step " + std::to_string(index + 1) + " (" + step.action + ")";
-    return step.id.empty() ? label : step.id + ": " + label;
+    const std::string number = std::to_string(index + 1);
+    std::string label;
+    label.reserve(step.id.size() + 2 + 5 + number.size() + 2 + step.action.size() + 1);
+    if (!step.id.empty()) label.append(step.id).append(": ");
+    label.append("step ").append(number).append(" (").append(step.action).append(")");
+    return label;
 }
 
 StepResult judge(const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,

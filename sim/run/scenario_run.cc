@@ -37,7 +37,11 @@ void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
 
 }  // namespace
 
-TopicName ScenarioRun::topicOf(const std::string& name) { return *TopicName::parse(name); }
+const TopicName& ScenarioRun::topicOf(const std::string& name) const {
+    auto it = topicNames_.find(name);
+    if (it == topicNames_.end()) it = topicNames_.emplace(name, *TopicName::parse(name)).first;
+    return it->second;
+}
 
 Observed Observed::failure(std::string error, std::string message) {
     Observed o;

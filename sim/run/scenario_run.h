@@ -134,7 +134,8 @@ private:
                            const std::function<AdminResponse(const Setting&)>& call);
     std::string describeClient(const std::string& client) const;
 
-    static TopicName topicOf(const std::string& name);
+    /// A topic of the scenario, parsed once per run (the loader checked the name).
+    const TopicName& topicOf(const std::string& name) const;
 
     const Scenario& scenario_;
     const BehaviourProfile* profile_;  // changes with upgrade-broker
@@ -154,6 +155,7 @@ private:
     std::unordered_map<std::string, std::uint64_t> orderOf_;
     std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
+    mutable std::map<std::string, TopicName, std::less<>> topicNames_;  // topicOf's parses, by the scenario's text
     RaceDriver* race_ = nullptr;
     std::vector<std::string> adminUnanswered_;
 };

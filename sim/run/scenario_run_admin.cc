@@ -33,13 +33,13 @@ Observed ScenarioRun::admin(AdminCall what, const std::function<void(AdminApi::C
 }
 
 Observed ScenarioRun::uploadSchema(const UploadSchemaStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     return admin(AdminCall::uploadSchema,
                  [&](AdminApi::Callback cb) { admin_->postSchema(topic, st.schema.data, std::move(cb)); });
 }
 
 Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     if (st.via == "wire") return getSchemaOnWire(st, topic);
     std::optional<SchemaVersion> v;
     if (st.version) v = *st.version;
@@ -47,19 +47,19 @@ Observed ScenarioRun::getSchema(const GetSchemaStep& st) {
 }
 
 Observed ScenarioRun::getSchemaVersion(const GetSchemaVersionStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     return admin(AdminCall::getSchemaVersion,
                  [&](AdminApi::Callback cb) { admin_->getVersionBySchema(topic, st.schema.data, std::move(cb)); });
 }
 
 Observed ScenarioRun::deleteSchema(const DeleteSchemaStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     return admin(AdminCall::deleteSchema,
                  [&](AdminApi::Callback cb) { admin_->deleteSchema(topic, st.force, std::move(cb)); });
 }
 
 Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     auto goneBefore = closedSessions();
     auto o = admin(AdminCall::deleteTopic,
                    [&](AdminApi::Callback cb) { cb(admin_->deleteTopic(topic, st.force, st.deleteSchema)); });
@@ -78,7 +78,7 @@ Observed ScenarioRun::deleteTopic(const DeleteTopicStep& st) {
 }
 
 Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     // The endpoint's own answer: {"compatibility": bool, "schemaCompatibilityStrategy": name}.
     return admin(AdminCall::testCompatibility,
                  [&](AdminApi::Callback cb) { admin_->testCompatibility(topic, st.schema.data, std::move(cb)); });

@@ -112,7 +112,7 @@ Observed ScenarioRun::check(const CheckStep& written) {
         }
     }
     if (st.namespaceName) return finish();
-    auto topic = topicOf(st.topic);
+    const auto& topic = topicOf(st.topic);
     auto live = broker_->registry().liveList(topic.schemaId());
     if (st.schemaVersionCount && static_cast<int>(live.size()) != *st.schemaVersionCount) {
         fail("schema_versions: expected " + std::to_string(*st.schemaVersionCount) + " live versions, found " +
