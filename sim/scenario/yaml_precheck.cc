@@ -155,7 +155,8 @@ private:
 
 }  // namespace
 
-std::optional<YamlProblem> precheckYaml(std::string_view input, const YamlLimits& limits, std::size_t* documents) {
+std::optional<YamlProblem> precheckYaml(std::string_view input, const YamlLimits& limits, std::size_t* documents,
+                                        YamlEventObserver* observer) {
     Parser parser(input);
     Walk walk(limits);
     Event event;
@@ -163,6 +164,7 @@ std::optional<YamlProblem> precheckYaml(std::string_view input, const YamlLimits
     for (;;) {
         if (!event.next(parser.get())) return syntaxProblem(parser.get());
         if (auto problem = walk.step(event.get())) return problem;
+        if (observer) observer->observe(event.get());
         if (event.get().type == YAML_DOCUMENT_START_EVENT) ++count;
         if (event.get().type == YAML_STREAM_END_EVENT) {
             if (documents) *documents = count;

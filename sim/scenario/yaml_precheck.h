@@ -5,11 +5,17 @@
 // it is slow on huge scalars. So every scenario text is first read with
 // libyaml's event parser, which streams in bounded memory and reports
 // positions; only text it accepts, within the limits below, reaches yaml-cpp.
+// The same pass can hand its events on (YamlEventObserver): the loader builds
+// its tree from them when they are plain enough that yaml-cpp would build the
+// same one (sim/scenario/load/yaml_quick_tree.h), and parses with yaml-cpp
+// only the texts it declines.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+
+struct yaml_event_s;  // libyaml's yaml_event_t
 
 namespace cnx::sim {
 
@@ -27,15 +33,24 @@ struct YamlProblem {
     std::string message;
 };
 
+/// Sees the events of a precheck, in order, each after the checks passed it.
+/// The event lives only for the call.
+class YamlEventObserver {
+public:
+    virtual ~YamlEventObserver() = default;
+    virtual void observe(const yaml_event_s& event) = 0;
+};
+
 /// Checks that `text` is well-formed YAML within `limits`: syntax as libyaml
 /// reads it, no plain scalar that yaml-cpp would read as a document marker,
 /// no undefined or self-containing alias, no deeper nesting, no
 /// longer scalar and no more (expanded) nodes than allowed. Returns the first
 /// problem, or nullopt. Runs in time linear in `text` (depth is bounded) and
 /// memory bounded by the largest scalar plus the anchors defined.
-/// `documents`, when given, receives the number of documents libyaml read.
+/// `documents`, when given, receives the number of documents libyaml read;
+/// `observer`, when given, sees every event that passed the checks.
 std::optional<YamlProblem> precheckYaml(std::string_view text, const YamlLimits& limits = {},
-                                        std::size_t* documents = nullptr);
+                                        std::size_t* documents = nullptr, YamlEventObserver* observer = nullptr);
 
 /// yaml-cpp 0.7.0's `LoadAll` never ends on some texts libyaml accepts (a node
 /// property, then a line starting with ',': each call yields another empty
