@@ -11,6 +11,7 @@
 
 #include "sim/io/file_read.h"
 #include "sim/scenario/load/document_loader.h"
+#include "sim/scenario/load/yaml_quick_tree.h"
 #include "sim/scenario/yaml_precheck.h"
 
 // The reading of one document is in sim/scenario/load/ (document_loader.h says
@@ -51,12 +52,16 @@ std::optional<load::YamlDocuments> parseDocuments(std::string_view text, const s
     auto at = [&](const YAML::Mark& m) {
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
-    // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/scenario/yaml_precheck.h).
+    // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/scenario/yaml_precheck.h),
+    // and only text whose tree could not be built from libyaml's events as
+    // yaml-cpp would build it (sim/scenario/load/yaml_quick_tree.h).
     std::size_t documents = 0;
-    if (auto problem = precheckYaml(text, {}, &documents)) {
+    load::YamlQuickTree quick(text);
+    if (auto problem = precheckYaml(text, {}, &documents, &quick)) {
         errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
         return std::nullopt;
     }
+    if (auto docs = quick.take()) return docs;
     try {
         load::YamlDocuments docs;
         YAML::Mark extra;

@@ -145,4 +145,64 @@ bool YamlDocuments::parse(std::string_view text, std::size_t maxDocuments, YAML:
     return true;
 }
 
+namespace {
+
+std::string markText(const YAML::Mark& m) {
+    return std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + " (offset " + std::to_string(m.pos) + ")";
+}
+
+std::string kindText(YamlKind k) {
+    switch (k) {
+        case YamlKind::null: return "null";
+        case YamlKind::scalar: return "scalar";
+        case YamlKind::sequence: return "sequence";
+        case YamlKind::map: return "mapping";
+    }
+    return "?";
+}
+
+bool sameNode(const YamlRef& a, const YamlRef& b, std::string& why) {
+    const YAML::Mark ma = a.Mark(), mb = b.Mark();
+    if (a.kind() != b.kind()) {
+        why = kindText(a.kind()) + " at " + markText(ma) + " against " + kindText(b.kind()) + " at " + markText(mb);
+        return false;
+    }
+    if (ma.pos != mb.pos || ma.line != mb.line || ma.column != mb.column) {
+        why = kindText(a.kind()) + " marked " + markText(ma) + " against " + markText(mb);
+        return false;
+    }
+    if (a.Scalar() != b.Scalar()) {
+        why = "scalar at " + markText(ma) + ": \"" + a.Scalar() + "\" against \"" + b.Scalar() + "\"";
+        return false;
+    }
+    if (a.size() != b.size()) {
+        why = kindText(a.kind()) + " at " + markText(ma) + " has " + std::to_string(a.size()) + " entries against " +
+              std::to_string(b.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < a.items().size(); ++i) {
+        if (!sameNode(a.items()[i], b.items()[i], why)) return false;
+    }
+    for (std::size_t i = 0; i < a.pairs().size(); ++i) {
+        if (!sameNode(a.pairs()[i].first, b.pairs()[i].first, why)) return false;
+        if (!sameNode(a.pairs()[i].second, b.pairs()[i].second, why)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool sameDocuments(const YamlDocuments& a, const YamlDocuments& b, std::string* difference) {
+    std::string why;
+    if (a.size() != b.size()) {
+        why = std::to_string(a.size()) + " documents against " + std::to_string(b.size());
+    } else {
+        for (std::size_t i = 0; i < a.size() && why.empty(); ++i) {
+            if (!sameNode(a[i], b[i], why) && why.empty()) why = "document " + std::to_string(i + 1);
+        }
+    }
+    if (difference) *difference = why;
+    return why.empty();
+}
+
 }  // namespace cnx::sim::load

@@ -92,8 +92,15 @@ public:
 
 private:
     friend class YamlTreeBuilder;
+    friend class YamlQuickTree;
     std::unique_ptr<std::deque<YamlNodeData>> nodes_ = std::make_unique<std::deque<YamlNodeData>>();
     std::vector<YamlRef> roots_;
 };
+
+/// Whether two trees are the same node for node: kinds, marks (offset, line,
+/// column), scalars, items and pairs in order. When not, `*difference` (if
+/// given) says where they first part. For the tests that hold the quick tree
+/// (yaml_quick_tree.h) to yaml-cpp's.
+bool sameDocuments(const YamlDocuments& a, const YamlDocuments& b, std::string* difference = nullptr);
 
 }  // namespace cnx::sim::load
