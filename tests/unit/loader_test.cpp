@@ -519,3 +519,25 @@ TEST_CASE("LoadError formats as file:line:column: message", "[loader]") {
     e.message = "unknown key 'x'";
     CHECK(e.format() == "dir/a.yaml:3:14: unknown key 'x'");
 }
+
+TEST_CASE("duplicate keys are found in small and large mappings alike", "[loader]") {
+    // Past 16 keys the loader looks keys up in an index instead of scanning:
+    // the same errors, pointing at the first occurrence, either way.
+    std::string yaml = "name: many schemas\nschemas:\n";
+    for (int i = 1; i <= 40; ++i) yaml += "  s" + std::to_string(i) + ": { type: STRING }\n";  // lines 3..42
+    yaml += "  s3: { type: INT32 }\n";   // line 43: duplicate of line 5
+    yaml += "  s30: { type: INT32 }\n";  // line 44: duplicate of line 32
+    yaml += "steps:\n  - producer: { topic: a, schema: s40 }\n";
+    auto result = loadScenarioText(yaml, "many.yaml", ".");
+    const std::string errors = errorsOf(result);
+    INFO(errors);
+    CHECK(result.errors.size() == 2);
+    CHECK(errors.find("many.yaml:43:3: duplicate key 's3' (first at 5:3)") != std::string::npos);
+    CHECK(errors.find("many.yaml:44:3: duplicate key 's30' (first at 32:3)") != std::string::npos);
+
+    auto small = loadScenarioText("name: n\nname: m\nsteps:\n  - producer: { topic: a, topic: b }\n", "small.yaml", ".");
+    const std::string smallErrors = errorsOf(small);
+    INFO(smallErrors);
+    CHECK(smallErrors.find("small.yaml:2:1: duplicate key 'name' (first at 1:1)") != std::string::npos);
+    CHECK(smallErrors.find("small.yaml:4:27: duplicate key 'topic' (first at 4:17)") != std::string::npos);
+}

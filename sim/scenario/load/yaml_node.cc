@@ -1,7 +1,8 @@
 #include "sim/scenario/load/yaml_node.h"
 
 #include <charconv>
-#include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "sim/scenario/did_you_mean.h"
 
@@ -62,7 +63,25 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
         return std::nullopt;
     }
     Entries out;
-    std::map<std::string, SourcePos> seen;
+    out.reserve(v.node.size());
+    // `out` holds the first of each key: a key already there is a duplicate.
+    // A scan for the few keys of most mappings, an index (on the keys' text in
+    // the tree, which does not move) past that.
+    constexpr std::size_t kScanned = 16;
+    std::unordered_map<std::string_view, std::size_t> index;
+    auto firstOf = [&](std::string_view key) -> const Entry* {
+        if (out.size() <= kScanned) {
+            for (const Entry& e : out) {
+                if (e.key == key) return &e;
+            }
+            return nullptr;
+        }
+        if (index.empty()) {
+            for (std::size_t i = 0; i < out.size(); ++i) index.emplace(out[i].keyNode.Scalar(), i);
+        }
+        auto it = index.find(key);
+        return it == index.end() ? nullptr : &out[it->second];
+    };
     for (const auto& kv : v.node.pairs()) {
         SourcePos keyPos = kv.first.IsNull() ? v.pos : ctx.pos(kv.first);
         if (!ctx.spend(keyPos)) return std::nullopt;
@@ -71,14 +90,14 @@ std::optional<Entries> entriesOf(Ctx& ctx, const Value& v) {
             continue;
         }
         const std::string& key = kv.first.Scalar();
-        auto [it, fresh] = seen.emplace(key, keyPos);
-        if (!fresh) {
-            ctx.error(keyPos, "duplicate key " + inQuotes(key) + " (first at " + std::to_string(it->second.line) + ":" +
-                                  std::to_string(it->second.column) + ")");
+        if (const Entry* first = firstOf(key)) {
+            ctx.error(keyPos, "duplicate key " + inQuotes(key) + " (first at " + std::to_string(first->keyPos.line) +
+                                  ":" + std::to_string(first->keyPos.column) + ")");
             continue;
         }
         SourcePos valuePos = kv.second.IsNull() ? keyPos : ctx.pos(kv.second);
         out.push_back({key, keyPos, {kv.second, valuePos, key}, kv.first});
+        if (!index.empty()) index.emplace(key, out.size() - 1);
     }
     return out;
 }
