@@ -2,9 +2,6 @@
 
 #include <yaml.h>
 
-#include <algorithm>
-#include <cstring>
-
 namespace cnx::sim::load {
 
 namespace {
@@ -227,6 +224,24 @@ std::optional<YamlDocuments> YamlQuickTree::take() {
     if (declined_ || !ended_ || !open_.empty()) return std::nullopt;
     declined_ = true;  // taken once
     return std::move(docs_);
+}
+
+std::string quickTreeDifference(std::string_view text) {
+    std::size_t documents = 0;
+    YamlQuickTree quick(text);
+    if (precheckYaml(text, {}, &documents, &quick)) return {};
+    auto taken = quick.take();
+    if (!taken) return {};
+    YamlDocuments reference;
+    try {
+        YAML::Mark extra;
+        if (!reference.parse(text, documents, &extra)) return "yaml-cpp reads more documents than libyaml";
+    } catch (const std::exception& e) {
+        return std::string("the quick tree took a text yaml-cpp refuses: ") + e.what();
+    }
+    std::string why;
+    if (!sameDocuments(*taken, reference, &why)) return "quick against yaml-cpp: " + why;
+    return {};
 }
 
 }  // namespace cnx::sim::load

@@ -29,6 +29,7 @@
 // are converted, so a line with `§` or `→` before a node keeps yaml-cpp's column.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "sim/scenario/load/yaml_tree.h"
@@ -44,9 +45,6 @@ public:
     explicit YamlQuickTree(std::string_view text);
 
     void observe(const yaml_event_s& event) override;
-
-    /// True once something was met that the quick tree does not take.
-    bool declined() const { return declined_; }
 
     /// The documents, after a precheck of the whole text found no problem;
     /// nullopt when the text was declined (parse it with yaml-cpp).
@@ -76,5 +74,11 @@ private:
     bool declined_ = false;
     bool ended_ = false;  // the stream's end was seen
 };
+
+/// The quick tree held to yaml-cpp's on one text, for the tests and the
+/// loader's fuzz target: empty when the precheck refuses the text, the quick
+/// tree declines it, or it builds the tree yaml-cpp builds; else what differs
+/// (yaml-cpp refusing a text the quick tree took counts as a difference).
+std::string quickTreeDifference(std::string_view text);
 
 }  // namespace cnx::sim::load
