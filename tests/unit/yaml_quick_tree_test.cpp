@@ -169,6 +169,8 @@ TEST_CASE("quick tree: what it declines goes to yaml-cpp, with the same result",
         "a: 'one\n  two'\n",                  // quoted over two lines
         "a: \"\\u00e9\"\n",                   // escape
         "a: \"x\\\n  y\"\n",                  // escaped line break
+        "a: >\n  x\n  ",                      // block scalar, text ends in indentation: "x " to yaml-cpp
+        "a: |\n  x",                          // any block scalar in a text without a final line break
     };
     for (const char* t : texts) {
         INFO(t);

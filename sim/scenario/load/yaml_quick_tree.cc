@@ -152,6 +152,10 @@ bool YamlQuickTree::scalar(const yaml_event_t& e) {
         }
         case YAML_LITERAL_SCALAR_STYLE:
         case YAML_FOLDED_SCALAR_STYLE:
+            // At the end of a text without a final line break yaml-cpp folds
+            // a last line of indentation into a space ("a: >\n  x\n  " is
+            // "x " to it, "x\n" to libyaml).
+            if (!text_.ends_with('\n')) return false;
             break;
         default: return false;
     }

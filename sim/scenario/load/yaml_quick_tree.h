@@ -23,7 +23,9 @@
 // - a plain scalar in a flow collection with `?` in it or `:` at its end
 //   (yaml-cpp ends the scalar there);
 // - a plain or quoted scalar over several lines, and escapes other than the
-//   one-byte ones (`\"`, `\\`, `\n`, ...) in a double-quoted scalar.
+//   one-byte ones (`\"`, `\\`, `\n`, ...) in a double-quoted scalar;
+// - a block scalar (`|`, `>`) in a text that does not end with a line break:
+//   yaml-cpp folds a last line of indentation there into a space.
 //
 // libyaml counts columns and offsets in characters, yaml-cpp in bytes: marks
 // are converted, so a line with `§` or `→` before a node keeps yaml-cpp's column.
