@@ -11,6 +11,7 @@
 // node and mark for mark, else the target traps.
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -27,10 +28,16 @@ constexpr std::size_t kMaxStepsRun = 64;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    if (!cnx::sim::load::quickTreeDifference(text).empty()) __builtin_trap();
+    if (auto why = cnx::sim::load::quickTreeDifference(text); !why.empty()) {
+        std::fprintf(stderr, "fuzz_loader: %s\n", why.c_str());
+        __builtin_trap();
+    }
     auto result = cnx::sim::loadScenarioText(text, "fuzz.yaml", "/nonexistent-cnxsim-fuzz");
     for (const auto& error : result.errors) {
-        if (error.message.empty() || error.pos.line < 1 || error.pos.column < 1) std::abort();
+        if (error.message.empty() || error.pos.line < 1 || error.pos.column < 1) {
+            std::fprintf(stderr, "fuzz_loader: an error without a message or a position: %s\n", error.format().c_str());
+            std::abort();
+        }
     }
     for (const auto& scenario : result.scenarios) {
         if (scenario.steps.size() > kMaxStepsRun) continue;

@@ -66,8 +66,18 @@ run_one() {
     echo "fuzz $t: no finding; $runs executions in ${seconds} s, corpus $(ls "$corpus" | wc -l) inputs," \
          "peak RSS $(grep -E '^stat::peak_rss_mb' "$log" | awk '{print $2}') MB"
   else
-    echo "fuzz $t: FINDING (log: $log, input: $(ls -t "$findings" | head -1))"
-    grep -E 'ERROR|SUMMARY|deadly signal|timeout|out-of-memory' "$log" | head -5
+    local input
+    input=$(ls -t "$findings" | head -1)
+    echo "fuzz $t: FINDING (log: $log, input: $input)"
+    # What CI prints is all there is to go on: the cause and its stack (a
+    # trap or an abort has no sanitizer report, only libFuzzer's), and the
+    # input itself when it is small, to replay with fuzz_replay_$t.
+    grep -E -A 24 'ERROR|runtime error|terminate called|^fuzz_[a-z_]*: |deadly signal|timeout|out-of-memory' "$log" |
+      grep -v -E '^(INFO|#[0-9])' | head -40
+    if [ -n "$input" ] && [ "$(stat -c %s "$findings/$input")" -le 8192 ]; then
+      echo "fuzz $t: the input, base64 (base64 -d > input; build/tests/fuzz/fuzz_replay_$t input):"
+      base64 -w 100 "$findings/$input"
+    fi
     return 1
   fi
 }
