@@ -73,7 +73,7 @@ run_one() {
     # trap or an abort has no sanitizer report, only libFuzzer's), and the
     # input itself when it is small, to replay with fuzz_replay_$t.
     grep -E -A 24 'ERROR|runtime error|terminate called|^fuzz_[a-z_]*: |deadly signal|timeout|out-of-memory' "$log" |
-      grep -v -E '^(INFO|#[0-9])' | head -40
+      grep -v -E '^(INFO|#[0-9])' | head -40 || true
     if [ -n "$input" ] && [ "$(stat -c %s "$findings/$input")" -le 8192 ]; then
       echo "fuzz $t: the input, base64 (base64 -d > input; build/tests/fuzz/fuzz_replay_$t input):"
       base64 -w 100 "$findings/$input"
