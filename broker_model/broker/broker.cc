@@ -59,8 +59,10 @@ void Broker::reset(const BehaviourProfile& profile) {
     applyConfig();
 }
 
-Topic* Broker::findTopic(const TopicName& name) {
-    auto it = topics_.find(name.toString());
+Topic* Broker::findTopic(const TopicName& name) { return findTopic(name.toString()); }
+
+Topic* Broker::findTopic(const std::string& fullName) {
+    auto it = topics_.find(fullName);
     return it == topics_.end() ? nullptr : it->second.get();
 }
 

@@ -73,6 +73,9 @@ public:
 
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
+    /// The same by the topic's full name as TopicName::toString() spells it
+    /// (what a connection keeps for its producers and consumers): no parse.
+    Topic* findTopic(const std::string& fullName);
     /// Loads `name`, creating it when `create` (auto-creation) or when it already exists.
     /// nullptr when it does not exist and may not be created. Continuations keep
     /// the returned reference: a topic unloaded meanwhile stays alive, fenced.

@@ -59,7 +59,7 @@ void ServerCnx::closeConsumer(std::uint64_t consumerId) {
         disconnect();
         return;
     }
-    if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) t->removeConsumer(id_, consumerId);
+    if (auto* t = broker_.findTopic(it->second.topic)) t->removeConsumer(id_, consumerId);
     send(wire::closeConsumer(consumerId));
     consumers_.erase(it);
 }
@@ -85,7 +85,7 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
                 ++it;
                 continue;
             }
-            if (auto* t = broker_.findTopic(*TopicName::parse(it->second.topic))) {
+            if (auto* t = broker_.findTopic(it->second.topic)) {
                 producers ? t->removeProducer(id_, it->first) : t->removeConsumer(id_, it->first);
             }
             send(producers ? wire::closeProducer(it->first) : wire::closeConsumer(it->first));
@@ -550,7 +550,7 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
     auto it = producers_.find(cmd.producer_id());
     Topic* topic = nullptr;
     if (it != producers_.end() && it->second.state == State::ready) {
-        topic = broker_.findTopic(*TopicName::parse(it->second.topic));
+        topic = broker_.findTopic(it->second.topic);
     }
     if (!topic) {
         send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), serverErrorOf(RefusalKind::producerNotFound), "Producer not found"));
@@ -572,7 +572,7 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
 
 void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd) {
     if (auto it = producers_.find(cmd.producer_id()); it != producers_.end()) {
-        if (auto* topic = broker_.findTopic(*TopicName::parse(it->second.topic)))
+        if (auto* topic = broker_.findTopic(it->second.topic))
             topic->removeProducer(id_, cmd.producer_id());
         producers_.erase(it);
     }
@@ -581,7 +581,7 @@ void ServerCnx::handleCloseProducer(const pulsar::proto::CommandCloseProducer& c
 
 void ServerCnx::handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd) {
     if (auto it = consumers_.find(cmd.consumer_id()); it != consumers_.end()) {
-        if (auto* topic = broker_.findTopic(*TopicName::parse(it->second.topic)))
+        if (auto* topic = broker_.findTopic(it->second.topic))
             topic->removeConsumer(id_, cmd.consumer_id());
         consumers_.erase(it);
     }
