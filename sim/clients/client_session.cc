@@ -11,11 +11,12 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
         // Decoded into the inbox, where a response waits to be taken: no copy of the command.
         std::string error;
-        if (!wire::decodeFrame(frame, inbox_.emplace_back(), &error)) {
+        auto& decoded = inbox_.emplace_back(std::make_unique<wire::Frame>());
+        if (!wire::decodeFrame(frame, *decoded, &error)) {
             inbox_.pop_back();
             return;
         }
-        const auto& c = inbox_.back().command;
+        const auto& c = decoded->command;
         if (c.type() == BaseCommand::CLOSE_PRODUCER) {
             closes_.push_back({true, c.close_producer().producer_id()});
             inbox_.pop_back();
@@ -42,8 +43,8 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
     connect.mutable_connect()->set_protocol_version(model_.protocolVersion);
     send(connect);
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (it->command.type() == BaseCommand::CONNECTED) {
-            negotiated_ = it->command.connected().protocol_version();
+        if ((*it)->command.type() == BaseCommand::CONNECTED) {
+            negotiated_ = (*it)->command.connected().protocol_version();
             inbox_.erase(it);
             break;
         }
@@ -87,15 +88,15 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
     return cnx_->receive(wire::encodePayloadFrame(send, meta, "cnxsim-message"));
 }
 
-std::optional<BaseCommand> ClientSession::takeResponse(std::uint64_t requestId) {
+Received ClientSession::takeResponse(std::uint64_t requestId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (wire::requestIdOf(it->command) == requestId) {
-            std::optional<BaseCommand> c(std::move(it->command));
+        if (wire::requestIdOf((*it)->command) == requestId) {
+            Received taken(std::move(*it));
             inbox_.erase(it);
-            return c;
+            return taken;
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 std::vector<ClientSession::BrokerClose> ClientSession::takeBrokerCloses() {
@@ -104,20 +105,20 @@ std::vector<ClientSession::BrokerClose> ClientSession::takeBrokerCloses() {
     return out;
 }
 
-std::optional<BaseCommand> ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {
+Received ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        const BaseCommand& m = it->command;
+        const BaseCommand& m = (*it)->command;
         bool receipt = m.type() == BaseCommand::SEND_RECEIPT && m.send_receipt().producer_id() == producerId &&
                        m.send_receipt().sequence_id() == sequenceId;
         bool error = m.type() == BaseCommand::SEND_ERROR && m.send_error().producer_id() == producerId &&
                      m.send_error().sequence_id() == sequenceId;
         if (receipt || error) {
-            std::optional<BaseCommand> c(std::move(it->command));
+            Received taken(std::move(*it));
             inbox_.erase(it);
-            return c;
+            return taken;
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace cnx::sim

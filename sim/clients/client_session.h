@@ -17,6 +17,23 @@
 
 namespace cnx::sim {
 
+/// A frame taken from a session's inbox: decoded once where it arrived and
+/// handed over whole, never copied or moved member by member (a BaseCommand
+/// is 528 bytes, and each construction, swap and destruction costs hundreds
+/// of instructions on every step). Reads as the command it carries.
+class Received {
+public:
+    Received() = default;
+    explicit Received(std::unique_ptr<wire::Frame> frame) : frame_(std::move(frame)) {}
+    explicit operator bool() const { return frame_ != nullptr; }
+    const pulsar::proto::BaseCommand& operator*() const { return frame_->command; }
+    const pulsar::proto::BaseCommand* operator->() const { return &frame_->command; }
+    const pulsar::proto::BaseCommand* get() const { return frame_ ? &frame_->command : nullptr; }
+
+private:
+    std::unique_ptr<wire::Frame> frame_;
+};
+
 class ClientSession {
 public:
     /// Connects to `broker` (CONNECT / CONNECTED). `broker` must outlive the session.
@@ -35,7 +52,7 @@ public:
 
     /// Takes the response to `requestId` (PRODUCER_SUCCESS, SUCCESS, ERROR,
     /// GET_SCHEMA_RESPONSE, GET_OR_CREATE_SCHEMA_RESPONSE), if it arrived.
-    std::optional<pulsar::proto::BaseCommand> takeResponse(std::uint64_t requestId);
+    Received takeResponse(std::uint64_t requestId);
     /// What the broker closed on this connection: a CLOSE_PRODUCER or
     /// CLOSE_CONSUMER frame (the client reconnects that producer or consumer,
     /// as real clients do), or the whole connection.
@@ -49,7 +66,7 @@ public:
     bool disconnected() const { return cnx_->closed(); }
 
     /// Takes the SEND_RECEIPT / SEND_ERROR of (producer, sequence), if it arrived.
-    std::optional<pulsar::proto::BaseCommand> takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId);
+    Received takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId);
 
     /// Requests that did not get exactly one answer so far, one line each
     /// ("request 3 (PRODUCER): 0 answers"); receipts of SEND count as answers.
@@ -61,7 +78,7 @@ public:
 
 private:
     ClientModel model_;
-    std::vector<wire::Frame> inbox_;  // decoded where they stay until taken
+    std::vector<std::unique_ptr<wire::Frame>> inbox_;  // decoded where they stay until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
     std::map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers

@@ -18,7 +18,7 @@ namespace {
 using pulsar::proto::BaseCommand;
 
 // What a client sees from one request: success or ERROR.
-Observed fromResponse(const std::optional<BaseCommand>& response) {
+Observed fromResponse(const Received& response) {
     if (!response) return Observed::failure("NoResponse", "the broker sent no response");
     if (response->type() == BaseCommand::ERROR) {
         return Observed::failure(wire::serverErrorName(response->error().error()), response->error().message());
