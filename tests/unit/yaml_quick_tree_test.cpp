@@ -171,6 +171,8 @@ TEST_CASE("quick tree: what it declines goes to yaml-cpp, with the same result",
         "a: \"x\\\n  y\"\n",                  // escaped line break
         "a: >\n  x\n  ",                      // block scalar, text ends in indentation: "x " to yaml-cpp
         "a: |\n  x",                          // any block scalar in a text without a final line break
+        "-\n|\n  x\n",                        // block scalar at its sequence's column: yaml-cpp refuses it
+        "k:\n  -\n  >\n   x\n",                // the same, nested
     };
     for (const char* t : texts) {
         INFO(t);

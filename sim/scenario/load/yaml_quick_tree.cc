@@ -156,6 +156,9 @@ bool YamlQuickTree::scalar(const yaml_event_t& e) {
             // a last line of indentation into a space ("a: >\n  x\n  " is
             // "x " to it, "x\n" to libyaml).
             if (!text_.ends_with('\n')) return false;
+            // libyaml takes `|` or `>` at a block sequence's own column
+            // (`-\n|\n  x`) as the item; yaml-cpp refuses it.
+            if (!open_.empty() && start.column <= open_.back().column) return false;
             break;
         default: return false;
     }
@@ -187,7 +190,7 @@ bool YamlQuickTree::collection(const yaml_event_t& e, YamlKind kind) {
     if (at.pos < 0 || static_cast<std::size_t>(at.pos) >= text_.size()) return false;
     const char first = text_[static_cast<std::size_t>(at.pos)];
     if (flow ? first != (sequence ? '[' : '{') : sequence ? first != '-' : first == '?') return false;
-    open_.push_back({add(kind, at), nullptr, flow});
+    open_.push_back({add(kind, at), nullptr, flow, at.column});
     return true;
 }
 

@@ -24,8 +24,10 @@
 //   (yaml-cpp ends the scalar there);
 // - a plain or quoted scalar over several lines, and escapes other than the
 //   one-byte ones (`\"`, `\\`, `\n`, ...) in a double-quoted scalar;
-// - a block scalar (`|`, `>`) in a text that does not end with a line break:
-//   yaml-cpp folds a last line of indentation there into a space.
+// - a block scalar (`|`, `>`) in a text that does not end with a line break
+//   (yaml-cpp folds a last line of indentation there into a space), or whose
+//   indicator is not to the right of its block collection's start (libyaml
+//   takes `-\n|\n  x` as an item, yaml-cpp refuses it).
 //
 // libyaml counts columns and offsets in characters, yaml-cpp in bytes: marks
 // are converted, so a line with `§` or `→` before a node keeps yaml-cpp's column.
@@ -57,6 +59,7 @@ private:
         YamlNodeData* node;
         YamlNodeData* key;  // a mapping's key whose value has not come yet
         bool flow;
+        int column;  // where the collection starts (bytes)
     };
 
     void decline() { declined_ = true; }
