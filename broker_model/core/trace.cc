@@ -19,7 +19,7 @@ void Trace::notModelled(std::string section, std::string text, std::string detai
 
 void Trace::problem(std::string section, Problem problem) {
     TraceEntry e{std::move(section), "problem", problem.summary()};
-    e.problem = std::move(problem);
+    e.problem = std::make_shared<const Problem>(std::move(problem));
     entries_.push_back(std::move(e));
 }
 

@@ -4,7 +4,6 @@
 // `cnxsim explain` print it; nothing in the model reads it back.
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +17,9 @@ struct TraceEntry {
     std::string rule;     // e.g. "addSchemaIfIdleOrCheckCompatible"
     std::string detail;   // inputs and decision, e.g. "hasSchema=false producers=0 ... -> register"
     bool notModelled = false;  // the decision met a known gap (gaps.h): `rule` is "not modelled: #NNNN (...)"
-    std::optional<Problem> problem = std::nullopt;  // a checker's problem behind a refusal: `rule` is "problem"
+    // A checker's problem behind a refusal (`rule` is "problem"); held apart,
+    // as few entries have one and entries are moved on every request.
+    std::shared_ptr<const Problem> problem = nullptr;
 };
 
 class Trace {
