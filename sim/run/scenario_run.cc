@@ -231,7 +231,7 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
     handle.producer = true;
     handle.client = st.client;
     handle.name = st.name;
-    handle.producerStep = st;
+    handle.producerStep = &st;
     handle.wireSchema = std::move(schema);
     return open(std::move(handle), std::move(out.trace));
 }
@@ -241,7 +241,7 @@ Observed ScenarioRun::subscribe(const SubscribeStep& st) {
     handle.producer = false;
     handle.client = st.client;
     handle.name = st.consumer;
-    handle.subscribeStep = st;
+    handle.subscribeStep = &st;
     return open(std::move(handle), Trace{});
 }
 
@@ -249,7 +249,7 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
                                                     Trace& trace) {
     BaseCommand cmd;
     if (h.producer) {
-        const auto& st = h.producerStep;
+        const auto& st = *h.producerStep;
         cmd.set_type(BaseCommand::PRODUCER);
         auto* p = cmd.mutable_producer();
         p->set_topic(part.toString());
@@ -262,7 +262,7 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
         if (h.wireSchema) *p->mutable_schema() = *h.wireSchema;
         return cmd;
     }
-    const auto& st = h.subscribeStep;
+    const auto& st = *h.subscribeStep;
     // What the client sends depends on the protocol negotiated with this broker (§2.3).
     auto schema = subscribeSchemaField(s.model(), st.schema, s.negotiatedProtocol());
     // The first partition's full name is firstPart() without parsing it again.

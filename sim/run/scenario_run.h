@@ -80,14 +80,16 @@ private:
         bool producer = true;
         std::string client;
         std::string name;
-        ProducerStep producerStep;
-        SubscribeStep subscribeStep;
+        // The step that opened it, in the Scenario this run was made for
+        // (which outlives the run): one of the two, by `producer`.
+        const ProducerStep* producerStep = nullptr;
+        const SubscribeStep* subscribeStep = nullptr;
         std::optional<pulsar::proto::Schema> wireSchema;  // producers: the schema field the client sends
         std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
         std::string schemaVersion;  // producers: wire bytes of partition 0
         std::uint64_t nextSequence = 0;
 
-        const std::string& topic() const { return producer ? producerStep.topic : subscribeStep.topic; }
+        const std::string& topic() const { return producer ? producerStep->topic : subscribeStep->topic; }
         TopicName firstPart() const { return *TopicName::parse(parts.front().first); }
     };
 
