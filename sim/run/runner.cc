@@ -23,9 +23,9 @@ std::string stepLabel(const Step& step, std::size_t index) {
     return label;
 }
 
-StepResult judge(const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
-                 const RunOptions& options) {
-    StepResult r;
+// Fills `r` in place (the scenario's result list): a StepResult is not moved again.
+void judge(StepResult& r, const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
+           const RunOptions& options) {
     r.index = index;
     r.label = stepLabel(step, index);
     r.step = &step;
@@ -62,7 +62,6 @@ StepResult judge(const Step& step, std::size_t index, Observed observed, const R
         r.why = "the answer passes through a path the model does not implement (--strict): " + r.notModelled.front();
     }
     r.observed = std::move(observed);
-    return r;
 }
 
 // A race: explored on fresh runs, then run along the canonical (or forced)
@@ -223,10 +222,10 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
             result.steps.push_back(std::move(r));
             continue;
         }
-        auto r = judge(step, i, run.run(step), release, options);
+        auto& r = result.steps.emplace_back();
+        judge(r, step, i, run.run(step), release, options);
         spdlog::debug("  {} -> {}", r.label, r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
-        result.steps.push_back(std::move(r));
     }
     result.continuations = run.continuationsRun();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
