@@ -28,7 +28,6 @@ public:
     explicit operator bool() const { return frame_ != nullptr; }
     const pulsar::proto::BaseCommand& operator*() const { return frame_->command; }
     const pulsar::proto::BaseCommand* operator->() const { return &frame_->command; }
-    const pulsar::proto::BaseCommand* get() const { return frame_ ? &frame_->command : nullptr; }
 
 private:
     std::unique_ptr<wire::Frame> frame_;
