@@ -4,6 +4,7 @@
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/enum_names.h"
+#include "broker_model/wire/frame_pool.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx {
@@ -132,7 +133,7 @@ void ServerCnx::sendError(std::uint64_t requestId, ServerError code, const std::
 std::optional<std::string> ServerCnx::receive(std::string_view bytes) {
     if (closed_) return "the connection is closed";
     std::string error;
-    auto frame = wire::decodeFrame(bytes, &error);
+    auto frame = wire::decodePooledFrame(bytes, &error);
     if (!frame) {
         close();
         return "malformed frame: " + error;

@@ -53,9 +53,10 @@ std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const 
 
 /// Parses one whole frame. nullopt with `error` set when it is malformed.
 std::optional<Frame> decodeFrame(std::string_view frame, std::string* error);
-/// The same into `out`, a default-constructed Frame (its content is
-/// unspecified after a failure): for a caller that keeps the frame where it is
-/// decoded. False with `error` set when the frame is malformed.
+/// The same into `out`, a default-constructed Frame or one frame_pool.h
+/// cleared for reuse (its content is unspecified after a failure): for a
+/// caller that keeps the frame where it is decoded. False with `error` set
+/// when the frame is malformed.
 bool decodeFrame(std::string_view frame, Frame& out, std::string* error);
 
 /// 8-byte big-endian signed version (§4.1), as in `schema_version` fields.

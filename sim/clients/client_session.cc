@@ -2,6 +2,7 @@
 
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
+#include "broker_model/wire/frame_pool.h"
 
 namespace cnx::sim {
 
@@ -11,8 +12,8 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
         // Decoded into the inbox, where a response waits to be taken: no copy of the command.
         std::string error;
-        auto& decoded = inbox_.emplace_back(std::make_unique<wire::Frame>());
-        if (!wire::decodeFrame(frame, *decoded, &error)) {
+        auto& decoded = inbox_.emplace_back(wire::decodePooledFrame(frame, &error));
+        if (!decoded) {
             inbox_.pop_back();
             return;
         }

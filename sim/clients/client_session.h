@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "broker_model/protocol/server_cnx.h"
-#include "broker_model/wire/frame.h"
+#include "broker_model/wire/frame_pool.h"
 #include "proto/PulsarApi.pb.h"
 #include "sim/clients/client_library.h"
 
@@ -24,13 +24,13 @@ namespace cnx::sim {
 class Received {
 public:
     Received() = default;
-    explicit Received(std::unique_ptr<wire::Frame> frame) : frame_(std::move(frame)) {}
+    explicit Received(wire::PooledFrame frame) : frame_(std::move(frame)) {}
     explicit operator bool() const { return frame_ != nullptr; }
     const pulsar::proto::BaseCommand& operator*() const { return frame_->command; }
     const pulsar::proto::BaseCommand* operator->() const { return &frame_->command; }
 
 private:
-    std::unique_ptr<wire::Frame> frame_;
+    wire::PooledFrame frame_;
 };
 
 class ClientSession {
@@ -77,7 +77,7 @@ public:
 
 private:
     ClientModel model_;
-    std::vector<std::unique_ptr<wire::Frame>> inbox_;  // decoded where they stay until taken
+    std::vector<wire::PooledFrame> inbox_;  // decoded where they stay until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
     std::map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers

@@ -13,6 +13,7 @@
 #include <vector>
 
 
+#include "broker_model/wire/frame_pool.h"
 #include "wire_test_support.h"
 
 using namespace cnx::testing::wire_tests;
@@ -65,6 +66,37 @@ TEST_CASE("§8.1 payload frame (SEND): metadata and payload round trip, magic+ch
     CHECK_FALSE(g->checksumValid);
     CHECK(f->checksumPresent);  // encodePayloadFrame writes the block, with the right CRC32C
     CHECK(f->checksumValid);
+}
+
+TEST_CASE("§8.1 a pooled frame decoded again carries nothing of the frame before it", "[wire][ref-8.1]") {
+    std::string error;
+    // A payload frame with a (wrong) checksum block, released to this thread's pool...
+    auto body = sendCmd(4, 9).SerializeAsString();
+    auto m = meta().SerializeAsString();
+    std::string rest = std::string("\x0e\x01", 2) + u32(0xdeadbeef) + u32(static_cast<std::uint32_t>(m.size())) + m + "hi";
+    const wire::Frame* first = nullptr;
+    {
+        auto f = wire::decodePooledFrame(handFrame(body, rest), &error);
+        INFO(error);
+        REQUIRE(f);
+        CHECK(f->metadata.has_value());
+        CHECK(f->checksumPresent);
+        first = f.get();
+    }
+    // ...and taken back for a simple command: its metadata, payload and checksum flags are gone.
+    auto g = wire::decodePooledFrame(wire::encodeFrame(ping()), &error);
+    REQUIRE(g);
+    CHECK(g.get() == first);  // the same frame, reused
+    CHECK(g->command.type() == BaseCommand::PING);
+    CHECK_FALSE(g->command.has_send());
+    CHECK_FALSE(g->metadata.has_value());
+    CHECK(g->payload.empty());
+    CHECK_FALSE(g->checksumPresent);
+    CHECK_FALSE(g->checksumValid);
+
+    // A malformed frame is null, whatever the pool holds.
+    CHECK_FALSE(wire::decodePooledFrame(u32(4) + u32(9), &error));  // commandSize past totalSize
+    CHECK_FALSE(error.empty());
 }
 
 TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire][ref-8.1]") {
