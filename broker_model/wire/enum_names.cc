@@ -20,6 +20,20 @@ const std::string& cachedName(E value) {
     return Name(value);
 }
 
+// The value of the table's name equal to `name`; the tables are a few entries long.
+template <typename E, int Min, int Max, bool (*IsValid)(int), const std::string& (*Name)(E)>
+bool parseCached(std::string_view name, E* out) {
+    for (int i = Min; i <= Max; ++i) {
+        if (!IsValid(i)) continue;
+        auto value = static_cast<E>(i);
+        if (cachedName<E, Min, Max, IsValid, Name>(value) == name) {
+            *out = value;
+            return true;
+        }
+    }
+    return false;
+}
+
 const std::string& generatedServerErrorName(pulsar::proto::ServerError e) { return pulsar::proto::ServerError_Name(e); }
 const std::string& generatedSubTypeName(pulsar::proto::CommandSubscribe::SubType t) {
     return pulsar::proto::CommandSubscribe::SubType_Name(t);
@@ -45,6 +59,18 @@ const std::string& accessModeName(pulsar::proto::ProducerAccessMode m) {
     return cachedName<pulsar::proto::ProducerAccessMode, pulsar::proto::ProducerAccessMode_MIN,
                       pulsar::proto::ProducerAccessMode_MAX, pulsar::proto::ProducerAccessMode_IsValid,
                       generatedAccessModeName>(m);
+}
+
+bool parseSubType(std::string_view name, pulsar::proto::CommandSubscribe::SubType* out) {
+    return parseCached<pulsar::proto::CommandSubscribe::SubType, pulsar::proto::CommandSubscribe::SubType_MIN,
+                       pulsar::proto::CommandSubscribe::SubType_MAX, pulsar::proto::CommandSubscribe::SubType_IsValid,
+                       generatedSubTypeName>(name, out);
+}
+
+bool parseAccessMode(std::string_view name, pulsar::proto::ProducerAccessMode* out) {
+    return parseCached<pulsar::proto::ProducerAccessMode, pulsar::proto::ProducerAccessMode_MIN,
+                       pulsar::proto::ProducerAccessMode_MAX, pulsar::proto::ProducerAccessMode_IsValid,
+                       generatedAccessModeName>(name, out);
 }
 
 }  // namespace cnx::wire

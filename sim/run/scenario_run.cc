@@ -257,7 +257,7 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
         p->set_request_id(s.nextRequestId());
         p->set_producer_name(st.name);
         pulsar::proto::ProducerAccessMode mode{};
-        pulsar::proto::ProducerAccessMode_Parse(st.accessMode, &mode);
+        wire::parseAccessMode(st.accessMode, &mode);
         p->set_producer_access_mode(mode);
         if (h.wireSchema) *p->mutable_schema() = *h.wireSchema;
         return cmd;
@@ -277,7 +277,7 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
     c->set_topic(part.toString());
     c->set_subscription(st.subscription);
     pulsar::proto::CommandSubscribe::SubType type{};
-    pulsar::proto::CommandSubscribe::SubType_Parse(st.subType, &type);
+    wire::parseSubType(st.subType, &type);
     c->set_subtype(type);
     c->set_consumer_id(s.nextConsumerId());
     c->set_request_id(s.nextRequestId());

@@ -13,6 +13,7 @@
 #include <vector>
 
 
+#include "broker_model/wire/enum_names.h"
 #include "broker_model/wire/frame_pool.h"
 #include "wire_test_support.h"
 
@@ -183,6 +184,37 @@ TEST_CASE("§1.6 PRODUCER_SUCCESS carries the version as 8 bytes, or zero-length
     auto generated = c.producer("persistent://public/default/v", 3);
     REQUIRE(generated.type() == BaseCommand::PRODUCER_SUCCESS);
     CHECK_FALSE(generated.producer_success().producer_name().empty());  // broker-generated name
+}
+
+TEST_CASE("enum names: the cached tables name and parse every value as protobuf's own functions do", "[wire]") {
+    using pulsar::proto::CommandSubscribe;
+    using pulsar::proto::ProducerAccessMode;
+    for (int v = CommandSubscribe::SubType_MIN; v <= CommandSubscribe::SubType_MAX; ++v) {
+        if (!CommandSubscribe::SubType_IsValid(v)) continue;
+        auto t = static_cast<CommandSubscribe::SubType>(v);
+        CHECK(wire::subTypeName(t) == CommandSubscribe::SubType_Name(t));
+        CommandSubscribe::SubType parsed{};
+        REQUIRE(wire::parseSubType(CommandSubscribe::SubType_Name(t), &parsed));
+        CHECK(parsed == t);
+    }
+    for (int v = pulsar::proto::ProducerAccessMode_MIN; v <= pulsar::proto::ProducerAccessMode_MAX; ++v) {
+        if (!pulsar::proto::ProducerAccessMode_IsValid(v)) continue;
+        auto m = static_cast<ProducerAccessMode>(v);
+        CHECK(wire::accessModeName(m) == pulsar::proto::ProducerAccessMode_Name(m));
+        ProducerAccessMode parsed{};
+        REQUIRE(wire::parseAccessMode(pulsar::proto::ProducerAccessMode_Name(m), &parsed));
+        CHECK(parsed == m);
+    }
+    // No value of that name (the generated *_Parse is case-sensitive too): false, the output untouched.
+    auto type = CommandSubscribe::Failover;
+    CHECK_FALSE(wire::parseSubType("shared", &type));
+    CHECK_FALSE(wire::parseSubType("", &type));
+    CHECK(type == CommandSubscribe::Failover);
+    auto mode = pulsar::proto::WaitForExclusive;
+    CHECK_FALSE(wire::parseAccessMode("Exclusive2", &mode));
+    CHECK(mode == pulsar::proto::WaitForExclusive);
+    CHECK(wire::parseAccessMode("ExclusiveWithFencing", &mode));
+    CHECK(mode == pulsar::proto::ExclusiveWithFencing);
 }
 
 // --- §2.4 schema type conversions -------------------------------------------------------
