@@ -38,15 +38,19 @@ struct Level {
 /// The first defined level wins; the trace lists what was looked at.
 CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const char* section, const char* rule,
                                    Trace* trace) {
-    std::string looked;
+    // The detail is written into one string (this runs on every admission).
+    std::string detail;
+    if (trace) detail.reserve(96);
     for (const auto& l : levels) {
         if (l.value != CompatibilityStrategy::UNDEFINED) {
-            note(trace, section, rule, looked + l.what + " -> " + name(l.value));
+            if (trace) detail.append(l.what).append(" -> ").append(to_string_view(l.value));
+            note(trace, section, rule, std::move(detail));
             return l.value;
         }
-        looked += std::string(l.what) + " unset; ";
+        if (trace) detail.append(l.what).append(" unset; ");
     }
-    note(trace, section, rule, looked + "nothing defined -> UNDEFINED");
+    if (trace) detail.append("nothing defined -> UNDEFINED");
+    note(trace, section, rule, std::move(detail));
     return CompatibilityStrategy::UNDEFINED;
 }
 
