@@ -17,7 +17,8 @@ BrokerError fencedError() { return busy(RefusalKind::topicFenced, "Topic is temp
 
 }  // namespace
 
-Topic::Topic(TopicName name, Broker& broker) : name_(std::move(name)), fullName_(name_.toString()), broker_(broker) {
+Topic::Topic(TopicName name, Broker& broker)
+    : name_(std::move(name)), fullName_(name_.toString()), schemaId_(name_.schemaId()), broker_(broker) {
     // Durable cursors survive unloads and restarts: their subscriptions come
     // back without consumers.
     if (const auto* ledger = broker_.findLedger(name_)) {
@@ -43,14 +44,14 @@ void Topic::whenLoaded(std::function<void()> next) {
     broker_.scheduler().post(stage(StageKind::topicLoad), [next = std::move(next)] { next(); });
 }
 
-bool Topic::hasSchema() const { return broker_.registry().hasSchema(name_.schemaId()); }
+bool Topic::hasSchema() const { return broker_.registry().hasSchema(schemaId_); }
 
 // §3.3 / §4.8: auto-update allowed -> putSchemaIfAbsent with the effective
 // strategy; otherwise the lookup-only path (no validation, no check).
 void Topic::addSchema(const SchemaData& schema, TracePtr trace, VersionCallback done) {
     const auto& profile = broker_.profile();
     const auto& store = broker_.policies();
-    auto id = name_.schemaId();
+    const auto& id = schemaId_;
     if (!effectiveAutoUpdate(profile, store, name_, trace.get())) {
         broker_.registry().findExistingVersion(id, schema, trace, std::move(done));
         return;
@@ -137,7 +138,7 @@ void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const C
     bool convert = broker_.profile().activeTopicEmptySchemaMessage;
     auto type = std::string(to_string_view(schema.type));
     broker_.registry().checkConsumerCompatibility(
-        name_.schemaId(), schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
+        schemaId_, schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
             if (err && convert && err->kind == RefusalKind::schemaNotFound) {
                 // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
                 trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");
@@ -160,9 +161,9 @@ void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy 
 void Topic::checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrategy strategy, const TracePtr& trace,
                                    const CheckCallback& done) {
     auto& registry = broker_.registry();
-    bool live = registry.latest(name_.schemaId()).has_value();
+    bool live = registry.latest(schemaId_).has_value();
     std::vector<Problem> problems;
-    bool ok = live && registry.legacyIsCompatible(name_.schemaId(), schema, strategy, *trace, &problems);
+    bool ok = live && registry.legacyIsCompatible(schemaId_, schema, strategy, *trace, &problems);
     if (!live) trace->add("§3.4", "isSchemaCompatible (2.4)", "no live schema -> false");
     if (ok) {
         done(std::nullopt);

@@ -66,6 +66,8 @@ public:
     Topic(TopicName name, Broker& broker);
 
     const TopicName& name() const { return name_; }
+    /// name().schemaId(), made once: the registry is asked by it on every request.
+    const std::string& schemaId() const { return schemaId_; }
     bool persistent() const { return name_.persistent(); }
     /// The broker unloaded (or deleted) the topic: later attachments are refused
     /// with `TopicFencedException` (ServiceNotReady), as a fenced topic's are.
@@ -156,7 +158,7 @@ private:
     /// topic are read or written (Scheduler::touch), for a race explorer.
     void touched(bool write) const;
     /// A stage of this topic (its name and schema id).
-    Stage stage(StageKind kind) const { return Stage{kind, {}, name_.toString(), name_.schemaId()}; }
+    Stage stage(StageKind kind) const { return Stage{kind, {}, name_.toString(), schemaId_}; }
     bool notIdle(std::string* why) const;
     /// The attached producer whose access mode is not Shared, if any.
     const AttachedProducer* exclusiveHolder() const;
@@ -185,6 +187,7 @@ private:
 
     TopicName name_;
     std::string fullName_;  // name_.toString(), kept for touched()
+    std::string schemaId_;  // name_.schemaId()
     Broker& broker_;
     std::vector<AttachedProducer> producers_;
     // Indexes of producers_, so attaching is O(1) however many are attached:

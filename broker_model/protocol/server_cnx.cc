@@ -371,7 +371,7 @@ void ServerCnx::noteProducerGaps(const pulsar::proto::CommandProducer& cmd, cons
 // §1.3: rejected iff the topic has a schema and enforcement is on.
 void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
                                       std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
-    Stage stage{StageKind::schemaLookup, {}, topic->name().toString(), topic->name().schemaId()};
+    Stage stage{StageKind::schemaLookup, {}, topic->name().toString(), topic->schemaId()};
     broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), topic, replicator, done, trace] {
         auto* cnx = self.get();
         if (!cnx) return;
