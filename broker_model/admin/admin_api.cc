@@ -114,7 +114,7 @@ std::string AdminApi::schemaIdOf(const TopicName& topic) const {
     return topic.tenant() + "/" + topic.namespacePortion() + "/" + topic.localName();
 }
 
-AdminResponse AdminApi::missingEndpoint(const char* what) const {
+AdminResponse AdminApi::missingEndpoint(TraceText what) const {
     auto trace = std::make_shared<Trace>();
     trace->add("§7.1", what, "endpoint added in 2.4.2/2.5.0 (#4800): not in this release");
     return AdminResponse::failure(trace, 404, "HTTP 404 Not Found");

@@ -112,12 +112,12 @@ public:
 
 private:
     std::string schemaIdOf(const TopicName& topic) const;
-    AdminResponse missingEndpoint(const char* what) const;
+    AdminResponse missingEndpoint(TraceText what) const;
     /// §7.5: what the schema resource (SchemasResourceBase) answers for a topic
     /// whose namespace does not exist (explicit metadata only): 404 "Tenant does
     /// not exist" from a tenant-admin check, 404 "Namespace does not exist" from
     /// the namespace-policies read; nullopt when the call goes on (noted in `trace`).
-    std::optional<AdminResponse> missingTenantOrNamespace(const TopicName& topic, const char* what, bool tenantAdminCheck,
+    std::optional<AdminResponse> missingTenantOrNamespace(const TopicName& topic, TraceText what, bool tenantAdminCheck,
                                                           bool readsNamespacePolicies, const TracePtr& trace) const;
     /// Notes the known gaps (gaps.h) a topic deletion meets.
     void noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const;

@@ -14,7 +14,7 @@ namespace {
 
 AdminResponse noContent(TracePtr trace) { return AdminResponse::success(std::move(trace), 204, nullptr); }
 
-AdminResponse refused(TracePtr trace, const char* what, int status, std::string reason) {
+AdminResponse refused(TracePtr trace, TraceText what, int status, std::string reason) {
     trace->add("§7", what, std::to_string(status) + " " + reason);
     return AdminResponse::failure(std::move(trace), status, std::move(reason));
 }
@@ -34,7 +34,7 @@ bool isStrategyField(std::string_view field) {
 // authorization, and the strategy read (POST schema, POST compatibility) reads
 // the namespace policies (AdminResource.getNamespacePoliciesAsync). An
 // endpoint with neither answers from the registry.
-std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName& topic, const char* what,
+std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName& topic, TraceText what,
                                                                 bool tenantAdminCheck, bool readsNamespacePolicies,
                                                                 const TracePtr& trace) const {
     const auto& meta = broker_.metadata();

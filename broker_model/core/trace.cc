@@ -7,17 +7,17 @@ constexpr std::size_t kFirstReserve = 8;
 
 }  // namespace
 
-void Trace::add(std::string section, std::string rule, std::string detail) {
+void Trace::add(TraceText section, TraceText rule, std::string detail) {
     // A request's trace has a handful of entries: one allocation, not one per doubling.
     if (entries_.capacity() == 0) entries_.reserve(kFirstReserve);
     entries_.push_back({std::move(section), std::move(rule), std::move(detail)});
 }
 
-void Trace::notModelled(std::string section, std::string text, std::string detail) {
+void Trace::notModelled(TraceText section, std::string text, std::string detail) {
     entries_.push_back({std::move(section), std::move(text), std::move(detail), true});
 }
 
-void Trace::problem(std::string section, Problem problem) {
+void Trace::problem(TraceText section, Problem problem) {
     TraceEntry e{std::move(section), "problem", problem.summary()};
     e.problem = std::make_shared<const Problem>(std::move(problem));
     entries_.push_back(std::move(e));
@@ -36,8 +36,8 @@ std::vector<std::string> Trace::gaps() const {
     for (const auto& e : entries_) {
         if (!e.notModelled) continue;
         bool seen = false;
-        for (const auto& g : out) seen = seen || g == e.rule;
-        if (!seen) out.push_back(e.rule);
+        for (const auto& g : out) seen = seen || e.rule.view() == g;
+        if (!seen) out.push_back(e.rule.str());
     }
     return out;
 }
@@ -67,7 +67,7 @@ void Trace::append(Trace&& other, std::string_view detailPrefix) {
 std::string Trace::format(const std::string& indent) const {
     std::string out;
     for (const auto& e : entries_) {
-        out += indent + e.section + " " + e.rule + ": " + e.detail + "\n";
+        out.append(indent).append(e.section.view()).append(" ").append(e.rule.view()).append(": ").append(e.detail).append("\n");
     }
     return out;
 }

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "broker_model/core/problem.h"
+#include "broker_model/core/trace_text.h"
 
 namespace cnx {
 
 struct TraceEntry {
-    std::string section;  // reference section, e.g. "§3.5"
-    std::string rule;     // e.g. "addSchemaIfIdleOrCheckCompatible"
+    TraceText section;    // reference section, e.g. "§3.5"
+    TraceText rule;       // e.g. "addSchemaIfIdleOrCheckCompatible"
     std::string detail;   // inputs and decision, e.g. "hasSchema=false producers=0 ... -> register"
     bool notModelled = false;  // the decision met a known gap (gaps.h): `rule` is "not modelled: #NNNN (...)"
     // A checker's problem behind a refusal (`rule` is "problem"); held apart,
@@ -24,12 +25,12 @@ struct TraceEntry {
 
 class Trace {
 public:
-    void add(std::string section, std::string rule, std::string detail);
+    void add(TraceText section, TraceText rule, std::string detail);
     /// Records that the decision met a known gap: `text` is "not modelled: #NNNN (...)".
-    void notModelled(std::string section, std::string text, std::string detail);
+    void notModelled(TraceText section, std::string text, std::string detail);
     /// Records one problem of the checker that refused: "<section> problem: PATH: detail"
     /// (never the schema fragments), the problem itself kept as data.
-    void problem(std::string section, Problem problem);
+    void problem(TraceText section, Problem problem);
     /// Every recorded problem, in order.
     std::vector<Problem> problems() const;
     /// The distinct "not modelled: ..." texts, in order of first appearance.

@@ -5,8 +5,8 @@ namespace {
 
 std::string name(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
 
-void note(Trace* trace, const char* section, const char* rule, std::string detail) {
-    if (trace) trace->add(section, rule, std::move(detail));
+void note(Trace* trace, TraceText section, TraceText rule, std::string detail) {
+    if (trace) trace->add(std::move(section), std::move(rule), std::move(detail));
 }
 
 /// §5.1: the namespace's auto-update strategy, converted; null is
@@ -36,7 +36,7 @@ struct Level {
 };
 
 /// The first defined level wins; the trace lists what was looked at.
-CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const char* section, const char* rule,
+CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const TraceText& section, const TraceText& rule,
                                    Trace* trace) {
     // The detail is written into one string (this runs on every admission).
     std::string detail;
@@ -92,7 +92,7 @@ Levels levelsOf(const BehaviourProfile& profile, const PolicyStore& store, const
 }
 
 /// §5.3 / §7.3: the first defined level in `order`'s sequence wins.
-CompatibilityStrategy resolve(StrategyResolution order, const Levels& l, const char* section, const char* rule,
+CompatibilityStrategy resolve(StrategyResolution order, const Levels& l, const TraceText& section, const TraceText& rule,
                               Trace* trace) {
     const Level topic{"topic policy schemaCompatibilityStrategy", l.topic};
     const Level explicitNs{"namespace schema_compatibility_strategy", l.namespaceExplicit};

@@ -270,7 +270,7 @@ std::string ServerCnx::producerErrorText(const BrokerError& error) const {
 // A served broker keeps tenants and namespaces explicit (ClusterMetadata); a
 // real broker refuses a topic whose namespace does not exist, in its lookup
 // and topic load. That refusal is not modelled: the trace says so.
-void ServerCnx::noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const {
+void ServerCnx::noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const {
     if (broker_.metadata().namespaceExists(name.namespaceName())) return;
     trace.notModelled(section, "not modelled: namespace existence on the binary protocol",
                       "namespace " + name.namespaceName() +

@@ -92,7 +92,7 @@ private:
 
     std::optional<std::string> dispatch(const wire::Frame& frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
-    void noteMissingNamespace(const TopicName& name, const char* section, Trace& trace) const;
+    void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
     void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
     // The command is shared by the continuations of one request (copied once, not per stage).
     void subscribeWithSchema(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic,

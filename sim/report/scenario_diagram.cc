@@ -1,5 +1,6 @@
 #include "sim/report/scenario_diagram.h"
 
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -65,10 +66,10 @@ std::pair<std::string, std::string> request(const Step& step) {
 }
 
 // A registry interaction (reference §4): a write stores or deletes versions.
-bool registrySection(const std::string& section) { return section.rfind("§4.", 0) == 0; }
-bool registryWrite(const std::string& rule) {
-    return rule.find("put") != std::string::npos || rule.find("append") != std::string::npos ||
-           rule.find("DELETE") != std::string::npos;
+bool registrySection(std::string_view section) { return section.starts_with("§4."); }
+bool registryWrite(std::string_view rule) {
+    return rule.find("put") != std::string_view::npos || rule.find("append") != std::string_view::npos ||
+           rule.find("DELETE") != std::string_view::npos;
 }
 
 std::string answer(const StepResult& s) {
@@ -104,7 +105,7 @@ SequenceDiagram diagramOf(const ScenarioResult& r) {
         std::string last;
         for (const auto& e : s.observed.trace.entries()) {
             if (!registrySection(e.section)) continue;
-            std::string label = std::string(registryWrite(e.rule) ? "write: " : "read: ") + e.rule;
+            std::string label = std::string(registryWrite(e.rule) ? "write: " : "read: ").append(e.rule.view());
             if (label == last) continue;  // the same call per partition: once
             last = label;
             d.add(broker, registry, label, false, false);

@@ -26,7 +26,7 @@ std::string schemaIdOfTopic(const std::string& topic) {
 // "putSchemaIfAbsent: re-run the decision": the rule of the last trace line and what it decided.
 std::string decisionOf(const TraceEntry& e) {
     auto arrow = e.detail.rfind("-> ");
-    return e.rule + ": " + (arrow == std::string::npos ? e.detail : e.detail.substr(arrow + 3));
+    return e.rule.str() + ": " + (arrow == std::string::npos ? e.detail : e.detail.substr(arrow + 3));
 }
 
 }  // namespace

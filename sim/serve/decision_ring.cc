@@ -8,7 +8,7 @@ namespace cnx::serve {
 nlohmann::json traceJson(const Trace& trace) {
     auto out = nlohmann::json::array();
     for (const auto& e : trace.entries()) {
-        nlohmann::json entry{{"section", e.section}, {"rule", e.rule}, {"detail", e.detail}};
+        nlohmann::json entry{{"section", e.section.view()}, {"rule", e.rule.view()}, {"detail", e.detail}};
         if (e.notModelled) entry["notModelled"] = true;
         out.push_back(std::move(entry));
     }
