@@ -189,70 +189,70 @@ std::optional<std::uint64_t> requestIdOf(const BaseCommand& c) {
 
 // --- responses ---------------------------------------------------------------------
 
-BaseCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize) {
-    BaseCommand out;
-    out.set_type(T::CONNECTED);
-    auto* c = out.mutable_connected();
+PooledCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize) {
+    PooledCommand out;
+    out->set_type(T::CONNECTED);
+    auto* c = out->mutable_connected();
     c->set_server_version(serverVersion);
     c->set_protocol_version(protocolVersion);
     c->set_max_message_size(maxMessageSize);
     return out;
 }
 
-BaseCommand ping() {
-    BaseCommand out;
-    out.set_type(T::PING);
-    out.mutable_ping();
+PooledCommand ping() {
+    PooledCommand out;
+    out->set_type(T::PING);
+    out->mutable_ping();
     return out;
 }
 
-BaseCommand pong() {
-    BaseCommand out;
-    out.set_type(T::PONG);
-    out.mutable_pong();
+PooledCommand pong() {
+    PooledCommand out;
+    out->set_type(T::PONG);
+    out->mutable_pong();
     return out;
 }
 
-BaseCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::ERROR);
-    auto* e = out.mutable_error();
+PooledCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
+    PooledCommand out;
+    out->set_type(T::ERROR);
+    auto* e = out->mutable_error();
     e->set_request_id(requestId);
     e->set_error(code);
     e->set_message(message);
     return out;
 }
 
-BaseCommand success(std::uint64_t requestId) {
-    BaseCommand out;
-    out.set_type(T::SUCCESS);
-    out.mutable_success()->set_request_id(requestId);
+PooledCommand success(std::uint64_t requestId) {
+    PooledCommand out;
+    out->set_type(T::SUCCESS);
+    out->mutable_success()->set_request_id(requestId);
     return out;
 }
 
-BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion) {
-    BaseCommand out = producerSuccessRepeated(requestId, producerName, schemaVersion);
-    out.mutable_producer_success()->set_last_sequence_id(-1);
-    out.mutable_producer_success()->set_producer_ready(true);
+PooledCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion) {
+    PooledCommand out = producerSuccessRepeated(requestId, producerName, schemaVersion);
+    out->mutable_producer_success()->set_last_sequence_id(-1);
+    out->mutable_producer_success()->set_producer_ready(true);
     return out;
 }
 
-BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
+PooledCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
                                     const std::string& schemaVersion) {
-    BaseCommand out;
-    out.set_type(T::PRODUCER_SUCCESS);
-    auto* s = out.mutable_producer_success();
+    PooledCommand out;
+    out->set_type(T::PRODUCER_SUCCESS);
+    auto* s = out->mutable_producer_success();
     s->set_request_id(requestId);
     s->set_producer_name(producerName);
     s->set_schema_version(schemaVersion);
     return out;
 }
 
-BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
+PooledCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
                         std::uint64_t entryId, std::uint64_t highestSequenceId) {
-    BaseCommand out;
-    out.set_type(T::SEND_RECEIPT);
-    auto* r = out.mutable_send_receipt();
+    PooledCommand out;
+    out->set_type(T::SEND_RECEIPT);
+    auto* r = out->mutable_send_receipt();
     r->set_producer_id(producerId);
     r->set_sequence_id(sequenceId);
     r->set_highest_sequence_id(std::max(sequenceId, highestSequenceId));
@@ -261,11 +261,11 @@ BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std:
     return out;
 }
 
-BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
+PooledCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
                       const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::SEND_ERROR);
-    auto* e = out.mutable_send_error();
+    PooledCommand out;
+    out->set_type(T::SEND_ERROR);
+    auto* e = out->mutable_send_error();
     e->set_producer_id(producerId);
     e->set_sequence_id(sequenceId);
     e->set_error(code);
@@ -273,69 +273,69 @@ BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar
     return out;
 }
 
-BaseCommand closeProducer(std::uint64_t producerId) {
-    BaseCommand out;
-    out.set_type(T::CLOSE_PRODUCER);
-    out.mutable_close_producer()->set_producer_id(producerId);
-    out.mutable_close_producer()->set_request_id(static_cast<std::uint64_t>(-1));
+PooledCommand closeProducer(std::uint64_t producerId) {
+    PooledCommand out;
+    out->set_type(T::CLOSE_PRODUCER);
+    out->mutable_close_producer()->set_producer_id(producerId);
+    out->mutable_close_producer()->set_request_id(static_cast<std::uint64_t>(-1));
     return out;
 }
 
-BaseCommand closeConsumer(std::uint64_t consumerId) {
-    BaseCommand out;
-    out.set_type(T::CLOSE_CONSUMER);
-    out.mutable_close_consumer()->set_consumer_id(consumerId);
-    out.mutable_close_consumer()->set_request_id(static_cast<std::uint64_t>(-1));
+PooledCommand closeConsumer(std::uint64_t consumerId) {
+    PooledCommand out;
+    out->set_type(T::CLOSE_CONSUMER);
+    out->mutable_close_consumer()->set_consumer_id(consumerId);
+    out->mutable_close_consumer()->set_request_id(static_cast<std::uint64_t>(-1));
     return out;
 }
 
-BaseCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
+PooledCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
                               const std::string& schemaVersion) {
-    BaseCommand out;
-    out.set_type(T::GET_SCHEMA_RESPONSE);
-    auto* r = out.mutable_getschemaresponse();
+    PooledCommand out;
+    out->set_type(T::GET_SCHEMA_RESPONSE);
+    auto* r = out->mutable_getschemaresponse();
     r->set_request_id(requestId);
     *r->mutable_schema() = schema;
     r->set_schema_version(schemaVersion);
     return out;
 }
 
-BaseCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
                                    const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::GET_SCHEMA_RESPONSE);
-    auto* r = out.mutable_getschemaresponse();
+    PooledCommand out;
+    out->set_type(T::GET_SCHEMA_RESPONSE);
+    auto* r = out->mutable_getschemaresponse();
     r->set_request_id(requestId);
     r->set_error_code(code);
     r->set_error_message(message);
     return out;
 }
 
-BaseCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion) {
-    BaseCommand out;
-    out.set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
-    auto* r = out.mutable_getorcreateschemaresponse();
+PooledCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion) {
+    PooledCommand out;
+    out->set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
+    auto* r = out->mutable_getorcreateschemaresponse();
     r->set_request_id(requestId);
     r->set_schema_version(schemaVersion);
     return out;
 }
 
-BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
                                            const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
-    auto* r = out.mutable_getorcreateschemaresponse();
+    PooledCommand out;
+    out->set_type(T::GET_OR_CREATE_SCHEMA_RESPONSE);
+    auto* r = out->mutable_getorcreateschemaresponse();
     r->set_request_id(requestId);
     r->set_error_code(code);
     r->set_error_message(message);
     return out;
 }
 
-BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
+PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
                     std::uint32_t redeliveryCount) {
-    BaseCommand out;
-    out.set_type(T::MESSAGE);
-    auto* m = out.mutable_message();
+    PooledCommand out;
+    out->set_type(T::MESSAGE);
+    auto* m = out->mutable_message();
     m->set_consumer_id(consumerId);
     m->mutable_message_id()->set_ledgerid(ledgerId);
     m->mutable_message_id()->set_entryid(entryId);
@@ -343,27 +343,27 @@ BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint6
     return out;
 }
 
-BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId) {
-    BaseCommand out;
-    out.set_type(T::ACK_RESPONSE);
-    out.mutable_ackresponse()->set_consumer_id(consumerId);
-    out.mutable_ackresponse()->set_request_id(requestId);
+PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId) {
+    PooledCommand out;
+    out->set_type(T::ACK_RESPONSE);
+    out->mutable_ackresponse()->set_consumer_id(consumerId);
+    out->mutable_ackresponse()->set_request_id(requestId);
     return out;
 }
 
-BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message) {
-    BaseCommand out = ackResponse(consumerId, requestId);
-    out.mutable_ackresponse()->set_error(code);
-    out.mutable_ackresponse()->set_message(message);
+    PooledCommand out = ackResponse(consumerId, requestId);
+    out->mutable_ackresponse()->set_error(code);
+    out->mutable_ackresponse()->set_message(message);
     return out;
 }
 
-BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
+PooledCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
                                      int partition, int batchIndex) {
-    BaseCommand out;
-    out.set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
-    auto* r = out.mutable_getlastmessageidresponse();
+    PooledCommand out;
+    out->set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
+    auto* r = out->mutable_getlastmessageidresponse();
     r->set_request_id(requestId);
     r->mutable_last_message_id()->set_ledgerid(ledgerId);
     r->mutable_last_message_id()->set_entryid(entryId);
@@ -372,10 +372,10 @@ BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledg
     return out;
 }
 
-BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl) {
-    BaseCommand out;
-    out.set_type(T::LOOKUP_RESPONSE);
-    auto* r = out.mutable_lookuptopicresponse();
+PooledCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl) {
+    PooledCommand out;
+    out->set_type(T::LOOKUP_RESPONSE);
+    auto* r = out->mutable_lookuptopicresponse();
     r->set_request_id(requestId);
     r->set_response(pulsar::proto::CommandLookupTopicResponse::Connect);
     r->set_authoritative(true);
@@ -383,10 +383,10 @@ BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServ
     return out;
 }
 
-BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::LOOKUP_RESPONSE);
-    auto* r = out.mutable_lookuptopicresponse();
+PooledCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message) {
+    PooledCommand out;
+    out->set_type(T::LOOKUP_RESPONSE);
+    auto* r = out->mutable_lookuptopicresponse();
     r->set_request_id(requestId);
     r->set_response(pulsar::proto::CommandLookupTopicResponse::Failed);
     r->set_error(code);
@@ -394,21 +394,21 @@ BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError cod
     return out;
 }
 
-BaseCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions) {
-    BaseCommand out;
-    out.set_type(T::PARTITIONED_METADATA_RESPONSE);
-    auto* r = out.mutable_partitionmetadataresponse();
+PooledCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions) {
+    PooledCommand out;
+    out->set_type(T::PARTITIONED_METADATA_RESPONSE);
+    auto* r = out->mutable_partitionmetadataresponse();
     r->set_request_id(requestId);
     r->set_partitions(partitions);
     r->set_response(pulsar::proto::CommandPartitionedTopicMetadataResponse::Success);
     return out;
 }
 
-BaseCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
                                       const std::string& message) {
-    BaseCommand out;
-    out.set_type(T::PARTITIONED_METADATA_RESPONSE);
-    auto* r = out.mutable_partitionmetadataresponse();
+    PooledCommand out;
+    out->set_type(T::PARTITIONED_METADATA_RESPONSE);
+    auto* r = out->mutable_partitionmetadataresponse();
     r->set_request_id(requestId);
     r->set_response(pulsar::proto::CommandPartitionedTopicMetadataResponse::Failed);
     r->set_error(code);
@@ -416,10 +416,10 @@ BaseCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::Se
     return out;
 }
 
-BaseCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics) {
-    BaseCommand out;
-    out.set_type(T::GET_TOPICS_OF_NAMESPACE_RESPONSE);
-    auto* r = out.mutable_gettopicsofnamespaceresponse();
+PooledCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics) {
+    PooledCommand out;
+    out->set_type(T::GET_TOPICS_OF_NAMESPACE_RESPONSE);
+    auto* r = out->mutable_gettopicsofnamespaceresponse();
     r->set_request_id(requestId);
     for (const auto& t : topics) r->add_topics(t);
     r->set_filtered(false);

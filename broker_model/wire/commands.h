@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "broker_model/wire/command_pool.h"
 #include "proto/PulsarApi.pb.h"
 
 namespace cnx::wire {
@@ -52,56 +53,56 @@ bool hasErrorAnswer(BaseCommand::Type type);
 // --- responses the broker sends ------------------------------------------------
 
 /// CONNECTED (§8.6).
-BaseCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize);
-BaseCommand ping();
-BaseCommand pong();
-BaseCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
-BaseCommand success(std::uint64_t requestId);
+PooledCommand connected(const std::string& serverVersion, int protocolVersion, int maxMessageSize);
+PooledCommand ping();
+PooledCommand pong();
+PooledCommand error(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
+PooledCommand success(std::uint64_t requestId);
 /// PRODUCER_SUCCESS of a newly attached producer: last_sequence_id -1 and producer_ready set (§1.6).
-BaseCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion);
+PooledCommand producerSuccess(std::uint64_t requestId, const std::string& producerName, const std::string& schemaVersion);
 /// PRODUCER_SUCCESS repeated for a producer id already created on the connection
 /// (§1.1 step 3): name and schema version only.
-BaseCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
+PooledCommand producerSuccessRepeated(std::uint64_t requestId, const std::string& producerName,
                                     const std::string& schemaVersion);
 /// SEND_RECEIPT; `highest_sequence_id` is the larger of the SEND's (a batch's last) and `sequenceId`, as the broker answers.
-BaseCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
+PooledCommand sendReceipt(std::uint64_t producerId, std::uint64_t sequenceId, std::uint64_t ledgerId,
                         std::uint64_t entryId, std::uint64_t highestSequenceId = 0);
-BaseCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
+PooledCommand sendError(std::uint64_t producerId, std::uint64_t sequenceId, pulsar::proto::ServerError code,
                       const std::string& message);
 /// The broker closes a producer / consumer (topic unloaded); request_id is -1, as
 /// upstream's ServerCnx.closeProducer sends it.
-BaseCommand closeProducer(std::uint64_t producerId);
-BaseCommand closeConsumer(std::uint64_t consumerId);
+PooledCommand closeProducer(std::uint64_t producerId);
+PooledCommand closeConsumer(std::uint64_t consumerId);
 /// GET_SCHEMA_RESPONSE with the schema and its 8-byte version (§1.9).
-BaseCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
+PooledCommand getSchemaResponse(std::uint64_t requestId, const pulsar::proto::Schema& schema,
                               const std::string& schemaVersion);
-BaseCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand getSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
                                    const std::string& message);
 /// GET_OR_CREATE_SCHEMA_RESPONSE with the version bytes (empty: no version) (§1.8).
-BaseCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion);
-BaseCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand getOrCreateSchemaResponse(std::uint64_t requestId, const std::string& schemaVersion);
+PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::proto::ServerError code,
                                            const std::string& message);
 
 // --- delivery to consumers (cnxsim serve) ----------------------------------------
 
 /// MESSAGE for consumer `consumerId`: sent as a payload frame with the entry's metadata and payload.
-BaseCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
+PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
                     std::uint32_t redeliveryCount);
-BaseCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
-BaseCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
+PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);
 /// GET_LAST_MESSAGE_ID_RESPONSE: the last entry's id with the topic's partition index (-1: not
 /// partitioned) and, when that entry is a batch of n, batch index n-1 (ServerCnx.getLargestBatchIndexWhenPossible).
-BaseCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
+PooledCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
                                      int partition = -1, int batchIndex = -1);
 /// LOOKUP_RESPONSE: this broker serves the topic itself (response Connect, authoritative).
-BaseCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl);
-BaseCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
+PooledCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl);
+PooledCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);
 /// PARTITIONED_METADATA_RESPONSE Success with the partition count (0: not partitioned).
-BaseCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions);
-BaseCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
+PooledCommand partitionedMetadata(std::uint64_t requestId, std::uint32_t partitions);
+PooledCommand partitionedMetadataFailed(std::uint64_t requestId, pulsar::proto::ServerError code,
                                       const std::string& message);
 /// GET_TOPICS_OF_NAMESPACE_RESPONSE with every topic given, not filtered by pattern.
-BaseCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics);
+PooledCommand topicsOfNamespace(std::uint64_t requestId, const std::vector<std::string>& topics);
 
 }  // namespace cnx::wire

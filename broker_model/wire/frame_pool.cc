@@ -49,6 +49,8 @@ void FrameRecycle::operator()(Frame* frame) const noexcept {
     delete frame;
 }
 
+std::size_t pooledFrames() { return tPoolGone ? 0 : pool().frames.size(); }
+
 PooledFrame decodePooledFrame(std::string_view bytes, std::string* error) {
     Frame* frame = nullptr;
     if (!tPoolGone && !pool().frames.empty()) {

@@ -30,6 +30,9 @@ struct FrameRecycle {
 };
 using PooledFrame = std::unique_ptr<Frame, FrameRecycle>;
 
+/// How many frames this thread's pool holds now.
+std::size_t pooledFrames();
+
 /// decodeFrame into a frame from this thread's pool: null with `error` set when
 /// the frame is malformed.
 PooledFrame decodePooledFrame(std::string_view frame, std::string* error);

@@ -1,5 +1,6 @@
 #include "sim/clients/client_session.h"
 
+#include "broker_model/wire/command_pool.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/frame_pool.h"
@@ -76,10 +77,10 @@ std::vector<std::string> ClientSession::unanswered() const {
 std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, std::uint64_t sequenceId,
                                                       const std::string& producerName,
                                                       const std::string& schemaVersion) {
-    BaseCommand send;
-    send.set_type(BaseCommand::SEND);
-    send.mutable_send()->set_producer_id(producerId);
-    send.mutable_send()->set_sequence_id(sequenceId);
+    wire::PooledCommand send;
+    send->set_type(BaseCommand::SEND);
+    send->mutable_send()->set_producer_id(producerId);
+    send->mutable_send()->set_sequence_id(sequenceId);
     pulsar::proto::MessageMetadata meta;
     meta.set_producer_name(producerName);
     meta.set_sequence_id(sequenceId);

@@ -245,13 +245,13 @@ Observed ScenarioRun::subscribe(const SubscribeStep& st) {
     return open(std::move(handle), Trace{});
 }
 
-pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
+wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
                                                     Trace& trace) {
-    BaseCommand cmd;
+    wire::PooledCommand cmd;
     if (h.producer) {
         const auto& st = *h.producerStep;
-        cmd.set_type(BaseCommand::PRODUCER);
-        auto* p = cmd.mutable_producer();
+        cmd->set_type(BaseCommand::PRODUCER);
+        auto* p = cmd->mutable_producer();
         p->set_topic(part.toString());
         p->set_producer_id(s.nextProducerId());
         p->set_request_id(s.nextRequestId());
@@ -272,8 +272,8 @@ pulsar::proto::BaseCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession
     if (first && st.schema.kind == SchemaRef::Kind::definition && !schema)
         trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
                                         std::string(to_string_view(st.schema.data.type)));
-    cmd.set_type(BaseCommand::SUBSCRIBE);
-    auto* c = cmd.mutable_subscribe();
+    cmd->set_type(BaseCommand::SUBSCRIBE);
+    auto* c = cmd->mutable_subscribe();
     c->set_topic(part.toString());
     c->set_subscription(st.subscription);
     pulsar::proto::CommandSubscribe::SubType type{};
@@ -299,8 +299,8 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     for (const auto& part : partitionsOf(topicOf(h.topic()))) {
         h.parts.emplace_back(part.toString(), 0);  // firstPart() needs the list
         auto cmd = openCommand(h, s, part, out.trace);
-        h.parts.back().second = h.producer ? cmd.producer().producer_id() : cmd.subscribe().consumer_id();
-        requests.push_back(h.producer ? cmd.producer().request_id() : cmd.subscribe().request_id());
+        h.parts.back().second = h.producer ? cmd->producer().producer_id() : cmd->subscribe().consumer_id();
+        requests.push_back(h.producer ? cmd->producer().request_id() : cmd->subscribe().request_id());
         if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
     }
     settle();
@@ -327,15 +327,15 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
 void ScenarioRun::closeParts(const OpenHandle& h) {
     auto& s = session(h.client);
     for (const auto& [part, id] : h.parts) {
-        BaseCommand c;
+        wire::PooledCommand c;
         if (h.producer) {
-            c.set_type(BaseCommand::CLOSE_PRODUCER);
-            c.mutable_close_producer()->set_producer_id(id);
-            c.mutable_close_producer()->set_request_id(s.nextRequestId());
+            c->set_type(BaseCommand::CLOSE_PRODUCER);
+            c->mutable_close_producer()->set_producer_id(id);
+            c->mutable_close_producer()->set_request_id(s.nextRequestId());
         } else {
-            c.set_type(BaseCommand::CLOSE_CONSUMER);
-            c.mutable_close_consumer()->set_consumer_id(id);
-            c.mutable_close_consumer()->set_request_id(s.nextRequestId());
+            c->set_type(BaseCommand::CLOSE_CONSUMER);
+            c->mutable_close_consumer()->set_consumer_id(id);
+            c->mutable_close_consumer()->set_request_id(s.nextRequestId());
         }
         s.send(c);
     }

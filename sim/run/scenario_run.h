@@ -15,6 +15,7 @@
 
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
+#include "broker_model/wire/command_pool.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_session.h"
@@ -111,7 +112,7 @@ private:
     Observed restartBroker();
     Observed unload(const UnloadStep& s);
 
-    pulsar::proto::BaseCommand openCommand(OpenHandle& h, ClientSession& s, const TopicName& part, Trace& trace);
+    wire::PooledCommand openCommand(OpenHandle& h, ClientSession& s, const TopicName& part, Trace& trace);
     Observed open(OpenHandle h, Trace trace);
     void closeParts(const OpenHandle& h);
     void remember(OpenHandle&& h);  // takes `h` over: the handle is moved once, into its map

@@ -406,8 +406,8 @@ TEST_CASE("wire::requestIdOf names the request a response answers", "[wire][fram
                           wire::producerSuccessRepeated(1, "p", "v"), wire::sendError(1, 2, pulsar::proto::ChecksumError, "m"),
                           wire::closeConsumer(1), wire::getSchemaResponse(1, cnx::testing::wireSchema(pulsar::proto::Schema::String), "v"),
                           wire::getOrCreateSchemaResponseError(1, pulsar::proto::IncompatibleSchema, "m")}) {
-        CHECK(c.IsInitialized());
+        CHECK(c->IsInitialized());
         CHECK(wire::hasBody(c));
-        CHECK(wire::senderOf(c.type()) != wire::Sender::client);
+        CHECK(wire::senderOf(c->type()) != wire::Sender::client);
     }
 }

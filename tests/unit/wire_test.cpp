@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -13,6 +14,8 @@
 #include <vector>
 
 
+#include "broker_model/wire/command_pool.h"
+#include "broker_model/wire/commands.h"
 #include "broker_model/wire/enum_names.h"
 #include "broker_model/wire/frame_pool.h"
 #include "wire_test_support.h"
@@ -75,6 +78,7 @@ TEST_CASE("§8.1 a pooled frame decoded again carries nothing of the frame befor
     auto body = sendCmd(4, 9).SerializeAsString();
     auto m = meta().SerializeAsString();
     std::string rest = std::string("\x0e\x01", 2) + u32(0xdeadbeef) + u32(static_cast<std::uint32_t>(m.size())) + m + "hi";
+    REQUIRE(wire::pooledFrames() < wire::kPooledFrames);  // room to keep the frame
     const wire::Frame* first = nullptr;
     {
         auto f = wire::decodePooledFrame(handFrame(body, rest), &error);
@@ -98,6 +102,30 @@ TEST_CASE("§8.1 a pooled frame decoded again carries nothing of the frame befor
     // A malformed frame is null, whatever the pool holds.
     CHECK_FALSE(wire::decodePooledFrame(u32(4) + u32(9), &error));  // commandSize past totalSize
     CHECK_FALSE(error.empty());
+}
+
+TEST_CASE("§8.1 a pooled command built again carries nothing of the command before it", "[wire][ref-8.1]") {
+    REQUIRE(wire::pooledCommands() < wire::kPooledCommands);  // room to keep the command
+    const auto before = wire::pooledCommands();
+    const BaseCommand* first = nullptr;
+    {
+        auto e = wire::error(7, pulsar::proto::IncompatibleSchema, "a refusal with a message");
+        first = &*e;
+    }
+    CHECK(wire::pooledCommands() == std::max<std::size_t>(before, 1));  // taken (or made) and kept
+    auto s = wire::success(9);
+    CHECK(&*s == first);  // the same command, reused
+    CHECK(s->type() == BaseCommand::SUCCESS);
+    CHECK_FALSE(s->has_error());
+    BaseCommand fresh;
+    fresh.set_type(BaseCommand::SUCCESS);
+    fresh.mutable_success()->set_request_id(9);
+    CHECK(wire::encodeFrame(s) == wire::encodeFrame(fresh));
+
+    // A command grown past kPooledCommandBytes is not kept: its strings would keep that capacity.
+    const auto atBig = wire::pooledCommands();
+    { auto e = wire::error(7, pulsar::proto::UnknownError, std::string(wire::kPooledCommandBytes + 1, 'x')); }
+    CHECK(wire::pooledCommands() == (atBig > 0 ? atBig - 1 : 0));
 }
 
 TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire][ref-8.1]") {
