@@ -123,10 +123,14 @@ std::string ScenarioRun::describeClient(const std::string& client) const {
            std::to_string(it->second->negotiatedProtocol());
 }
 
-std::vector<TopicName> ScenarioRun::partitionsOf(const TopicName& topic) const {
+std::vector<TopicName> ScenarioRun::partitionsOf(TopicName topic) const {
     int n = broker_->partitionsOf(topic);
-    if (n == 0) return {topic};
     std::vector<TopicName> out;
+    out.reserve(n == 0 ? 1 : static_cast<std::size_t>(n));
+    if (n == 0) {
+        out.push_back(std::move(topic));  // not copied: an initializer list would copy it twice
+        return out;
+    }
     for (int i = 0; i < n; ++i) out.push_back(topic.partition(i));
     return out;
 }
@@ -317,7 +321,7 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
         closeParts(h);
         failure->trace = std::move(out.trace);
         forget(h.producer, h.name);
-        return *failure;
+        return std::move(*failure);
     }
     if (h.producer) out.schemaVersion = versionOf(h.schemaVersion);
     remember(std::move(h));

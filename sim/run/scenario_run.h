@@ -130,7 +130,8 @@ private:
     Observed restartOn(const BehaviourProfile& profile, const std::string& why);
 
     ClientSession& session(const std::string& client);
-    std::vector<TopicName> partitionsOf(const TopicName& topic) const;
+    /// The topic, or its partitions when it is partitioned (taken by value: most callers pass a temporary).
+    std::vector<TopicName> partitionsOf(TopicName topic) const;
     std::optional<pulsar::proto::Schema> autoProduceSchema(ClientSession& s, const TopicName& topic, Trace& trace);
     Observed admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call);
     Observed adminSequence(AdminCall what, const std::vector<Setting>& settings,
