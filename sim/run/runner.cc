@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
@@ -15,11 +16,13 @@ namespace {
 
 // "<id>: step N (<action>)", or without the id; built in one buffer (every step has one).
 std::string stepLabel(const Step& step, std::size_t index) {
-    const std::string number = std::to_string(index + 1);
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, index + 1).ptr;
+    const std::string_view number(digits, static_cast<std::size_t>(end - digits));
     std::string label;
     label.reserve(step.id.size() + 2 + 5 + number.size() + 2 + step.action.size() + 1);
-    if (!step.id.empty()) label.append(step.id).append(": ");
-    label.append("step ").append(number).append(" (").append(step.action).append(")");
+    if (!step.id.empty()) label.append(step.id).append(": ", 2);
+    label.append("step ", 5).append(number).append(" (", 2).append(step.action).append(")", 1);
     return label;
 }
 
