@@ -26,6 +26,14 @@ std::string stepLabel(const Step& step, std::size_t index) {
     return label;
 }
 
+// Asks the cache for the next step while this one runs: a Step is about 1 KiB,
+// read at its start, its action's variant and the action's strings, and a
+// suite's steps are too many for the cache (10,000 scenarios: ~100 MiB).
+void prefetch(const Step& step) {
+    const auto* bytes = reinterpret_cast<const char*>(&step);
+    for (std::size_t at = 0; at < sizeof(Step); at += 64) __builtin_prefetch(bytes + at);
+}
+
 // Fills `r` in place (the scenario's result list): a StepResult is not moved again.
 void judge(StepResult& r, const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
            const RunOptions& options) {
@@ -218,6 +226,7 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     result.steps.reserve(scenario.steps.size());  // one result per step: no moves of the results as they grow
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
+        if (i + 1 < scenario.steps.size()) prefetch(scenario.steps[i + 1]);
         if (const auto* c = std::get_if<ConcurrentlyStep>(&step.body)) {
             race.stepIndex = i;
             auto r = judgeRace(step, i, *c, run, race, release, options, file, version);
