@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "broker_model/profile/profile.h"
@@ -328,11 +329,18 @@ std::string flag(bool b) { return b ? "true" : "false"; }
 std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
 
 int protocol::protocolVersionOfRelease(const ReleaseVersion& release) {
+    // Every client session asks (`cnxsim run`: once a scenario); applying all
+    // the fixes again each time cost about 3,000 instructions. A thread keeps
+    // what it worked out, a handful of releases.
+    thread_local std::vector<std::pair<ReleaseVersion, int>> known;
+    for (const auto& [r, version] : known)
+        if (r == release) return version;
     // The fixes that set maxProtocolVersion are the table; other switches do not matter here.
     BehaviourProfile p;
     for (const auto& fix : fixes()) {
         if (carriedBy(release, fix.firstReleases)) fix.apply(p);
     }
+    if (known.size() < 64) known.emplace_back(release, p.maxProtocolVersion);
     return p.maxProtocolVersion;
 }
 
