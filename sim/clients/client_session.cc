@@ -29,15 +29,21 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
             inbox_.pop_back();
             return;
         }
-        if (auto rid = wire::requestIdOf(c); rid && c.type() != BaseCommand::CONNECTED) {
+        const auto rid = wire::requestIdOf(c);
+        if (rid && c.type() != BaseCommand::CONNECTED) {
             if (auto it = asked_.find(*rid); it != asked_.end()) ++it->second.second;
         }
-        if (c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR) {
+        const bool receipt = c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR;
+        if (receipt) {
             auto key = c.type() == BaseCommand::SEND_RECEIPT
                            ? std::pair{c.send_receipt().producer_id(), c.send_receipt().sequence_id()}
                            : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
             if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
         }
+        // Only CONNECTED, a response (by its request id) and a receipt are ever
+        // taken. Anything else (a MESSAGE for a consumer, ...) would stay to the
+        // end, and every later take would search past it.
+        if (!rid && !receipt && c.type() != BaseCommand::CONNECTED) inbox_.pop_back();
     });
     BaseCommand connect;
     connect.set_type(BaseCommand::CONNECT);

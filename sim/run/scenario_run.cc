@@ -330,20 +330,27 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
 
 void ScenarioRun::closeParts(const OpenHandle& h) {
     auto& s = session(h.client);
+    std::vector<std::uint64_t> requests;
+    requests.reserve(h.parts.size());
     for (const auto& [part, id] : h.parts) {
         wire::PooledCommand c;
+        const auto rid = s.nextRequestId();
         if (h.producer) {
             c->set_type(BaseCommand::CLOSE_PRODUCER);
             c->mutable_close_producer()->set_producer_id(id);
-            c->mutable_close_producer()->set_request_id(s.nextRequestId());
+            c->mutable_close_producer()->set_request_id(rid);
         } else {
             c->set_type(BaseCommand::CLOSE_CONSUMER);
             c->mutable_close_consumer()->set_consumer_id(id);
-            c->mutable_close_consumer()->set_request_id(s.nextRequestId());
+            c->mutable_close_consumer()->set_request_id(rid);
         }
         s.send(c);
+        requests.push_back(rid);
     }
     settle();
+    // Nothing reads the answers (unanswered() counts them as they arrive):
+    // taken, they do not lengthen the searches of the inbox after them.
+    for (auto rid : requests) s.takeResponse(rid);
 }
 
 // Handles are kept in the order they first connected (reconnects follow it).
