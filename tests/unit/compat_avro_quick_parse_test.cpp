@@ -192,7 +192,7 @@ TEST_CASE("the quick Avro parse declines what it does not read, and parse() answ
         R"({"type":"record","name":"R","fields":["int"]})",
         R"({"type":"record","name":"R","fields":[{"name":"a","type":5}]})",
         R"({"type":"record","name":"R","fields":[,]})",
-        R"({"type":"record","name":"R","fields":[]})" "}",
+        R"({"type":"record","name":"R","fields":[]}})",  // a stray closing brace after the record
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int",}]})",
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":01}]})",
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":tru}]})",
