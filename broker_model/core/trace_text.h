@@ -23,17 +23,10 @@ public:
     /// Text made at run time: owned.
     TraceText(std::string text)  // NOLINT: implicit, as a string is
         : owned_(std::make_shared<const std::string>(std::move(text))), text_(*owned_) {}
-    /// A pointer to a literal that came through a `const char*` parameter.
-    static TraceText literal(const char* text) {
-        TraceText t;
-        t.text_ = text;
-        return t;
-    }
 
     std::string_view view() const { return text_; }
     operator std::string_view() const { return text_; }  // NOLINT: reads as the text
     std::string str() const { return std::string(text_); }
-    bool empty() const { return text_.empty(); }
 
     friend bool operator==(const TraceText& a, std::string_view b) { return a.text_ == b; }
     friend std::ostream& operator<<(std::ostream& out, const TraceText& t) { return out << t.text_; }
