@@ -18,7 +18,7 @@ BrokerError fencedError() { return busy(RefusalKind::topicFenced, "Topic is temp
 }  // namespace
 
 Topic::Topic(TopicName name, Broker& broker)
-    : name_(std::move(name)), fullName_(name_.toString()), schemaId_(name_.schemaId()), broker_(broker) {
+    : name_(std::move(name)), schemaId_(name_.schemaId()), broker_(broker) {
     // Durable cursors survive unloads and restarts: their subscriptions come
     // back without consumers.
     if (const auto* ledger = broker_.findLedger(name_)) {
@@ -33,7 +33,7 @@ Topic::Topic(TopicName name, Broker& broker)
     if (!persistent()) liveLog_.ledgerId = broker_.nextLedgerId();
 }
 
-void Topic::touched(bool write) const { broker_.scheduler().touch("topic", fullName_, write); }
+void Topic::touched(bool write) const { broker_.scheduler().touch("topic", name_.toString(), write); }
 
 void Topic::whenLoaded(std::function<void()> next) {
     if (loadStarted_) {

@@ -186,7 +186,6 @@ private:
                                 const CheckCallback& done);
 
     TopicName name_;
-    std::string fullName_;  // name_.toString(), kept for touched()
     std::string schemaId_;  // name_.schemaId()
     Broker& broker_;
     std::vector<AttachedProducer> producers_;
