@@ -11,22 +11,17 @@ using pulsar::proto::BaseCommand;
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
-        // Decoded into the inbox, where a response waits to be taken: no copy of the command.
+        // Decoded once; a response moves into the inbox whole, where it waits to be taken.
         std::string error;
-        auto& decoded = inbox_.emplace_back(wire::decodePooledFrame(frame, &error));
-        if (!decoded) {
-            inbox_.pop_back();
-            return;
-        }
+        auto decoded = wire::decodePooledFrame(frame, &error);
+        if (!decoded) return;
         const auto& c = decoded->command;
         if (c.type() == BaseCommand::CLOSE_PRODUCER) {
             closes_.push_back({true, c.close_producer().producer_id()});
-            inbox_.pop_back();
             return;
         }
         if (c.type() == BaseCommand::CLOSE_CONSUMER) {
             closes_.push_back({false, c.close_consumer().consumer_id()});
-            inbox_.pop_back();
             return;
         }
         const auto rid = wire::requestIdOf(c);
@@ -43,7 +38,7 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
         // Only CONNECTED, a response (by its request id) and a receipt are ever
         // taken. Anything else (a MESSAGE for a consumer, ...) would stay to the
         // end, and every later take would search past it.
-        if (!rid && !receipt && c.type() != BaseCommand::CONNECTED) inbox_.pop_back();
+        if (rid || receipt || c.type() == BaseCommand::CONNECTED) inbox_.push_back(std::move(decoded));
     });
     BaseCommand connect;
     connect.set_type(BaseCommand::CONNECT);
