@@ -1,5 +1,7 @@
 #include "sim/clients/admin_client.h"
 
+#include <string_view>
+
 #include "broker_model/admin/schema_payload.h"
 #include "broker_model/policy/compatibility_strategy.h"
 #include "broker_model/core/schema_type.h"
@@ -20,6 +22,63 @@ std::optional<std::int64_t> integerField(const Json& body, const char* name) {
     auto it = body.find(name);
     if (it == body.end() || !it->is_number_integer()) return std::nullopt;
     return it->get<std::int64_t>();
+}
+
+// Well-formed UTF-8 as Unicode defines it (Table 3-7): no overlong forms, no
+// surrogates, nothing past U+10FFFF; the bytes nlohmann's dump keeps as they are.
+bool wellFormedUtf8(std::string_view s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    auto cont = [](unsigned char c, unsigned char lo = 0x80, unsigned char hi = 0xBF) { return c >= lo && c <= hi; };
+    while (p < end) {
+        const unsigned char c = *p;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        }
+        const auto left = end - p;
+        if (c >= 0xC2 && c <= 0xDF) {
+            if (left < 2 || !cont(p[1])) return false;
+            p += 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+            if (left < 3 || !cont(p[1], lo, hi) || !cont(p[2])) return false;
+            p += 3;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+            if (left < 4 || !cont(p[1], lo, hi) || !cont(p[2]) || !cont(p[3])) return false;
+            p += 4;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether the body's JSON text, parsed again, reads as the body itself: true
+// when every string (keys too) is well-formed UTF-8, which the dump would
+// replace otherwise, and no number is a float (NaN and infinities dump as
+// null). Integers may come back unsigned, which reads the same here.
+bool travelsUnchanged(const Json& j) {
+    switch (j.type()) {
+        case Json::value_t::null:
+        case Json::value_t::boolean:
+        case Json::value_t::number_integer:
+        case Json::value_t::number_unsigned: return true;
+        case Json::value_t::string: return wellFormedUtf8(j.get_ref<const std::string&>());
+        case Json::value_t::array:
+            for (const auto& e : j)
+                if (!travelsUnchanged(e)) return false;
+            return true;
+        case Json::value_t::object:
+            for (const auto& [k, v] : j.items())
+                if (!wellFormedUtf8(k) || !travelsUnchanged(v)) return false;
+            return true;
+        case Json::value_t::number_float:
+        case Json::value_t::binary:
+        case Json::value_t::discarded: return false;
+    }
+    return false;
 }
 
 }  // namespace
@@ -61,9 +120,12 @@ std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(c
 }
 
 Observed observeAdmin(AdminCall call, AdminResponse response) {
-    // What travels: the status, the reason phrase and the body's JSON text.
+    // What travels: the status, the reason phrase and the body's JSON text. A
+    // body that would come back from its text as it is is read as it is.
     Json body;
-    if (!response.body.is_null()) {
+    if (travelsUnchanged(response.body)) {
+        body = std::move(response.body);
+    } else {
         auto text = response.body.dump(-1, ' ', false, Json::error_handler_t::replace);
         body = Json::parse(text, nullptr, false);
         if (body.is_discarded()) return badResponse(response.status, "the body is not JSON");

@@ -29,8 +29,10 @@ enum class AdminCall {
     unloadTopic,        // PUT …/unload              no body
 };
 
-/// The observation of one admin answer: the body is serialised to its JSON
-/// text and parsed again, so only what travels over HTTP is read.
+/// The observation of one admin answer: the body as its JSON text parsed
+/// again reads, so only what travels over HTTP is read. A body whose text
+/// gives it back unchanged (well-formed UTF-8 strings, no floats) is read as
+/// it is; the others are serialised and parsed (invalid UTF-8 becomes U+FFFD).
 Observed observeAdmin(AdminCall call, AdminResponse response);
 
 /// A `GetSchemaResponse` (§7.2) as a client turns it back into a schema: the

@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/compat/key_value/key_value_check.h"
@@ -285,4 +289,76 @@ TEST_CASE("admin client: versions, compatibility and errors are read from the bo
         CHECK_FALSE(o.ok);
         CHECK(o.error == "BadResponse");
     }
+}
+
+TEST_CASE("admin client: a body is observed as its JSON text parsed again, whatever its strings and numbers",
+          "[admin][client]") {
+    // observeAdmin reads a body whose text would give it back unchanged as it
+    // is, and dumps and parses the others; both must observe what a client
+    // reading the text observes.
+    auto viaText = [](const Json& body) {
+        return Json::parse(body.dump(-1, ' ', false, Json::error_handler_t::replace), nullptr, false);
+    };
+    auto same = [](const sim::Observed& a, const sim::Observed& b) {
+        CHECK(a.ok == b.ok);
+        CHECK(a.error == b.error);
+        CHECK(a.message == b.message);
+        CHECK(a.httpStatus == b.httpStatus);
+        CHECK(a.schemaVersion == b.schemaVersion);
+        CHECK(a.schema == b.schema);
+        CHECK(a.compatible == b.compatible);
+        CHECK(a.strategy == b.strategy);
+    };
+    const std::string notText[] = {
+        "\xff",              // never a UTF-8 byte
+        "\xc0\xaf",          // overlong '/'
+        "\xe0\x80\xaf",      // overlong, three bytes
+        "\xed\xa0\x80",      // a surrogate
+        "\xf4\x90\x80\x80",  // past U+10FFFF
+        "\xe2\x82",          // cut short
+        "ok \xc3",           // cut short at the end
+    };
+    const std::string text[] = {"", "plain", "\xc3\xa9t\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbd",
+                                std::string("nul \0 inside", 12), "\x7f\x01"};
+    std::vector<std::pair<sim::AdminCall, Json>> bodies;
+    for (const auto& s : text) {
+        bodies.emplace_back(sim::AdminCall::getSchema, schemaResponse(3, "BYTES", s, Json{{"k", s}}));
+        bodies.emplace_back(sim::AdminCall::getSchema, schemaResponse(3, "STRING", "x", Json{{s, "v"}}));
+    }
+    for (const auto& s : notText) {
+        bodies.emplace_back(sim::AdminCall::getSchema, schemaResponse(3, "BYTES", s));
+        bodies.emplace_back(sim::AdminCall::getSchema, schemaResponse(3, "STRING", "x", Json{{"k", s}}));
+        bodies.emplace_back(sim::AdminCall::getSchema, schemaResponse(3, "STRING", "x", Json{{s, "v"}}));
+        bodies.emplace_back(sim::AdminCall::testCompatibility,
+                            Json{{"compatibility", true}, {"schemaCompatibilityStrategy", s}});
+    }
+    for (const Json& v : {Json(1.0), Json(-0.0), Json(2.5), Json(std::numeric_limits<double>::quiet_NaN()),
+                          Json(std::numeric_limits<double>::infinity()), Json(std::uint64_t{7}), Json(-1),
+                          Json(std::uint64_t{1} << 63), Json::array({1}), Json(nullptr)}) {
+        bodies.emplace_back(sim::AdminCall::getSchemaVersion, Json{{"version", v}});
+        bodies.emplace_back(sim::AdminCall::uploadSchema, Json{{"version", Json{{"version", v}}}});
+        bodies.emplace_back(sim::AdminCall::getSchema, Json{{"version", v}, {"type", "STRING"}, {"timestamp", 0}, {"data", ""}});
+    }
+    bodies.emplace_back(sim::AdminCall::getSchema, Json::binary({1, 2, 3}));
+    bodies.emplace_back(sim::AdminCall::deleteSchema, Json{{"version", Json::binary({1})}});
+    for (const auto& [call, body] : bodies) {
+        CAPTURE(body.dump(-1, ' ', true, Json::error_handler_t::replace));
+        for (int status : {200, 404}) {
+            AdminResponse direct;
+            direct.status = status;
+            direct.body = body;
+            AdminResponse reparsed = direct;
+            reparsed.body = viaText(body);
+            REQUIRE_FALSE(reparsed.body.is_discarded());
+            same(sim::observeAdmin(call, direct), sim::observeAdmin(call, reparsed));
+        }
+    }
+    // The replaced bytes are what a client reads: U+FFFD, not the raw byte.
+    auto bad = sim::observeAdmin(sim::AdminCall::getSchema, [&] {
+        AdminResponse r;
+        r.body = schemaResponse(0, "BYTES", "a\xff" "b");
+        return r;
+    }());
+    REQUIRE(bad.schema);
+    CHECK(bad.schema->data == "a\xef\xbf\xbd" "b");
 }
