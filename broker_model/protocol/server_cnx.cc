@@ -328,27 +328,32 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
                                    ? cmd.producer_name()
                                    : "cnxsim-" + std::to_string(id_) + "-" + std::to_string(++generatedNames_);
     noteProducerGaps(cmd, *name, producerName, *trace);
-    // One copy of the command for every continuation of this request.
-    auto shared = std::make_shared<const pulsar::proto::CommandProducer>(cmd);
-    auto done = [self = lifetime_.guard(), shared, topic, producerName, trace](Result<SchemaVersion> r) {
+    auto request = std::make_shared<ProducerRequest>();
+    request->producerId = cmd.producer_id();
+    request->requestId = cmd.request_id();
+    request->accessMode = cmd.producer_access_mode();
+    request->name = std::move(producerName);
+    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
+    std::shared_ptr<const ProducerRequest> shared = std::move(request);
+    auto done = [self = lifetime_.guard(), shared, topic, trace](Result<SchemaVersion> r) {
         auto* cnx = self.get();
         if (!cnx) return;
         if (!r.ok()) {
-            cnx->failProducer(shared->producer_id(), shared->request_id(), r.error(), trace);
+            cnx->failProducer(shared->producerId, shared->requestId, r.error(), trace);
             return;
         }
         auto v = r.value();
-        cnx->attachProducer(*shared, *topic, producerName, v == kNoVersion ? std::nullopt : std::optional(v), trace);
+        cnx->attachProducer(*shared, *topic, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
-    bool replicator = isReplicator(producerName);
+    bool replicator = isReplicator(shared->name);
     afterTopicLoad(topic, [self = lifetime_.guard(), shared, topic, replicator, done, trace] {
         auto* cnx = self.get();
         if (!cnx) return;
-        if (!shared->has_schema()) {
+        if (!shared->schema) {
             cnx->producerWithoutSchema(topic, replicator, done, trace);
             return;
         }
-        auto schema = wire::fromProto(shared->schema());
+        const auto& schema = *shared->schema;
         trace->add("§1.4", "handleProducer",
                    "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
         topic->addSchema(schema, trace, done);
@@ -396,26 +401,27 @@ void ServerCnx::decideWithoutSchema(const Topic& topic, bool replicator,
     done(kNoVersion);
 }
 
-void ServerCnx::attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
-                               std::optional<SchemaVersion> version, TracePtr trace) {
+void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::optional<SchemaVersion> version,
+                               TracePtr trace) {
+    const auto& name = req.name;
     AttachedProducer p;
     p.name = name;
     p.connectionId = id_;
-    p.producerId = cmd.producer_id();
-    p.accessMode = wire::accessModeName(cmd.producer_access_mode());
+    p.producerId = req.producerId;
+    p.accessMode = wire::accessModeName(req.accessMode);
     p.replicator = name.starts_with(broker_.policies().broker.replicatorPrefix + ".");
     p.schemaVersion = version;
     if (auto err = topic.addProducer(p)) {
         trace->add("§1.1", "topic.addProducer", "refused: " + err->message);
-        failProducer(cmd.producer_id(), cmd.request_id(), *err, trace, /*schemaStage=*/false);
+        failProducer(req.producerId, req.requestId, *err, trace, /*schemaStage=*/false);
         return;
     }
     std::string versionBytes = version ? wire::encodeSchemaVersion(*version) : std::string();
     trace->add("§1.6", "PRODUCER_SUCCESS",
                "producer '" + name + "' attached, schema_version=" + (version ? std::to_string(*version) : "empty"));
-    auto& slot = producers_[cmd.producer_id()];
+    auto& slot = producers_[req.producerId];
     slot = {State::ready, topic.name().toString(), name, versionBytes, {}};
-    send(wire::producerSuccess(cmd.request_id(), name, versionBytes));
+    send(wire::producerSuccess(req.requestId, name, versionBytes));
 }
 
 // §1.5: failures of the schema stage carry "<class>: <msg> caused by <class>: <msg>"
@@ -475,65 +481,72 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                      trace);
         return;
     }
-    afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::make_shared<const pulsar::proto::CommandSubscribe>(cmd),
+    auto request = std::make_shared<SubscribeRequest>();
+    request->consumerId = cmd.consumer_id();
+    request->requestId = cmd.request_id();
+    request->consumerName = cmd.consumer_name();
+    request->subscription = cmd.subscription();
+    request->subType = cmd.subtype();
+    request->durable = cmd.durable();
+    request->earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
+    afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)),
                            topic, trace] {
         if (auto* cnx = self.get()) cnx->subscribeWithSchema(shared, topic, trace);
     });
 }
 
 // §2.2 / §2.3: the schema step of a subscribe, once the topic is loaded.
-void ServerCnx::subscribeWithSchema(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd,
-                                    std::shared_ptr<Topic> topic, TracePtr trace) {
-    if (!cmd->has_schema()) {
+void ServerCnx::subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic,
+                                    TracePtr trace) {
+    if (!req->schema) {
         trace->add("§2.2", "handleSubscribe", "no schema -> subscribe directly (recorded as no schema)");
-        attachConsumer(cmd, topic, SchemaType::NONE, trace);
+        attachConsumer(req, topic, SchemaType::NONE, trace);
         return;
     }
-    auto schema = wire::fromProto(cmd->schema());
+    const auto& schema = *req->schema;
     if (schema.type == SchemaType::AUTO_CONSUME && broker_.profile().autoConsumeSkipsSchema) {
         trace->add("§2.3", "handleSubscribe", "AUTO_CONSUME -> no schema logic, recorded as AUTO_CONSUME (PIP-236)");
-        attachConsumer(cmd, topic, SchemaType::AUTO_CONSUME, trace);
+        attachConsumer(req, topic, SchemaType::AUTO_CONSUME, trace);
         return;
     }
     trace->add("§2.2", "handleSubscribe",
                "consumer with " + std::string(to_string_view(schema.type)) + " schema -> addSchemaIfIdleOrCheckCompatible");
-    topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [self = lifetime_.guard(), cmd, topic, type = schema.type,
+    topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [self = lifetime_.guard(), req, topic, type = schema.type,
                                                             trace](std::optional<BrokerError> err) {
         auto* cnx = self.get();
         if (!cnx) return;
         if (err) {
-            cnx->failConsumer(cmd->consumer_id(), cmd->request_id(), *err, trace);
+            cnx->failConsumer(req->consumerId, req->requestId, *err, trace);
             return;
         }
-        cnx->attachConsumer(cmd, topic, type, trace);
+        cnx->attachConsumer(req, topic, type, trace);
     });
 }
 
-void ServerCnx::attachConsumer(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic,
+void ServerCnx::attachConsumer(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic,
                                SchemaType type, TracePtr trace) {
     Stage stage{StageKind::subscribe, {}, topic->name().toString(), {}};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), cmd, topic, type, trace] {
-        if (auto* cnx = self.get()) cnx->subscribeNow(*cmd, *topic, type, trace);
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), req, topic, type, trace] {
+        if (auto* cnx = self.get()) cnx->subscribeNow(*req, *topic, type, trace);
     });
 }
 
-void ServerCnx::subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type,
-                             const TracePtr& trace) {
+void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaType type, const TracePtr& trace) {
     AttachedConsumer c;
-    c.name = cmd.consumer_name();
+    c.name = req.consumerName;
     c.connectionId = id_;
-    c.consumerId = cmd.consumer_id();
+    c.consumerId = req.consumerId;
     c.schemaType = type;
-    const auto& subType = wire::subTypeName(cmd.subtype());
-    bool earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
-    if (auto err = topic.subscribe(cmd.subscription(), subType, cmd.durable(), c, earliest)) {
-        failConsumer(cmd.consumer_id(), cmd.request_id(), *err, trace);
+    const auto& subType = wire::subTypeName(req.subType);
+    if (auto err = topic.subscribe(req.subscription, subType, req.durable, c, req.earliest)) {
+        failConsumer(req.consumerId, req.requestId, *err, trace);
         return;
     }
     trace->add("§2.1", "topic.subscribe", "consumer '" + c.name + "' attached to subscription '" +
-                                              cmd.subscription() + "' (" + subType + ")");
-    consumers_[cmd.consumer_id()].state = State::ready;
-    send(wire::success(cmd.request_id()));
+                                              req.subscription + "' (" + subType + ")");
+    consumers_[req.consumerId].state = State::ready;
+    send(wire::success(req.requestId));
 }
 
 void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error,

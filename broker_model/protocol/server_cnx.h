@@ -89,14 +89,32 @@ private:
         std::string topic;
         BrokerError error;
     };
+    // What the continuations of one PRODUCER or SUBSCRIBE read of it, taken
+    // when the command arrives and shared by them (the schema in the model's
+    // form), rather than a copy of the whole command.
+    struct ProducerRequest {
+        std::uint64_t producerId = 0;
+        std::uint64_t requestId = 0;
+        pulsar::proto::ProducerAccessMode accessMode = pulsar::proto::Shared;
+        std::string name;  // given, or generated when the command has none
+        std::optional<SchemaData> schema;
+    };
+    struct SubscribeRequest {
+        std::uint64_t consumerId = 0;
+        std::uint64_t requestId = 0;
+        std::string consumerName;
+        std::string subscription;
+        pulsar::proto::CommandSubscribe::SubType subType = pulsar::proto::CommandSubscribe::Exclusive;
+        bool durable = true;
+        bool earliest = false;  // initialPosition Earliest
+        std::optional<SchemaData> schema;
+    };
 
     std::optional<std::string> dispatch(const wire::Frame& frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
     void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
-    // The command is shared by the continuations of one request (copied once, not per stage).
-    void subscribeWithSchema(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic,
-                             TracePtr trace);
+    void subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
     void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);
@@ -131,14 +149,13 @@ private:
     /// The decision of producerWithoutSchema, once the topic's schema has been looked up.
     void decideWithoutSchema(const Topic& topic, bool replicator, const std::function<void(Result<SchemaVersion>)>& done,
                              Trace& trace) const;
-    void attachProducer(const pulsar::proto::CommandProducer& cmd, Topic& topic, const std::string& name,
-                        std::optional<SchemaVersion> version, TracePtr trace);
+    void attachProducer(const ProducerRequest& req, Topic& topic, std::optional<SchemaVersion> version, TracePtr trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
                       bool schemaStage = true);
-    void attachConsumer(std::shared_ptr<const pulsar::proto::CommandSubscribe> cmd, std::shared_ptr<Topic> topic, SchemaType type,
+    void attachConsumer(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, SchemaType type,
                         TracePtr trace);
     /// The "subscribe" stage: attaches the consumer to its subscription.
-    void subscribeNow(const pulsar::proto::CommandSubscribe& cmd, Topic& topic, SchemaType type, const TracePtr& trace);
+    void subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaType type, const TracePtr& trace);
     void failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace);
     /// §1.5: the text a producer-path failure carries.
     std::string producerErrorText(const BrokerError& error) const;
