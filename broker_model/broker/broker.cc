@@ -67,15 +67,15 @@ Topic* Broker::findTopic(const std::string& fullName) {
 }
 
 bool Broker::topicExists(const TopicName& name) const {
-    auto full = name.toString();
+    const auto& full = name.toString();
     if (topics_.count(full) || declared_.count(full) || ledgers_.count(full)) return true;
-    auto base = name.partitionedBase();
-    auto it = partitioned_.find(base.toString());
-    return it != partitioned_.end() && name.partitionIndex() >= 0 && name.partitionIndex() < it->second;
+    if (name.partitionIndex() < 0) return false;
+    auto it = partitioned_.find(name.partitionedBase().toString());
+    return it != partitioned_.end() && name.partitionIndex() < it->second;
 }
 
 std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
-    auto full = name.toString();
+    const auto& full = name.toString();
     // Finding the topic loaded reads "loaded"; creating it, unloading and
     // deleting it write it.
     if (auto it = topics_.find(full); it != topics_.end()) {
@@ -87,7 +87,7 @@ std::shared_ptr<Topic> Broker::loadTopic(const TopicName& name, bool create) {
     declared_.insert(full);
     auto topic = std::make_shared<Topic>(name, *this);
     if (name.persistent()) ledger(name);  // a managed ledger exists from creation on
-    topics_.emplace(std::move(full), topic);
+    topics_.emplace(full, topic);
     return topic;
 }
 
