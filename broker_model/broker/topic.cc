@@ -41,7 +41,7 @@ void Topic::whenLoaded(std::function<void()> next) {
         return;
     }
     loadStarted_ = true;
-    broker_.scheduler().post(stage(StageKind::topicLoad), [next = std::move(next)] { next(); });
+    broker_.scheduler().post(stage(StageKind::topicLoad), std::move(next));
 }
 
 bool Topic::hasSchema() const { return broker_.registry().hasSchema(schemaId_); }
@@ -53,11 +53,11 @@ void Topic::addSchema(const SchemaData& schema, TracePtr trace, VersionCallback 
     const auto& store = broker_.policies();
     const auto& id = schemaId_;
     if (!effectiveAutoUpdate(profile, store, name_, trace.get())) {
-        broker_.registry().findExistingVersion(id, schema, trace, std::move(done));
+        broker_.registry().findExistingVersion(id, schema, std::move(trace), std::move(done));
         return;
     }
     auto strategy = effectiveStrategy(profile, store, name_, trace.get());
-    broker_.registry().putSchemaIfAbsent(id, schema, strategy, trace, std::move(done));
+    broker_.registry().putSchemaIfAbsent(id, schema, strategy, std::move(trace), std::move(done));
 }
 
 int Topic::consumerCount() const {
@@ -114,7 +114,7 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace, done] {
+    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace = std::move(trace), done = std::move(done)] {
         self->idleOrCheck(schema, trace, done);
     });
 }
@@ -153,7 +153,7 @@ void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const C
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy, trace, done] {
+    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy, trace = std::move(trace), done = std::move(done)] {
         self->checkConsumerLegacyNow(schema, strategy, trace, done);
     });
 }
