@@ -111,7 +111,7 @@ nlohmann::json schemaResponseJson(const StoredSchema& entry) {
 // §3.1/§7.1: the admin resource's schema-id; 2.4.0-2.4.1 kept the partition suffix (#4751).
 std::string AdminApi::schemaIdOf(const TopicName& topic) const {
     if (broker_.profile().adminSchemaIdStripsPartition) return topic.schemaId();
-    return topic.tenant() + "/" + topic.namespacePortion() + "/" + topic.localName();
+    return std::string(topic.withoutDomain());
 }
 
 AdminResponse AdminApi::missingEndpoint(TraceText what) const {

@@ -40,8 +40,8 @@ std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName&
     const auto& meta = broker_.metadata();
     auto ns = topic.namespaceName();
     if (meta.namespaceExists(ns)) return std::nullopt;
-    if (tenantAdminCheck && !meta.tenantExists(topic.tenant())) {
-        trace->add("§7.5", what, "tenant " + topic.tenant() + " does not exist: the tenant-admin check answers 404");
+    if (tenantAdminCheck && !meta.tenantExists(std::string(topic.tenant()))) {
+        trace->add("§7.5", what, "tenant " + std::string(topic.tenant()) + " does not exist: the tenant-admin check answers 404");
         return AdminResponse::failure(trace, 404, "Tenant does not exist");
     }
     if (readsNamespacePolicies) {

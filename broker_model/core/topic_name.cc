@@ -37,24 +37,21 @@ bool fail(std::string* error, std::string_view text, std::string_view why) {
 std::optional<TopicName> TopicName::parse(std::string_view text, std::string* error) {
     TopicName t;
     std::string_view rest = text;
+    bool persistent = true;
     if (rest.starts_with("persistent://")) {
         rest.remove_prefix(13);
     } else if (rest.starts_with("non-persistent://")) {
-        t.persistent_ = false;
+        persistent = false;
         rest.remove_prefix(17);
     } else if (rest.find("://") != std::string_view::npos) {
         fail(error, text, "the domain must be persistent or non-persistent");
         return std::nullopt;
     } else if (rest.find('/') == std::string_view::npos) {
-        t.tenant_ = "public";
-        t.namespace_ = "default";
-        t.local_ = std::string(rest);
         if (!validSegment(rest)) {
             fail(error, text, "empty name or a character outside [A-Za-z0-9-_.=:]");
             return std::nullopt;
         }
-        t.partition_ = parsePartition(t.local_);
-        t.complete();
+        t.assign(true, "public", "default", rest);
         return t;
     }
     auto first = rest.find('/');
@@ -70,52 +67,60 @@ std::optional<TopicName> TopicName::parse(std::string_view text, std::string* er
         fail(error, text, "empty tenant, namespace or topic, or a character outside [A-Za-z0-9-_.=:]");
         return std::nullopt;
     }
-    t.tenant_ = std::string(tenant);
-    t.namespace_ = std::string(ns);
-    t.local_ = std::string(local);
-    t.partition_ = parsePartition(t.local_);
-    t.complete();
+    t.assign(persistent, tenant, ns, local);
     return t;
 }
 
-void TopicName::complete() {
-    std::string_view domain = persistent_ ? "persistent://" : "non-persistent://";
+void TopicName::assign(bool persistent, std::string_view tenant, std::string_view ns, std::string_view local) {
+    std::string_view domain = persistent ? "persistent://" : "non-persistent://";
+    persistent_ = persistent;
     full_.clear();
-    full_.reserve(domain.size() + tenant_.size() + namespace_.size() + local_.size() + 2);
-    full_.append(domain).append(tenant_).append(1, '/').append(namespace_).append(1, '/').append(local_);
+    full_.reserve(domain.size() + tenant.size() + ns.size() + local.size() + 2);
+    full_.append(domain).append(tenant).append(1, '/').append(ns).append(1, '/').append(local);
+    tenantAt_ = static_cast<std::uint32_t>(domain.size());
+    nsAt_ = static_cast<std::uint32_t>(tenantAt_ + tenant.size() + 1);
+    localAt_ = static_cast<std::uint32_t>(nsAt_ + ns.size() + 1);
+    partition_ = parsePartition(local);
+}
+
+std::strong_ordering operator<=>(const TopicName& a, const TopicName& b) {
+    if (auto c = a.persistent_ <=> b.persistent_; c != 0) return c;
+    if (auto c = a.tenant() <=> b.tenant(); c != 0) return c;
+    if (auto c = a.namespacePortion() <=> b.namespacePortion(); c != 0) return c;
+    return a.localName() <=> b.localName();
+}
+
+std::string_view TopicName::baseLocalName() const {
+    auto local = localName();
+    return partition_ < 0 ? local : local.substr(0, local.rfind(kPartitionSuffix));
 }
 
 TopicName TopicName::partitionedBase() const {
     if (partition_ < 0) return *this;
-    TopicName base = *this;
-    base.local_ = local_.substr(0, local_.rfind(kPartitionSuffix));
-    base.partition_ = -1;
-    base.complete();
+    TopicName base;
+    base.assign(persistent_, tenant(), namespacePortion(), baseLocalName());
     return base;
 }
 
 TopicName TopicName::partition(int i) const {
-    TopicName p = partitionedBase();
-    p.local_ += std::string(kPartitionSuffix) + std::to_string(i);
-    p.partition_ = i;
-    p.complete();
+    std::string local(baseLocalName());
+    local.append(kPartitionSuffix).append(std::to_string(i));
+    TopicName p;
+    p.assign(persistent_, tenant(), namespacePortion(), local);
     return p;
 }
 
 std::string TopicName::schemaId() const {
-    std::string_view local = local_;
-    if (partition_ >= 0) local = local.substr(0, local.rfind(kPartitionSuffix));
-    std::string id;
-    id.reserve(tenant_.size() + namespace_.size() + local.size() + 2);
-    id.append(tenant_).append(1, '/').append(namespace_).append(1, '/').append(local);
-    return id;
+    // `tenant/namespace/local` is the full name's tail, less any partition suffix.
+    auto base = baseLocalName();
+    return std::string(part(tenantAt_, localAt_ + base.size()));
 }
 
 bool TopicName::isSystemTopic() const {
-    std::string_view local = local_;
-    if (partition_ >= 0) local = local.substr(0, local.rfind(kPartitionSuffix));
+    std::string_view local = baseLocalName();
     return local == "__change_events" || local.starts_with("__transaction_") || local.starts_with("__tc_") ||
-           local.starts_with("__pulsar-") || namespace_ == "__system" || local.ends_with("__transaction_buffer_snapshot");
+           local.starts_with("__pulsar-") || namespacePortion() == "__system" ||
+           local.ends_with("__transaction_buffer_snapshot");
 }
 
 }  // namespace cnx

@@ -4,6 +4,9 @@
 // `persistent://public/default/orders`, `t/n/x` -> `persistent://t/n/x`), and
 // the schema-id of reference §3.1.
 
+#include <compare>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,11 +20,14 @@ public:
     static std::optional<TopicName> parse(std::string_view text, std::string* error = nullptr);
 
     bool persistent() const { return persistent_; }
-    const std::string& tenant() const { return tenant_; }
-    const std::string& namespacePortion() const { return namespace_; }
-    const std::string& localName() const { return local_; }
+    /// The parts are views into the full name: valid while this name is.
+    std::string_view tenant() const { return part(tenantAt_, nsAt_ - 1); }
+    std::string_view namespacePortion() const { return part(nsAt_, localAt_ - 1); }
+    std::string_view localName() const { return part(localAt_, full_.size()); }
+    /// `tenant/namespace/local`: the full name less its domain, any partition suffix kept.
+    std::string_view withoutDomain() const { return part(tenantAt_, full_.size()); }
     /// `tenant/namespace`.
-    std::string namespaceName() const { return tenant_ + "/" + namespace_; }
+    std::string namespaceName() const { return std::string(part(tenantAt_, localAt_ - 1)); }
     /// Full name, `persistent://tenant/namespace/local` (made once, when the name is).
     const std::string& toString() const { return full_; }
     /// -1 unless the local name ends in `-partition-<n>`.
@@ -35,18 +41,26 @@ public:
     /// System topics (`__change_events`, `__transaction_*`, ...) of §5.3.
     bool isSystemTopic() const;
 
-    friend bool operator==(const TopicName&, const TopicName&) = default;
-    friend auto operator<=>(const TopicName&, const TopicName&) = default;
+    /// Equal names have equal full texts; the order is that of (persistent,
+    /// tenant, namespace, local name).
+    friend bool operator==(const TopicName& a, const TopicName& b) { return a.full_ == b.full_; }
+    friend std::strong_ordering operator<=>(const TopicName& a, const TopicName& b);
 
 private:
-    void complete();  // sets full_ from the parts
+    /// Sets full_ and the offsets from the parts.
+    void assign(bool persistent, std::string_view tenant, std::string_view ns, std::string_view local);
+    std::string_view part(std::size_t from, std::size_t to) const {
+        return std::string_view(full_).substr(from, to - from);
+    }
+    /// The local name without its partition suffix.
+    std::string_view baseLocalName() const;
 
-    bool persistent_ = true;
-    std::string tenant_;
-    std::string namespace_;
-    std::string local_;
+    std::string full_;  // `<domain>://tenant/namespace/local`; the parts are ranges of it
+    std::uint32_t tenantAt_ = 0;
+    std::uint32_t nsAt_ = 0;
+    std::uint32_t localAt_ = 0;
     int partition_ = -1;
-    std::string full_;  // derived from the members above: equal parts, equal full_
+    bool persistent_ = true;
 };
 
 }  // namespace cnx

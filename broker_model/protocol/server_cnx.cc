@@ -625,9 +625,7 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
         }
     }
     // §1.9: until 2.6.1/2.7.0 (#7708) the id kept a `-partition-N` suffix.
-    std::string id = broker_.profile().getSchemaStripsPartition
-                         ? name->schemaId()
-                         : name->tenant() + "/" + name->namespacePortion() + "/" + name->localName();
+    std::string id = broker_.profile().getSchemaStripsPartition ? name->schemaId() : std::string(name->withoutDomain());
     Stage stage{StageKind::registryRead, {}, name->toString(), id};
     broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), requestId, id, wanted, topic = cmd.topic(),
                                                 trace] {

@@ -248,8 +248,8 @@ void writeHeader(std::ostringstream& o, const Scenario& h) {
 std::string shortTopic(const std::string& topic) {
     auto t = TopicName::parse(topic);
     if (!t || !t->persistent()) return topic;
-    if (t->namespaceName() == "public/default") return t->localName();
-    return t->namespaceName() + "/" + t->localName();
+    if (t->namespaceName() == "public/default") return std::string(t->localName());
+    return std::string(t->withoutDomain());
 }
 
 std::string yamlScalar(const std::string& text) {

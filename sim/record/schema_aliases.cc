@@ -32,7 +32,7 @@ void SchemaAliases::seed(const std::map<std::string, sim::SchemaRef>& schemas) {
 
 std::string SchemaAliases::freshName(const SchemaData& schema, const std::string& topic) const {
     auto parsed = TopicName::parse(topic);
-    std::string local = parsed ? parsed->partitionedBase().localName() : topic;
+    std::string local = parsed ? std::string(parsed->partitionedBase().localName()) : topic;
     std::string stem = tidy(local) + "-" + tidy(to_string_view(schema.type));
     for (int n = 1;; ++n) {
         std::string name = stem + "-" + std::to_string(n);
