@@ -97,26 +97,40 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
     closeEach(consumers_, false);
 }
 
+namespace {
+
+// The kept trace of a request, or nullptr. Traces are kept oldest first and a
+// request's trace is nearly always asked for soon after its answer, so the
+// search starts from the newest.
+template <class Traces>
+auto keptTrace(Traces& traces, std::uint64_t requestId) -> decltype(&traces.back().second) {
+    for (auto it = traces.rbegin(); it != traces.rend(); ++it)
+        if (it->first == requestId && it->second) return &it->second;
+    return nullptr;
+}
+
+}  // namespace
+
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {
-    auto it = traces_.find(requestId);
-    return it == traces_.end() ? std::make_shared<Trace>() : it->second;
+    const auto* kept = keptTrace(traces_, requestId);
+    return kept ? *kept : std::make_shared<Trace>();
 }
 
 TracePtr ServerCnx::takeTrace(std::uint64_t requestId) {
-    auto it = traces_.find(requestId);
-    if (it == traces_.end()) return std::make_shared<Trace>();
-    TracePtr t = std::move(it->second);
-    traces_.erase(it);  // its id stays in traceOrder_ until evicted: erasing it then is a no-op
-    return t;
+    auto* kept = keptTrace(traces_, requestId);
+    if (!kept) return std::make_shared<Trace>();
+    // The emptied slot keeps its place until it is the oldest and dropped.
+    return std::move(*kept);
 }
 
 TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
     auto t = std::make_shared<Trace>();
-    if (traces_.insert_or_assign(requestId, t).second) traceOrder_.push_back(requestId);
-    while (traceOrder_.size() > kKeptTraces) {
-        traces_.erase(traceOrder_.front());
-        traceOrder_.pop_front();
+    if (auto* kept = keptTrace(traces_, requestId)) {
+        *kept = t;
+        return t;
     }
+    traces_.emplace_back(requestId, t);
+    while (traces_.size() > kKeptTraces) traces_.pop_front();
     return t;
 }
 

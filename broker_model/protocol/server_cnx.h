@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "broker_model/broker/broker.h"
 #include "broker_model/broker/connection_registry.h"
@@ -177,8 +178,8 @@ private:
     std::uint64_t generatedNames_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
-    std::map<std::uint64_t, TracePtr> traces_;
-    std::deque<std::uint64_t> traceOrder_;  // request ids of traces_, oldest first
+    // Request id and trace, oldest first; a taken trace leaves an empty slot.
+    std::deque<std::pair<std::uint64_t, TracePtr>> traces_;
     /// Closes the slots whose topic `which` selects, telling the client.
     void closeSlots(const std::function<bool(const std::string& topic)>& which);
     /// The synchronous handling of request `requestId`: stages posted meanwhile are its.
