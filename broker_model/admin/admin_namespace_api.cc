@@ -41,7 +41,8 @@ std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName&
     auto ns = topic.namespaceName();
     if (meta.namespaceExists(ns)) return std::nullopt;
     if (tenantAdminCheck && !meta.tenantExists(std::string(topic.tenant()))) {
-        trace->add("§7.5", what, "tenant " + std::string(topic.tenant()) + " does not exist: the tenant-admin check answers 404");
+        trace->add("§7.5", what,
+                   "tenant " + std::string(topic.tenant()) + " does not exist: the tenant-admin check answers 404");
         return AdminResponse::failure(trace, 404, "Tenant does not exist");
     }
     if (readsNamespacePolicies) {

@@ -114,7 +114,8 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace = std::move(trace), done = std::move(done)] {
+    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace = std::move(trace),
+                                                              done = std::move(done)] {
         self->idleOrCheck(schema, trace, done);
     });
 }
@@ -153,7 +154,8 @@ void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const C
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy, trace = std::move(trace), done = std::move(done)] {
+    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy,
+                                                              trace = std::move(trace), done = std::move(done)] {
         self->checkConsumerLegacyNow(schema, strategy, trace, done);
     });
 }

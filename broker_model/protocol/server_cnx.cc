@@ -391,8 +391,8 @@ void ServerCnx::noteProducerGaps(const pulsar::proto::CommandProducer& cmd, cons
 void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
                                       std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
     Stage stage{StageKind::schemaLookup, {}, topic->name().toString(), topic->schemaId()};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), topic = std::move(topic), replicator, done = std::move(done),
-                                               trace = std::move(trace)] {
+    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), topic = std::move(topic), replicator,
+                                                done = std::move(done), trace = std::move(trace)] {
         auto* cnx = self.get();
         if (!cnx) return;
         cnx->decideWithoutSchema(*topic, replicator, done, *trace);

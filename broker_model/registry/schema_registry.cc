@@ -400,7 +400,8 @@ void SchemaRegistry::write(std::shared_ptr<const PutRequest> put, std::uint64_t 
 
 void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
                                          VersionCallback done) {
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, trace = std::move(trace), done = std::move(done)] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+                    [this, id, schema, trace = std::move(trace), done = std::move(done)] {
         auto found = findEqualSchema(*profile_, liveList(id), schema);
         if (found.error) {
             trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *found.error);
@@ -421,7 +422,8 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
 
 void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const SchemaData& schema,
                                                 CompatibilityStrategy strategy, TracePtr trace, CheckCallback done) {
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+                    [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         if (profile_->consumerAlwaysCompatibleShortcut && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
             trace->add("§4.7", "checkConsumerCompatibility", "ALWAYS_COMPATIBLE -> pass (#12721)");
             done(std::nullopt);
@@ -463,7 +465,8 @@ void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& sc
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
+    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+                    [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         done(isTransitive(strategy) ? checkWithAll(id, schema, strategy, *trace)
                                     : checkWithLatest(id, schema, strategy, *trace));
     });

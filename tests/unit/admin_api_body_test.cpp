@@ -337,7 +337,8 @@ TEST_CASE("admin client: a body is observed as its JSON text parsed again, whate
                           Json(std::uint64_t{1} << 63), Json::array({1}), Json(nullptr)}) {
         bodies.emplace_back(sim::AdminCall::getSchemaVersion, Json{{"version", v}});
         bodies.emplace_back(sim::AdminCall::uploadSchema, Json{{"version", Json{{"version", v}}}});
-        bodies.emplace_back(sim::AdminCall::getSchema, Json{{"version", v}, {"type", "STRING"}, {"timestamp", 0}, {"data", ""}});
+        bodies.emplace_back(sim::AdminCall::getSchema,
+                            Json{{"version", v}, {"type", "STRING"}, {"timestamp", 0}, {"data", ""}});
     }
     bodies.emplace_back(sim::AdminCall::getSchema, Json::binary({1, 2, 3}));
     bodies.emplace_back(sim::AdminCall::deleteSchema, Json{{"version", Json::binary({1})}});

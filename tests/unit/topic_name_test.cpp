@@ -80,8 +80,9 @@ TEST_CASE("topic name: equal texts are equal names, ordered by domain, tenant, n
     // Part by part, not by the full text: "a" sorts before "a-b" although
     // "a/" sorts after "a-" ('/' > '-').
     std::vector<TopicName> names;
-    for (const char* t : {"persistent://a-b/n/x", "persistent://a/n/x", "non-persistent://z/z/z", "persistent://a/n-1/x",
-                          "persistent://a/n/x-partition-1", "persistent://a/n/x-partition-0", "persistent://a/n/w"})
+    for (const char* t : {"persistent://a-b/n/x", "persistent://a/n/x", "non-persistent://z/z/z",
+                          "persistent://a/n-1/x", "persistent://a/n/x-partition-1", "persistent://a/n/x-partition-0",
+                          "persistent://a/n/w"})
         names.push_back(name(t));
     std::sort(names.begin(), names.end());
     std::vector<std::string> sorted;
