@@ -115,17 +115,17 @@ bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
     broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace = std::move(trace),
-                                                              done = std::move(done)] {
-        self->idleOrCheck(schema, trace, done);
+                                                              done = std::move(done)]() mutable {
+        self->idleOrCheck(schema, trace, std::move(done));  // run once: the callback is handed on
     });
 }
 
 // The "schema lookup" stage of §3.5: the idle test, then register or check.
-void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const CheckCallback& done) {
+void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, CheckCallback done) {
     std::string why;
     if (!notIdle(&why)) {
         trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
-        addSchema(schema, trace, [done](Result<SchemaVersion> r) {
+        addSchema(schema, trace, [done = std::move(done)](Result<SchemaVersion> r) {
             done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
         });
         return;
@@ -133,13 +133,14 @@ void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, const C
     trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
     auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
     if (!broker_.profile().pip44ConsumerCheck) {
-        checkConsumerLegacy(schema, strategy, trace, done);
+        checkConsumerLegacy(schema, strategy, trace, std::move(done));
         return;
     }
     bool convert = broker_.profile().activeTopicEmptySchemaMessage;
     auto type = std::string(to_string_view(schema.type));
     broker_.registry().checkConsumerCompatibility(
-        schemaId_, schema, strategy, trace, [done, convert, type, trace](std::optional<BrokerError> err) {
+        schemaId_, schema, strategy, trace,
+        [done = std::move(done), convert, type = std::move(type), trace](std::optional<BrokerError> err) {
             if (err && convert && err->kind == RefusalKind::schemaNotFound) {
                 // §3.5 (#22974): NotExistSchemaException becomes this IncompatibleSchemaException.
                 trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "NotExistSchemaException -> rephrased (#22974)");

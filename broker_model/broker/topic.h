@@ -181,7 +181,7 @@ private:
     std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     // The continuations' bodies: each posted lambda holds a strong reference
     // to the topic (shared_from_this) and calls one of these on it.
-    void idleOrCheck(const SchemaData& schema, const TracePtr& trace, const CheckCallback& done);
+    void idleOrCheck(const SchemaData& schema, const TracePtr& trace, CheckCallback done);
     void checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrategy strategy, const TracePtr& trace,
                                 const CheckCallback& done);
 

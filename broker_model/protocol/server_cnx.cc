@@ -360,17 +360,17 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         cnx->attachProducer(*shared, *topic, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     bool replicator = isReplicator(shared->name);
-    afterTopicLoad(topic, [self = lifetime_.guard(), shared, topic, replicator, done, trace] {
+    afterTopicLoad(topic, [self = lifetime_.guard(), shared, topic, replicator, done = std::move(done), trace]() mutable {
         auto* cnx = self.get();
         if (!cnx) return;
         if (!shared->schema) {
-            cnx->producerWithoutSchema(topic, replicator, done, trace);
+            cnx->producerWithoutSchema(topic, replicator, std::move(done), trace);  // run once
             return;
         }
         const auto& schema = *shared->schema;
         trace->add("§1.4", "handleProducer",
                    "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
-        topic->addSchema(schema, trace, done);
+        topic->addSchema(schema, trace, std::move(done));
     });
 }
 
