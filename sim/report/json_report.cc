@@ -25,7 +25,7 @@ const char* statusName(StepStatus s) {
 nlohmann::json stepJson(const StepResult& s) {
     nlohmann::json j;
     j["index"] = s.index + 1;
-    j["label"] = s.label;
+    j["label"] = s.label();
     j["action"] = s.step->action;
     j["line"] = s.step->pos.line;
     j["column"] = s.step->pos.column;

@@ -146,7 +146,7 @@ int notAsserted(const ScenarioResult& r) {
 std::vector<std::string> gapNotes(const ScenarioResult& r) {
     std::vector<std::string> out;
     for (const auto& s : r.steps) {
-        for (const auto& g : s.notModelled) out.push_back(g + " at " + s.label);
+        for (const auto& g : s.notModelled) out.push_back(g + " at " + s.label());
     }
     return out;
 }
@@ -175,7 +175,7 @@ std::string failureBlock(const ScenarioResult& r, bool verbose) {
     }
     for (const auto& s : r.steps) {
         if (s.status != StepStatus::failed) continue;
-        out << "  " << s.label << " at " << position(*s.step) << "\n";
+        out << "  " << s.label() << " at " << position(*s.step) << "\n";
         if (s.race) {
             out << "    why:      " << shortText(s.why) << "\n" << raceBlock(s, "    ", false);
             continue;
@@ -206,7 +206,7 @@ std::string explainBlock(const ScenarioResult& r, bool verbose) {
     out << "== " << r.file << ": " << title(r) << " (profile " << r.profile << ")\n";
     if (!r.setupError.empty()) out << "  set-up failed: " << r.setupError << "\n";
     for (const auto& s : r.steps) {
-        out << "  " << s.label << " at " << position(*s.step) << "\n";
+        out << "  " << s.label() << " at " << position(*s.step) << "\n";
         if (s.race) {
             out << "    " << (s.status == StepStatus::failed ? "[FAIL: " + s.why + "]" : std::string(s.status == StepStatus::passed ? "[pass]" : "[not asserted]")) << "\n";
             out << raceBlock(s, "    ", true);
@@ -277,7 +277,7 @@ std::string fixed3(double seconds) {
 std::string shortReason(const ScenarioResult& r) {
     if (!r.setupError.empty()) return "set-up failed: " + elideEmbeddedJson(r.setupError);
     for (const auto& s : r.steps) {
-        if (s.status == StepStatus::failed) return s.label + ": " + elideEmbeddedJson(s.why);
+        if (s.status == StepStatus::failed) return s.label() + ": " + elideEmbeddedJson(s.why);
     }
     return "";
 }

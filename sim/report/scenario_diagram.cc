@@ -101,7 +101,7 @@ SequenceDiagram diagramOf(const ScenarioResult& r) {
             continue;
         }
         std::size_t from = d.participant(who);
-        d.add(from, broker, s.label + ": " + what, false, failed);
+        d.add(from, broker, s.label() + ": " + what, false, failed);
         std::string last;
         for (const auto& e : s.observed.trace.entries()) {
             if (!registrySection(e.section)) continue;

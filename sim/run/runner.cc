@@ -38,7 +38,6 @@ void prefetch(const Step& step) {
 void judge(StepResult& r, const Step& step, std::size_t index, Observed observed, const ReleaseVersion& release,
            const RunOptions& options) {
     r.index = index;
-    r.label = stepLabel(step, index);
     r.step = &step;
     bool covered = true;
     r.expected = expectationFor(step.expect, release, &covered);
@@ -87,7 +86,6 @@ StepResult judgeRace(const Step& step, std::size_t index, const ConcurrentlyStep
                            nullptr, nullptr, &stuck);
     StepResult r;
     r.index = index;
-    r.label = stepLabel(step, index);
     r.step = &step;
     for (std::size_t b = 0; b < results.size() && b < c.branches.size(); ++b) {
         const auto& branch = c.branches[b];
@@ -122,6 +120,11 @@ StepResult judgeRace(const Step& step, std::size_t index, const ConcurrentlyStep
 }
 
 }  // namespace
+
+std::string StepResult::label() const {
+    if (!step) return "step " + std::to_string(index + 1);
+    return stepLabel(*step, index);
+}
 
 std::optional<std::string> parseScheduleOption(const std::string& text, RunOptions& options) {
     std::size_t start = 0;
@@ -236,7 +239,8 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
         }
         auto& r = result.steps.emplace_back();
         judge(r, step, i, run.run(step), release, options);
-        spdlog::debug("  {} -> {}", r.label, r.observed.ok ? "ok" : r.observed.error);
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("  {} -> {}", r.label(), r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
     }
     result.continuations = run.continuationsRun();

@@ -25,8 +25,10 @@ enum class StepStatus {
 
 struct StepResult {
     std::size_t index = 0;  // 0-based in the scenario
-    std::string label;      // "step 3 (producer)" or the step's id
     const Step* step = nullptr;
+    /// "step 3 (producer)", after the step's id when it has one ("cold: step 3
+    /// (producer)"); made when asked, since only reports read it.
+    std::string label() const;
     Observed observed;
     std::optional<Expect> expected;
     StepStatus status = StepStatus::unasserted;

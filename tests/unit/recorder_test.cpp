@@ -147,7 +147,7 @@ void requireReplayPasses(const std::string& yaml) {
     const auto& scenario = loaded.scenarios.front();
     auto result = cnx::sim::runScenario(scenario, "recorded.yaml", cnx::sim::versionsOf(scenario).front(), {});
     for (const auto& s : result.steps) {
-        INFO(s.label << ": " << s.why);
+        INFO(s.label() << ": " << s.why);
         CHECK(s.status != cnx::sim::StepStatus::failed);
     }
     REQUIRE(result.setupError.empty());

@@ -58,8 +58,7 @@ struct Fixture {
         r.version = "4.2";
         r.passed = false;
         StepResult s;
-        s.label = "step 1 (producer)";
-        s.step = &step;
+        s.step = &step;  // labelled "step 1 (producer)"
         s.status = StepStatus::failed;
         s.why = "why: " + kHostile;
         s.observed = Observed::failure("IncompatibleSchema", "message: " + kHostile);
