@@ -3,12 +3,13 @@
 #include <algorithm>
 
 #include "broker_model/broker/broker.h"
+#include "broker_model/core/concat.h"
 #include "broker_model/policy/policy_resolution.h"
 
 namespace cnx {
 namespace {
 
-std::string yesNo(bool b) { return b ? "true" : "false"; }
+const char* yesNo(bool b) { return b ? "true" : "false"; }
 
 BrokerError busy(RefusalKind kind, std::string message) { return {kind, std::move(message)}; }
 
@@ -85,9 +86,9 @@ bool Topic::notIdle(std::string* why) const {
             int usage = static_cast<int>(producers_.size()) + consumerCount();
             bool active = usage != 0 || !subscriptions_.empty();
             if (why)
-                *why = "hasSchema=" + yesNo(schema) + " usageCount=" + std::to_string(usage) +
-                       " subscriptions=" + std::to_string(subscriptions_.size()) + " " + dataName + "=" +
-                       std::to_string(data);
+                *why = concat("hasSchema=", yesNo(schema), " usageCount=", std::to_string(usage),
+                              " subscriptions=", std::to_string(subscriptions_.size()), " ", dataName, "=",
+                              std::to_string(data));
             return schema || active || data != 0;
         }
         case IdleRule::producersOrConnectedConsumers: break;
@@ -103,10 +104,10 @@ bool Topic::notIdle(std::string* why) const {
         }
     }
     if (why) {
-        *why = "hasSchema=" + yesNo(schema) + (excludeReplicators ? " userProducers=" : " producers=") +
-               std::to_string(producers) +
-               (profile.idleIgnoresAutoConsumeConsumers ? " consumers(non-AUTO_CONSUME)=" : " consumers=") +
-               std::to_string(consumers) + " " + dataName + "=" + std::to_string(data);
+        *why = concat("hasSchema=", yesNo(schema), excludeReplicators ? " userProducers=" : " producers=",
+                      std::to_string(producers),
+                      profile.idleIgnoresAutoConsumeConsumers ? " consumers(non-AUTO_CONSUME)=" : " consumers=",
+                      std::to_string(consumers), " ", dataName, "=", std::to_string(data));
     }
     return schema || producers > 0 || consumers > 0 || data != 0;
 }

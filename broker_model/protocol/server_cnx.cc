@@ -1,5 +1,6 @@
 #include "broker_model/protocol/server_cnx.h"
 
+#include "broker_model/core/concat.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
@@ -369,7 +370,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         }
         const auto& schema = *shared->schema;
         trace->add("§1.4", "handleProducer",
-                   "producer with " + std::string(to_string_view(schema.type)) + " schema -> addSchema");
+                   concat("producer with ", to_string_view(schema.type), " schema -> addSchema"));
         topic->addSchema(schema, trace, std::move(done));
     });
 }
@@ -405,9 +406,9 @@ void ServerCnx::decideWithoutSchema(const Topic& topic, bool replicator,
     bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic.name());
     bool enforced = schemaValidationEnforced_ || topicFlag;
     trace.add("§1.3", "producer without schema",
-              std::string("hasSchema=") + (has ? "true" : "false") + " enforced=(broker " +
-                  (schemaValidationEnforced_ ? "true" : "false") + " || topic " + (topicFlag ? "true" : "false") +
-                  ") -> " + (has && enforced ? "reject" : "accept with empty schema version"));
+              concat("hasSchema=", has ? "true" : "false", " enforced=(broker ",
+                     schemaValidationEnforced_ ? "true" : "false", " || topic ", topicFlag ? "true" : "false", ") -> ",
+                     has && enforced ? "reject" : "accept with empty schema version"));
     if (has && enforced) {
         if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, &trace, "replicator producer refused");
         done(BrokerError{RefusalKind::incompatibleSchema, broker_.profile().producerWithoutSchemaMessage});
@@ -432,8 +433,8 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
         return;
     }
     std::string versionBytes = version ? wire::encodeSchemaVersion(*version) : std::string();
-    trace->add("§1.6", "PRODUCER_SUCCESS",
-               "producer '" + name + "' attached, schema_version=" + (version ? std::to_string(*version) : "empty"));
+    trace->add("§1.6", "PRODUCER_SUCCESS", concat("producer '", name, "' attached, schema_version=",
+                                                  version ? std::to_string(*version) : std::string("empty")));
     auto& slot = producers_[req.producerId];
     slot = {State::ready, topic.name().toString(), name, versionBytes, {}};
     send(wire::producerSuccess(req.requestId, name, versionBytes));
@@ -526,7 +527,7 @@ void ServerCnx::subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req,
         return;
     }
     trace->add("§2.2", "handleSubscribe",
-               "consumer with " + std::string(to_string_view(schema.type)) + " schema -> addSchemaIfIdleOrCheckCompatible");
+               concat("consumer with ", to_string_view(schema.type), " schema -> addSchemaIfIdleOrCheckCompatible"));
     topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [self = lifetime_.guard(), req, topic, type = schema.type,
                                                             trace](std::optional<BrokerError> err) {
         auto* cnx = self.get();
@@ -558,8 +559,8 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
         failConsumer(req.consumerId, req.requestId, *err, trace);
         return;
     }
-    trace->add("§2.1", "topic.subscribe", "consumer '" + c.name + "' attached to subscription '" +
-                                              req.subscription + "' (" + subType + ")");
+    trace->add("§2.1", "topic.subscribe",
+               concat("consumer '", c.name, "' attached to subscription '", req.subscription, "' (", subType, ")"));
     consumers_[req.consumerId].state = State::ready;
     send(wire::success(req.requestId));
 }
