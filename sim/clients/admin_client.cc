@@ -1,10 +1,9 @@
 #include "sim/clients/admin_client.h"
 
-#include <string_view>
-
 #include "broker_model/admin/schema_payload.h"
 #include "broker_model/policy/compatibility_strategy.h"
 #include "broker_model/core/schema_type.h"
+#include "broker_model/core/utf8.h"
 
 namespace cnx::sim {
 namespace {
@@ -22,37 +21,6 @@ std::optional<std::int64_t> integerField(const Json& body, const char* name) {
     auto it = body.find(name);
     if (it == body.end() || !it->is_number_integer()) return std::nullopt;
     return it->get<std::int64_t>();
-}
-
-// Well-formed UTF-8 as Unicode defines it (Table 3-7): no overlong forms, no
-// surrogates, nothing past U+10FFFF; the bytes nlohmann's dump keeps as they are.
-bool wellFormedUtf8(std::string_view s) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const auto* end = p + s.size();
-    auto cont = [](unsigned char c, unsigned char lo = 0x80, unsigned char hi = 0xBF) { return c >= lo && c <= hi; };
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        const auto left = end - p;
-        if (c >= 0xC2 && c <= 0xDF) {
-            if (left < 2 || !cont(p[1])) return false;
-            p += 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-            if (left < 3 || !cont(p[1], lo, hi) || !cont(p[2])) return false;
-            p += 3;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-            if (left < 4 || !cont(p[1], lo, hi) || !cont(p[2]) || !cont(p[3])) return false;
-            p += 4;
-        } else {
-            return false;
-        }
-    }
-    return true;
 }
 
 // Whether the body's JSON text, parsed again, reads as the body itself: true

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "broker_model/core/release_version.h"
+#include "broker_model/core/utf8.h"
 #include "sim/report/race_text.h"
 #include "sim/report/scenario_diagram.h"
 #include "sim/report/sequence_diagram.h"
@@ -45,27 +46,6 @@ std::string observedText(const StepResult& s, bool verbose = true) {
     const auto& o = s.observed;
     if (o.ok) return renderObserved(o, s.step->action);
     return o.error + ": " + (verbose || !embedsSchemas(o.message) ? o.message : oneLineMessage(o.message));
-}
-
-// One code point decoded from strict UTF-8 at `at`; nullopt for a byte that
-// does not start a well-formed sequence (bad lead, truncated, overlong,
-// surrogate, beyond U+10FFFF). `length` gets the bytes consumed.
-std::optional<std::uint32_t> decodeUtf8(const std::string& s, std::size_t at, std::size_t& length) {
-    auto b = static_cast<unsigned char>(s[at]);
-    length = 1;
-    if (b < 0x80) return b;
-    std::size_t n = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || at + n > s.size()) return std::nullopt;
-    std::uint32_t cp = b & (0xFFu >> (n + 1));
-    for (std::size_t k = 1; k < n; ++k) {
-        auto c = static_cast<unsigned char>(s[at + k]);
-        if ((c & 0xC0) != 0x80) return std::nullopt;
-        cp = (cp << 6) | (c & 0x3Fu);
-    }
-    static constexpr std::uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMinimum[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
-    length = n;
-    return cp;
 }
 
 // XML 1.0 §2.2 Char: what a well-formed document may contain at all.
