@@ -3,7 +3,8 @@
 # scratch root (dpkg-deb -x: a relocated install, not under /usr) and runs the
 # unpacked cnxsim: --version, `run` with no path (the bundled suite found next
 # to the executable), lint; checks the Depends field names the shared libraries
-# cnxsim links and that the file list carries no tests, benchmarks or fuzzers.
+# cnxsim links (not libprotobuf, linked statically) and that the file list
+# carries no tests, benchmarks or fuzzers.
 #   deb_scratch_root.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build="$1"; work="$2"
@@ -18,9 +19,15 @@ echo "package: $(basename "$deb")"
 
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
-for lib in libyaml-cpp libprotobuf libspdlog libyaml-0 libstdc++6 libc6; do
+for lib in libyaml-cpp libspdlog libyaml-0 libstdc++6 libc6; do
   grep -q "$lib" <<<"$depends" || fail "Depends does not name $lib"
 done
+# protobuf is linked statically unless the build says otherwise (CNXSIM_STATIC_PROTOBUF).
+if grep -q '^CNXSIM_STATIC_PROTOBUF:BOOL=OFF' "$build/CMakeCache.txt"; then
+  grep -q libprotobuf <<<"$depends" || fail "Depends does not name libprotobuf"
+else
+  grep -q libprotobuf <<<"$depends" && fail "Depends names libprotobuf, linked statically"
+fi
 for field in Maintainer Section Description; do
   [ -n "$(dpkg-deb -f "$deb" "$field")" ] || fail "no $field field"
 done
