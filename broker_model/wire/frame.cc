@@ -1,5 +1,7 @@
 #include "broker_model/wire/frame.h"
 
+#include <cstring>
+
 #include <boost/crc.hpp>
 
 #include "broker_model/wire/frame_stream.h"
@@ -7,14 +9,20 @@
 namespace cnx::wire {
 namespace {
 
-void putU32(std::string& out, std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+// Big-endian u32 at `at`, in bytes already there.
+void setU32(std::string& out, std::size_t at, std::uint32_t v) {
+    for (std::size_t i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (24 - 8 * i)) & 0xff);
 }
 
 std::uint32_t getU32(std::string_view s, std::size_t at) {
     std::uint32_t v = 0;
     for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(s[at + i]);
     return v;
+}
+
+// Serialises `message`, whose ByteSizeLong was called, at `at`.
+void putMessage(std::string& out, std::size_t at, const google::protobuf::MessageLite& message) {
+    message.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
 }
 
 }  // namespace
@@ -25,46 +33,58 @@ std::uint32_t crc32c(std::string_view bytes) {
     return crc.checksum();
 }
 
-std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
-    // Serialised in place after the sizes: one allocation, no copy of the body.
+void encodeFrameInto(const pulsar::proto::BaseCommand& command, std::string& out) {
+    // Serialised in place after the sizes: no copy of the body.
     const std::size_t size = command.ByteSizeLong();
-    std::string out;
-    out.reserve(8 + size);
-    putU32(out, static_cast<std::uint32_t>(4 + size));
-    putU32(out, static_cast<std::uint32_t>(size));
     out.resize(8 + size);
-    command.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + 8));
+    setU32(out, 0, static_cast<std::uint32_t>(4 + size));
+    setU32(out, 4, static_cast<std::uint32_t>(size));
+    putMessage(out, 8, command);
+}
+
+std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
+    std::string out;
+    encodeFrameInto(command, out);
     return out;
 }
 
 std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
                                std::string_view payload, Checksum checksum,
                                const pulsar::proto::BrokerEntryMetadata* brokerEntry) {
-    std::string body = command.SerializeAsString();
-    std::string entry;  // [0x0e02][size][BrokerEntryMetadata]
-    if (brokerEntry) {
-        std::string e = brokerEntry->SerializeAsString();
-        entry = std::string("\x0e\x02", 2);
-        putU32(entry, static_cast<std::uint32_t>(e.size()));
-        entry += e;
-    }
-    std::string checked;  // [metadataSize][metadata][payload]: what the CRC32C covers
-    std::string meta = metadata.SerializeAsString();
-    putU32(checked, static_cast<std::uint32_t>(meta.size()));
-    checked += meta;
-    checked += payload;
-    std::string block;  // [0x0e01][CRC32C]
-    if (checksum == Checksum::crc32c) {
-        block = std::string("\x0e\x01", 2);
-        putU32(block, crc32c(checked));
-    }
+    // Every part serialised in place into one string sized once; the CRC32C
+    // covers [metadataSize][metadata][payload], read where it was written.
+    const std::size_t bodySize = command.ByteSizeLong();
+    const std::size_t entrySize = brokerEntry ? brokerEntry->ByteSizeLong() : 0;
+    const std::size_t metaSize = metadata.ByteSizeLong();
+    const std::size_t entryBlock = brokerEntry ? 6 + entrySize : 0;   // [0x0e02][size][entry]
+    const std::size_t crcBlock = checksum == Checksum::crc32c ? 6 : 0;  // [0x0e01][CRC32C]
+    const std::size_t checked = 4 + metaSize + payload.size();
     std::string out;
-    putU32(out, static_cast<std::uint32_t>(4 + body.size() + entry.size() + block.size() + checked.size()));
-    putU32(out, static_cast<std::uint32_t>(body.size()));
-    out += body;
-    out += entry;
-    out += block;
-    out += checked;
+    out.resize(8 + bodySize + entryBlock + crcBlock + checked);
+    setU32(out, 0, static_cast<std::uint32_t>(4 + bodySize + entryBlock + crcBlock + checked));
+    setU32(out, 4, static_cast<std::uint32_t>(bodySize));
+    std::size_t at = 8;
+    putMessage(out, at, command);
+    at += bodySize;
+    if (brokerEntry) {
+        out[at] = '\x0e';
+        out[at + 1] = '\x02';
+        setU32(out, at + 2, static_cast<std::uint32_t>(entrySize));
+        putMessage(out, at + 6, *brokerEntry);
+        at += entryBlock;
+    }
+    const std::size_t crcAt = at;
+    at += crcBlock;
+    const std::size_t checkedAt = at;
+    setU32(out, at, static_cast<std::uint32_t>(metaSize));
+    putMessage(out, at + 4, metadata);
+    at += 4 + metaSize;
+    if (!payload.empty()) std::memcpy(out.data() + at, payload.data(), payload.size());
+    if (crcBlock) {
+        out[crcAt] = '\x0e';
+        out[crcAt + 1] = '\x01';
+        setU32(out, crcAt + 2, crc32c(std::string_view(out).substr(checkedAt, checked)));
+    }
     return out;
 }
 

@@ -42,6 +42,8 @@ std::uint32_t crc32c(std::string_view bytes);
 
 /// Serialises `command` as one simple-command frame.
 std::string encodeFrame(const pulsar::proto::BaseCommand& command);
+/// The same into `out` (replacing what it held), for a caller that reuses one buffer.
+void encodeFrameInto(const pulsar::proto::BaseCommand& command, std::string& out);
 
 enum class Checksum { crc32c, none };
 

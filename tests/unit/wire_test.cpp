@@ -72,6 +72,31 @@ TEST_CASE("§8.1 payload frame (SEND): metadata and payload round trip, magic+ch
     CHECK(f->checksumValid);
 }
 
+TEST_CASE("§8.1 payload frames are the bytes of the layout, built by hand", "[wire][ref-8.1]") {
+    // [total][cmdSize][cmd]([0x0e02][size][entry])([0x0e01][CRC32C])[metaSize][meta][payload],
+    // the CRC32C over everything after its block.
+    auto cmd = sendCmd(4, 9);
+    auto body = cmd.SerializeAsString();
+    auto m = meta().SerializeAsString();
+    const std::string checked = u32(static_cast<std::uint32_t>(m.size())) + m + "payload";
+    pulsar::proto::BrokerEntryMetadata entry;
+    entry.set_index(77);
+    const auto e = entry.SerializeAsString();
+    const std::string entryBlock = std::string("\x0e\x02", 2) + u32(static_cast<std::uint32_t>(e.size())) + e;
+    const std::string crcBlock = std::string("\x0e\x01", 2) + u32(wire::crc32c(checked));
+    CHECK(wire::encodePayloadFrame(cmd, meta(), "payload") == handFrame(body, crcBlock + checked));
+    CHECK(wire::encodePayloadFrame(cmd, meta(), "payload", wire::Checksum::none) == handFrame(body, checked));
+    CHECK(wire::encodePayloadFrame(cmd, meta(), "payload", wire::Checksum::crc32c, &entry) ==
+          handFrame(body, entryBlock + crcBlock + checked));
+    CHECK(wire::encodePayloadFrame(cmd, meta(), "", wire::Checksum::none, &entry) ==
+          handFrame(body, entryBlock + u32(static_cast<std::uint32_t>(m.size())) + m));
+    // A simple frame, into a buffer that held a longer one: exactly the frame.
+    std::string buffer(500, 'x');
+    wire::encodeFrameInto(cmd, buffer);
+    CHECK(buffer == handFrame(body, ""));
+    CHECK(wire::encodeFrame(cmd) == buffer);
+}
+
 TEST_CASE("§8.1 a pooled frame decoded again carries nothing of the frame before it", "[wire][ref-8.1]") {
     std::string error;
     // A payload frame with a (wrong) checksum block, released to this thread's pool...
