@@ -4,7 +4,6 @@
 // what the broker sends back until the runner asks for it.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,8 +79,20 @@ private:
     std::vector<wire::PooledFrame> inbox_;  // decoded where they stay until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
-    std::map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
-    std::map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
+    // Both sorted by key; ids are handed out in ascending order, so an
+    // insertion is nearly always a push_back (no node to allocate).
+    struct Asked {
+        std::uint64_t key = 0;  // request id
+        pulsar::proto::BaseCommand::Type type{};
+        int answers = 0;
+    };
+    struct Sent {
+        std::pair<std::uint64_t, std::uint64_t> key;  // (producer, sequence)
+        int receipts = 0;
+    };
+    std::vector<Asked> asked_;
+    std::vector<Sent> sent_;
+    std::string out_;  // the frame being sent: one buffer, reused
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
     std::uint64_t lastRequestId_ = 0;
