@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <boost/container/small_vector.hpp>
+
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/profile/protocol.h"
@@ -75,7 +77,7 @@ void ScenarioRun::settle() {
 }
 
 void ScenarioRun::reserveOrder(const std::string& key) {
-    if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
+    if (orderOf_.try_emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
 }
 
 std::vector<std::string> ScenarioRun::unansweredRequests() const {
@@ -298,14 +300,22 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     auto& s = session(h.client);
     Observed out;
     out.trace = std::move(trace);
-    std::vector<std::uint64_t> requests;
+    // Request ids of the partitions; a topic that is not partitioned (nearly
+    // every one) has one, kept in place, and its name is not copied.
+    boost::container::small_vector<std::uint64_t, 4> requests;
     h.parts.clear();
-    for (const auto& part : partitionsOf(topicOf(h.topic()))) {
+    auto request = [&](const TopicName& part) -> std::optional<std::string> {
         h.parts.emplace_back(part.toString(), 0);  // firstPart() needs the list
         auto cmd = openCommand(h, s, part, out.trace);
         h.parts.back().second = h.producer ? cmd->producer().producer_id() : cmd->subscribe().consumer_id();
         requests.push_back(h.producer ? cmd->producer().request_id() : cmd->subscribe().request_id());
-        if (auto refused = s.send(cmd)) return Observed::failure("ConnectionClosed", *refused);
+        return s.send(cmd);
+    };
+    const TopicName& topic = topicOf(h.topic());
+    const int partitions = broker_->partitionsOf(topic);
+    for (int i = 0; i < std::max(partitions, 1); ++i) {
+        auto refused = partitions == 0 ? request(topic) : request(topic.partition(i));
+        if (refused) return Observed::failure("ConnectionClosed", *refused);
     }
     settle();
     std::optional<Observed> failure;
@@ -357,7 +367,7 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
 void ScenarioRun::remember(OpenHandle&& h) {
     std::string key = (h.producer ? "p/" : "c/") + h.name;
     auto& map = h.producer ? producers_ : consumers_;
-    if (orderOf_.emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
+    if (orderOf_.try_emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, std::move(key));
     map[h.name] = std::move(h);
 }
 
