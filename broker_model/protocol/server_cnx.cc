@@ -435,8 +435,13 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
     std::string versionBytes = version ? wire::encodeSchemaVersion(*version) : std::string();
     trace->add("§1.6", "PRODUCER_SUCCESS", concat("producer '", name, "' attached, schema_version=",
                                                   version ? std::to_string(*version) : std::string("empty")));
+    // Field by field: the pending slot's strings are reused, not rebuilt.
     auto& slot = producers_[req.producerId];
-    slot = {State::ready, topic.name().toString(), name, versionBytes, {}};
+    slot.state = State::ready;
+    slot.topic = topic.name().toString();
+    slot.name = name;
+    slot.schemaVersion = versionBytes;
+    slot.error = {};
     send(wire::producerSuccess(req.requestId, name, versionBytes));
 }
 
