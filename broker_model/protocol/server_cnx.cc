@@ -376,7 +376,9 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
 }
 
 bool ServerCnx::isReplicator(const std::string& producerName) const {
-    return producerName.starts_with(broker_.policies().broker.replicatorPrefix + ".");
+    // Starts with "<prefix>.", read in place (no string made for every producer).
+    const auto& prefix = broker_.policies().broker.replicatorPrefix;
+    return producerName.size() > prefix.size() && producerName.starts_with(prefix) && producerName[prefix.size()] == '.';
 }
 
 // #25461: a replicator producer with a schema on a topic where auto-update is off.
@@ -425,7 +427,7 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
     p.connectionId = id_;
     p.producerId = req.producerId;
     p.accessMode = wire::accessModeName(req.accessMode);
-    p.replicator = name.starts_with(broker_.policies().broker.replicatorPrefix + ".");
+    p.replicator = isReplicator(name);
     p.schemaVersion = version;
     if (auto err = topic.addProducer(p)) {
         trace->add("§1.1", "topic.addProducer", "refused: " + err->message);

@@ -169,6 +169,16 @@ TEST_CASE("§3.5 replicator producers (`pulsar.repl.` prefix) are ignored on per
         REQUIRE(c.producer(topic, 1, "pulsar.replicator").type() == BaseCommand::PRODUCER_SUCCESS);
         CHECK_FALSE(idleNow(f, topic));
     }
+    SECTION("persistent: the prefix alone, without its dot, is a user producer") {
+        const std::string topic = "persistent://public/default/geo";
+        REQUIRE(c.producer(topic, 1, "pulsar.repl").type() == BaseCommand::PRODUCER_SUCCESS);
+        CHECK_FALSE(idleNow(f, topic));
+    }
+    SECTION("persistent: the prefix and its dot alone make a replicator") {
+        const std::string topic = "persistent://public/default/geo";
+        REQUIRE(c.producer(topic, 1, "pulsar.repl.").type() == BaseCommand::PRODUCER_SUCCESS);
+        CHECK(idleNow(f, topic));
+    }
     SECTION("persistent: the prefix comes from broker config replicatorPrefix") {
         REQUIRE_FALSE(f.broker.policies().broker.set("replicatorPrefix", "geo").has_value());
         const std::string topic = "persistent://public/default/geo";
