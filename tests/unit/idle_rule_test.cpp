@@ -169,15 +169,15 @@ TEST_CASE("§3.5 replicator producers (`pulsar.repl.` prefix) are ignored on per
         REQUIRE(c.producer(topic, 1, "pulsar.replicator").type() == BaseCommand::PRODUCER_SUCCESS);
         CHECK_FALSE(idleNow(f, topic));
     }
-    SECTION("persistent: the prefix alone, without its dot, is a user producer") {
-        const std::string topic = "persistent://public/default/geo";
-        REQUIRE(c.producer(topic, 1, "pulsar.repl").type() == BaseCommand::PRODUCER_SUCCESS);
-        CHECK_FALSE(idleNow(f, topic));
-    }
-    SECTION("persistent: the prefix and its dot alone make a replicator") {
-        const std::string topic = "persistent://public/default/geo";
-        REQUIRE(c.producer(topic, 1, "pulsar.repl.").type() == BaseCommand::PRODUCER_SUCCESS);
-        CHECK(idleNow(f, topic));
+    SECTION("persistent: the prefix and its dot alone make a replicator; the prefix without it, a user producer") {
+        const std::pair<const char*, bool> names[] = {{"pulsar.repl.", true}, {"pulsar.repl", false}};
+        std::uint64_t id = 0;
+        for (const auto& [name, replicator] : names) {
+            INFO(name);
+            const std::string topic = "persistent://public/default/geo-" + std::to_string(++id);
+            REQUIRE(c.producer(topic, id, name).type() == BaseCommand::PRODUCER_SUCCESS);
+            CHECK(idleNow(f, topic) == replicator);
+        }
     }
     SECTION("persistent: the prefix comes from broker config replicatorPrefix") {
         REQUIRE_FALSE(f.broker.policies().broker.set("replicatorPrefix", "geo").has_value());
