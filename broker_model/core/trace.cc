@@ -10,12 +10,11 @@ constexpr std::size_t kFirstReserve = 8;
 void Trace::add(TraceText section, TraceText rule, std::string detail) {
     // A request's trace has a handful of entries: one allocation, not one per doubling.
     if (entries_.capacity() == 0) entries_.reserve(kFirstReserve);
-    // push_back of a braced entry: clang 14 (the fuzz build) has no parenthesized aggregate init.
-    entries_.push_back({std::move(section), std::move(rule), std::move(detail)});
+    entries_.emplace_back(std::move(section), std::move(rule), std::move(detail));
 }
 
 void Trace::notModelled(TraceText section, std::string text, std::string detail) {
-    entries_.push_back({std::move(section), std::move(text), std::move(detail), true});
+    entries_.emplace_back(std::move(section), std::move(text), std::move(detail), true);
 }
 
 void Trace::problem(TraceText section, Problem problem) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "broker_model/core/problem.h"
@@ -14,6 +15,12 @@
 namespace cnx {
 
 struct TraceEntry {
+    TraceEntry() = default;
+    /// A constructor (not aggregate initialisation), so that an entry is built
+    /// in place in its trace: clang 14 has no parenthesized aggregate init.
+    TraceEntry(TraceText section_, TraceText rule_, std::string detail_, bool notModelled_ = false)
+        : section(std::move(section_)), rule(std::move(rule_)), detail(std::move(detail_)), notModelled(notModelled_) {}
+
     TraceText section;    // reference section, e.g. "§3.5"
     TraceText rule;       // e.g. "addSchemaIfIdleOrCheckCompatible"
     std::string detail;   // inputs and decision, e.g. "hasSchema=false producers=0 ... -> register"

@@ -7,12 +7,9 @@ namespace cnx::sim {
 SimScheduler::~SimScheduler() = default;
 
 void SimScheduler::enqueue(Stage stage, Continuation fn) {
-    Task t{std::move(stage), std::move(fn)};
-    t.parent = currentId_;
-    t.id = race::mixIds(currentId_, ++posted_);
-    t.fiber = currentFiber_;
-    t.seq = nextSeq_++;
-    ready_.push_back(std::move(t));
+    // Built where it waits: a Task is a Stage, a function and its ids, and moving one costs.
+    ready_.emplace_back(std::move(stage), std::move(fn), race::mixIds(currentId_, ++posted_), currentId_,
+                        currentFiber_, nextSeq_++);
 }
 
 void SimScheduler::setTransition(std::uint64_t id, int fiber) {

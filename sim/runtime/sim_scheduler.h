@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "broker_model/runtime/scheduler.h"
@@ -80,6 +81,8 @@ public:
 
 private:
     struct Task {
+        Task(Stage stage_, Continuation fn_, std::uint64_t id_, std::uint64_t parent_, int fiber_, std::uint64_t seq_)
+            : stage(std::move(stage_)), fn(std::move(fn_)), id(id_), parent(parent_), fiber(fiber_), seq(seq_) {}
         Stage stage;
         Continuation fn;
         std::uint64_t id = 0;
