@@ -1,7 +1,5 @@
 #include "sim/clients/client_session.h"
 
-#include <algorithm>
-
 #include "broker_model/wire/command_pool.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
@@ -10,33 +8,6 @@
 namespace cnx::sim {
 
 using pulsar::proto::BaseCommand;
-
-namespace {
-
-template <class Entries, class Key>
-auto lowerBound(Entries& v, const Key& key) {
-    return std::lower_bound(v.begin(), v.end(), key, [](const auto& e, const Key& k) { return e.key < k; });
-}
-
-// The entry of `key` in `v` (sorted by key), or null.
-template <class Entries, class Key>
-auto* findSorted(Entries& v, const Key& key) {
-    auto it = lowerBound(v, key);
-    return it != v.end() && it->key == key ? &*it : nullptr;
-}
-
-// Adds `e` unless its key is there (as map::emplace).
-template <class Entries, class Entry>
-void insertSorted(Entries& v, Entry e) {
-    if (v.empty() || v.back().key < e.key) {
-        v.push_back(std::move(e));
-        return;
-    }
-    auto it = lowerBound(v, e.key);
-    if (it == v.end() || !(it->key == e.key)) v.insert(it, std::move(e));
-}
-
-}  // namespace
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
     cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
@@ -55,14 +26,14 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
         }
         const auto rid = wire::requestIdOf(c);
         if (rid && c.type() != BaseCommand::CONNECTED) {
-            if (auto* asked = findSorted(asked_, *rid)) ++asked->answers;
+            if (auto it = asked_.find(*rid); it != asked_.end()) ++it->second.second;
         }
         const bool receipt = c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR;
         if (receipt) {
             auto key = c.type() == BaseCommand::SEND_RECEIPT
                            ? std::pair{c.send_receipt().producer_id(), c.send_receipt().sequence_id()}
                            : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
-            if (auto* sent = findSorted(sent_, key)) ++sent->receipts;
+            if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
         }
         // Only CONNECTED, a response (by its request id) and a receipt are ever
         // taken. Anything else (a MESSAGE for a consumer, ...) would stay to the
@@ -84,16 +55,16 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
 }
 
 std::optional<std::string> ClientSession::send(const BaseCommand& command) {
-    if (auto rid = wire::requestIdOfRequest(command)) insertSorted(asked_, Asked{*rid, command.type(), 0});
+    if (auto rid = wire::requestIdOfRequest(command)) asked_.emplace(*rid, std::pair{command.type(), 0});
     wire::encodeFrameInto(command, out_);
     return cnx_->receive(out_);
 }
 
 std::vector<std::string> ClientSession::unanswered() const {
     std::vector<std::string> out;
-    for (const auto& [rid, type, answers] : asked_) {
-        if (answers == 1 || (answers == 0 && cnx_->closed())) continue;  // a dropped connection answers
-        out.push_back("request " + std::to_string(rid) + " (" + BaseCommand::Type_Name(type) + "): " + std::to_string(answers) +
+    for (const auto& [rid, what] : asked_) {
+        if (what.second == 1 || (what.second == 0 && cnx_->closed())) continue;  // a dropped connection answers
+        out.push_back("request " + std::to_string(rid) + " (" + BaseCommand::Type_Name(what.first) + "): " + std::to_string(what.second) +
                       " answers");
     }
     for (const auto& [key, n] : sent_) {
@@ -116,7 +87,7 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
     meta.set_sequence_id(sequenceId);
     meta.set_publish_time(1);
     if (!schemaVersion.empty()) meta.set_schema_version(schemaVersion);
-    insertSorted(sent_, Sent{{producerId, sequenceId}, 0});
+    sent_.emplace(std::pair{producerId, sequenceId}, 0);
     return cnx_->receive(wire::encodePayloadFrame(send, meta, "cnxsim-message"));
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/flat_map.hpp>
+
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame_pool.h"
 #include "proto/PulsarApi.pb.h"
@@ -79,19 +81,10 @@ private:
     std::vector<wire::PooledFrame> inbox_;  // decoded where they stay until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
-    // Both sorted by key; ids are handed out in ascending order, so an
-    // insertion is nearly always a push_back (no node to allocate).
-    struct Asked {
-        std::uint64_t key = 0;  // request id
-        pulsar::proto::BaseCommand::Type type{};
-        int answers = 0;
-    };
-    struct Sent {
-        std::pair<std::uint64_t, std::uint64_t> key;  // (producer, sequence)
-        int receipts = 0;
-    };
-    std::vector<Asked> asked_;
-    std::vector<Sent> sent_;
+    // Sorted vectors (flat_map), not a node a request: ids are handed out in
+    // ascending order, so an insertion lands at the end.
+    boost::container::flat_map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
+    boost::container::flat_map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
     std::string out_;  // the frame being sent: one buffer, reused
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;

@@ -125,18 +125,6 @@ std::string ScenarioRun::describeClient(const std::string& client) const {
            std::to_string(it->second->negotiatedProtocol());
 }
 
-std::vector<TopicName> ScenarioRun::partitionsOf(TopicName topic) const {
-    int n = broker_->partitionsOf(topic);
-    std::vector<TopicName> out;
-    out.reserve(n == 0 ? 1 : static_cast<std::size_t>(n));
-    if (n == 0) {
-        out.push_back(std::move(topic));  // not copied: an initializer list would copy it twice
-        return out;
-    }
-    for (int i = 0; i < n; ++i) out.push_back(topic.partition(i));
-    return out;
-}
-
 Observed ScenarioRun::run(const Step& step) {
     Observed o = std::visit(
         [this](const auto& body) -> Observed {
@@ -300,23 +288,19 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     auto& s = session(h.client);
     Observed out;
     out.trace = std::move(trace);
-    // Request ids of the partitions; a topic that is not partitioned (nearly
-    // every one) has one, kept in place, and its name is not copied.
+    // Request ids of the partitions: one, kept in place, for a topic that is not partitioned.
     boost::container::small_vector<std::uint64_t, 4> requests;
     h.parts.clear();
-    auto request = [&](const TopicName& part) -> std::optional<std::string> {
+    std::optional<std::string> refused;
+    forEachPartition(topicOf(h.topic()), [&](const TopicName& part) {
         h.parts.emplace_back(part.toString(), 0);  // firstPart() needs the list
         auto cmd = openCommand(h, s, part, out.trace);
         h.parts.back().second = h.producer ? cmd->producer().producer_id() : cmd->subscribe().consumer_id();
         requests.push_back(h.producer ? cmd->producer().request_id() : cmd->subscribe().request_id());
-        return s.send(cmd);
-    };
-    const TopicName& topic = topicOf(h.topic());
-    const int partitions = broker_->partitionsOf(topic);
-    for (int i = 0; i < std::max(partitions, 1); ++i) {
-        auto refused = partitions == 0 ? request(topic) : request(topic.partition(i));
-        if (refused) return Observed::failure("ConnectionClosed", *refused);
-    }
+        refused = s.send(cmd);
+        return !refused;
+    });
+    if (refused) return Observed::failure("ConnectionClosed", *refused);
     settle();
     std::optional<Observed> failure;
     for (std::size_t i = 0; i < requests.size(); ++i) {

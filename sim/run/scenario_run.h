@@ -130,8 +130,19 @@ private:
     Observed restartOn(const BehaviourProfile& profile, const std::string& why);
 
     ClientSession& session(const std::string& client);
-    /// The topic, or its partitions when it is partitioned (taken by value: most callers pass a temporary).
-    std::vector<TopicName> partitionsOf(TopicName topic) const;
+    /// Visits the topic's partitions in order, or the topic itself when it is
+    /// not partitioned (nearly every one; its name is then not copied). Stops
+    /// at the first partition `visit` returns false for.
+    template <class Visit>
+    void forEachPartition(const TopicName& topic, Visit&& visit) const {
+        const int n = broker_->partitionsOf(topic);
+        if (n == 0) {
+            visit(topic);
+            return;
+        }
+        for (int i = 0; i < n; ++i)
+            if (!visit(topic.partition(i))) return;
+    }
     std::optional<pulsar::proto::Schema> autoProduceSchema(ClientSession& s, const TopicName& topic, Trace& trace);
     Observed admin(AdminCall what, const std::function<void(AdminApi::Callback)>& call);
     Observed adminSequence(AdminCall what, const std::vector<Setting>& settings,

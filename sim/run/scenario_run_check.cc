@@ -143,7 +143,7 @@ Observed ScenarioRun::check(const CheckStep& written) {
     int producers = 0, consumers = 0;
     bool idle = true;
     std::string why;
-    for (const auto& part : partitionsOf(topic)) {
+    forEachPartition(topic, [&](const TopicName& part) {
         if (const auto* t = broker_->findTopic(part)) {
             producers += static_cast<int>(t->producers().size());
             consumers += t->consumerCount();
@@ -155,7 +155,8 @@ Observed ScenarioRun::check(const CheckStep& written) {
             const auto* ledger = broker_->findLedger(part);
             idle = idle && !hasSchema && (!ledger || ledger->retainedBytes == 0);
         }
-    }
+        return true;
+    });
     if (st.producers && producers != *st.producers)
         fail("producers: expected " + std::to_string(*st.producers) + ", found " + std::to_string(producers));
     if (st.consumers && consumers != *st.consumers)
