@@ -153,7 +153,10 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 // --- baseline -------------------------------------------------------------------
 
-void BM_Baseline_WireRoundTrip(benchmark::State& state) {
+// Timed in two windows, before and after the suite benchmarks: the summary
+// divides by the faster one, so a slow moment during one window makes no ratio
+// look better than it is (one window only, when a filter leaves the other out).
+void BM_Baseline_WireRoundTrip(benchmark::State& state, const char* window) {
     const auto commands = admissionCommands();
     std::size_t decoded = 0;
     for (auto _ : state) {
@@ -167,13 +170,16 @@ void BM_Baseline_WireRoundTrip(benchmark::State& state) {
         }
         double s = since(t0);
         state.SetIterationTime(s);
-        record("baseline", s, static_cast<double>(commands.size()));
+        record(window, s, static_cast<double>(commands.size()));
     }
     if (decoded == 0) state.SkipWithError("no frame decoded");
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * commands.size()));
     state.counters["frames"] = static_cast<double>(commands.size());
 }
-BENCHMARK(BM_Baseline_WireRoundTrip)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_Baseline_WireRoundTrip, before, "baseline-before")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 // --- suite ----------------------------------------------------------------------------
 
@@ -259,6 +265,11 @@ BENCHMARK_CAPTURE(BM_Suite_Run, one_thread, Threads::one)->UseManualTime()->Unit
 BENCHMARK_CAPTURE(BM_Suite_Run, jobs, Threads::jobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK_CAPTURE(BM_Suite_WallTime, one_thread, Threads::one)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Suite_WallTime, jobs, Threads::jobs)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+// The baseline's second window (BM_Baseline_WireRoundTrip above).
+BENCHMARK_CAPTURE(BM_Baseline_WireRoundTrip, after, "baseline-after")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 
 // --- growth ---------------------------------------------------------------------------
 
@@ -339,15 +350,24 @@ void printGrowth(double baseNs) {
 
 // --- summary --------------------------------------------------------------------------
 
+/// The baseline per frame: the faster of its windows that ran (0: none ran).
+double baselineNs() {
+    double best = 0;
+    for (const char* window : {"baseline-before", "baseline-after"}) {
+        const auto& f = gFigures[window];
+        if (f.items > 0 && (best == 0 || f.perItemNs() < best)) best = f.perItemNs();
+    }
+    return best;
+}
+
 void printSummary() {
-    const auto& base = gFigures["baseline"];
     const auto& load = gFigures["load"];
     const auto& run = gFigures["run"];
     const auto& wall = gFigures["wall"];
     const auto& loadJobs = gFigures["load-jobs"];
     const auto& wallJobs = gFigures["wall-jobs"];
-    if (base.items == 0 || run.iterations == 0 || gCounts.stepsRun == 0) return;
-    const double baseNs = base.perItemNs();
+    const double baseNs = baselineNs();
+    if (baseNs == 0 || run.iterations == 0 || gCounts.stepsRun == 0) return;
     const double runS = run.perIterationSeconds();
     const double stepNs = runS * 1e9 / static_cast<double>(gCounts.stepsRun);
     const double admissionNs = runS * 1e9 / static_cast<double>(gCounts.admissions);
@@ -359,6 +379,9 @@ void printSummary() {
                 gCounts.admissions, 100.0 * static_cast<double>(gCounts.admissionsRefused) / static_cast<double>(gCounts.admissions));
     std::printf("%-58s %14s %10s\n", "figure", "absolute", "x baseline");
     std::printf("%-58s %11.0f ns %10.2f\n", "baseline: wire round trip of one admission frame (no model)", baseNs, 1.0);
+    if (const auto &before = gFigures["baseline-before"], &after = gFigures["baseline-after"]; before.items && after.items)
+        std::printf("%-58s %8.0f / %.0f ns\n", "  its two windows, before / after the suite (faster kept)",
+                    before.perItemNs(), after.perItemNs());
     std::printf("%-58s %11.0f ns %10.2f\n", "load: YAML -> scenario model, per step (1 thread)", loadStepNs, ratio(loadStepNs));
     if (loadJobs.iterations) {
         const double ns = loadJobs.perIterationSeconds() * 1e9 / static_cast<double>(gCounts.steps);
