@@ -134,7 +134,7 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
     broker_.registry().putSchemaIfAbsent(
         schemaIdOf(topic), schema, strategy, trace, [done, trace, &profile](Result<SchemaVersion> r) {
             if (r.ok()) {
-                trace->add("§7.4", "POST schema", "version " + std::to_string(r.value()));
+                trace->add("§7.4", "POST schema", [&] { return "version " + std::to_string(r.value()); });
                 // {"version": {"version": n}} per Jackson bean rules (UNCONFIRMED, §7.2).
                 done(AdminResponse::success(trace, profile.adminPostSchemaSuccessStatus, {{"version", {{"version", r.value()}}}}));
                 return;
@@ -167,7 +167,9 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
         }
         std::string reason = broker_.profile().adminNotFoundReason ? "Schema not found" : "";
         if (!found) {
-            trace->add("§7.4", "GET schema", "no live schema" + (version ? " with version " + std::to_string(*version) : std::string()));
+            trace->add("§7.4", "GET schema", [&] {
+                return "no live schema" + (version ? " with version " + std::to_string(*version) : std::string());
+            });
             done(AdminResponse::failure(trace, 404, reason));
             return;
         }
@@ -176,7 +178,7 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
             done(AdminResponse::failure(trace, 404, version ? "Schema is deleted" : reason));
             return;
         }
-        trace->add("§7.4", "GET schema", "version " + std::to_string(found->version));
+        trace->add("§7.4", "GET schema", [&] { return "version " + std::to_string(found->version); });
         done(AdminResponse::success(trace, 200, schemaResponseJson(*found)));
     });
 }
@@ -191,7 +193,7 @@ void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
     broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, trace, done] {
         auto responses = nlohmann::json::array();
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
-        trace->add("§7.4", "GET schemas", std::to_string(responses.size()) + " live version(s)");
+        trace->add("§7.4", "GET schemas", [&] { return std::to_string(responses.size()) + " live version(s)"; });
         done(AdminResponse::success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
     });
 }
@@ -222,7 +224,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
                 break;
             }
         }
-        trace->add("§7.4", "POST version", "hash match in live list -> " + std::to_string(v));
+        trace->add("§7.4", "POST version", [&] { return "hash match in live list -> " + std::to_string(v); });
         done(AdminResponse::success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
     });
 }
@@ -253,7 +255,9 @@ void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
                 trace->add("§4.11", "DELETE schema", "locator changed since the read -> retry the write");
             }
             auto v = broker_.registry().deleteSchema(id, hard);
-            trace->add("§4.9", "DELETE schema", hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v));
+            trace->add("§4.9", "DELETE schema", [&] {
+                return hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v);
+            });
             done(AdminResponse::success(trace, 200, {{"version", v}}));
         });
     });
@@ -282,8 +286,10 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         std::uint32_t length = 0;
         for (std::size_t i = 0; i < 4 && i < text.size(); ++i) length = (length << 8) | static_cast<unsigned char>(text[i]);
         trace->add("§7.2", "POST compatibility",
-                   "KEY_VALUE payload not converted before #21645: JSON text read as KV data, key length " +
-                       std::to_string(length) + " -> java.lang.OutOfMemoryError: Java heap space");
+                   [&] {
+                       return "KEY_VALUE payload not converted before #21645: JSON text read as KV data, key length " +
+                              std::to_string(length) + " -> java.lang.OutOfMemoryError: Java heap space";
+                   });
         done(AdminResponse::failure(trace, 500,
                      "\n --- An unexpected error occurred in the server ---\n\nMessage: Java heap space\n\n"
                      "Stacktrace:\n\njava.lang.OutOfMemoryError: Java heap space"));
@@ -313,7 +319,9 @@ AdminResponse AdminApi::unloadTopic(const TopicName& topic) {
     auto trace = std::make_shared<Trace>();
     auto base = topic.partitionedBase();
     broker_.unload(base);
-    trace->add("§3.5", "unload", base.toString() + " unloaded (non-persistent message counters start again)");
+    trace->add("§3.5", "unload", [&] {
+        return base.toString() + " unloaded (non-persistent message counters start again)";
+    });
     return AdminResponse::success(trace, 204, nullptr);
 }
 
@@ -352,7 +360,9 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
         case TopicDeleteSchema::softWhenAsked:
             if (deleteSchema && live) {
                 auto v = broker_.registry().deleteSchema(id, false);
-                trace->add("§3.6", "delete topic", "schema soft-deleted, marker version " + std::to_string(v));
+                trace->add("§3.6", "delete topic", [&] {
+                    return "schema soft-deleted, marker version " + std::to_string(v);
+                });
                 return AdminResponse::success(trace, 204, nullptr);
             }
             break;
@@ -371,7 +381,9 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
             }
             break;
     }
-    trace->add("§3.6", "delete topic", live ? "schema kept (delete_schema not asked)" : "no live schema to delete");
+    trace->add("§3.6", "delete topic", [&] {
+        return live ? "schema kept (delete_schema not asked)" : "no live schema to delete";
+    });
     return AdminResponse::success(trace, 204, nullptr);
 }
 

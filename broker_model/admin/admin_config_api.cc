@@ -25,14 +25,16 @@ AdminResponse AdminApi::setNamespacePolicy(const std::string& ns, std::string_vi
                                            std::optional<std::string_view> value) {
     auto trace = std::make_shared<Trace>();
     if (!broker_.metadata().namespaceExists(ns)) {
-        trace->add("§5.2", "set-policy", "namespace " + ns + " does not exist");
+        trace->add("§5.2", "set-policy", [&] { return "namespace " + ns + " does not exist"; });
         return refused(trace, 404, "Namespace does not exist");
     }
     if (auto err = broker_.policies().namespaceFor(ns).set(field, value)) {
-        trace->add("§5.2", "set-policy", "namespace " + ns + ": " + *err);
+        trace->add("§5.2", "set-policy", [&] { return "namespace " + ns + ": " + *err; });
         return refused(trace, 400, *err);
     }
-    trace->add("§5.2", "set-policy", "namespace " + ns + ": " + std::string(field) + " = " + shown(value));
+    trace->add("§5.2", "set-policy", [&] {
+        return "namespace " + ns + ": " + std::string(field) + " = " + shown(value);
+    });
     return noContent(trace);
 }
 
@@ -41,33 +43,35 @@ AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view 
     auto trace = std::make_shared<Trace>();
     auto name = topic.partitionedBase().toString();
     if (!broker_.metadata().namespaceExists(topic.namespaceName())) {
-        trace->add("§5.2", "set-policy", "namespace " + topic.namespaceName() + " does not exist");
+        trace->add("§5.2", "set-policy", [&] { return "namespace " + topic.namespaceName() + " does not exist"; });
         return refused(trace, 404, "Namespace does not exist");
     }
     if (auto err = broker_.policies().topics[name].set(field, value)) {
-        trace->add("§5.2", "set-policy", "topic " + name + ": " + *err);
+        trace->add("§5.2", "set-policy", [&] { return "topic " + name + ": " + *err; });
         return refused(trace, 400, *err);
     }
-    trace->add("§5.2", "set-policy", "topic " + name + ": " + std::string(field) + " = " + shown(value));
+    trace->add("§5.2", "set-policy", [&] {
+        return "topic " + name + ": " + std::string(field) + " = " + shown(value);
+    });
     return noContent(trace);
 }
 
 AdminResponse AdminApi::updateDynamicConfig(std::string_view key, std::optional<std::string_view> value) {
     auto trace = std::make_shared<Trace>();
     if (!BrokerConfig::isDynamic(key)) {
-        trace->add("§5.6", "set-broker-config", std::string(key) + " is not a dynamic configuration");
+        trace->add("§5.6", "set-broker-config", [&] { return std::string(key) + " is not a dynamic configuration"; });
         return refused(trace, 412, "Can't update non-dynamic configuration");
     }
     if (!value) {
         broker_.resetConfig(key);
-        trace->add("§5.6", "set-broker-config", std::string(key) + " reset to the release default");
+        trace->add("§5.6", "set-broker-config", [&] { return std::string(key) + " reset to the release default"; });
         return noContent(trace);
     }
     if (auto err = broker_.setConfig(key, *value)) {
-        trace->add("§5.6", "set-broker-config", std::string(key) + ": " + *err);
+        trace->add("§5.6", "set-broker-config", [&] { return std::string(key) + ": " + *err; });
         return refused(trace, 400, *err);
     }
-    trace->add("§5.6", "set-broker-config", std::string(key) + " = " + std::string(*value));
+    trace->add("§5.6", "set-broker-config", [&] { return std::string(key) + " = " + std::string(*value); });
     return noContent(trace);
 }
 

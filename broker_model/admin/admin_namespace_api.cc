@@ -15,7 +15,7 @@ namespace {
 AdminResponse noContent(TracePtr trace) { return AdminResponse::success(std::move(trace), 204, nullptr); }
 
 AdminResponse refused(TracePtr trace, TraceText what, int status, std::string reason) {
-    trace->add("§7", what, std::to_string(status) + " " + reason);
+    trace->add("§7", what, [&] { return std::to_string(status) + " " + reason; });
     return AdminResponse::failure(std::move(trace), status, std::move(reason));
 }
 
@@ -42,14 +42,19 @@ std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName&
     if (meta.namespaceExists(ns)) return std::nullopt;
     if (tenantAdminCheck && !meta.tenantExists(std::string(topic.tenant()))) {
         trace->add("§7.5", what,
-                   "tenant " + std::string(topic.tenant()) + " does not exist: the tenant-admin check answers 404");
+                   [&] {
+                       return "tenant " + std::string(topic.tenant()) +
+                              " does not exist: the tenant-admin check answers 404";
+                   });
         return AdminResponse::failure(trace, 404, "Tenant does not exist");
     }
     if (readsNamespacePolicies) {
-        trace->add("§7.5", what, "namespace " + ns + " does not exist: the strategy read answers 404");
+        trace->add("§7.5", what, [&] { return "namespace " + ns + " does not exist: the strategy read answers 404"; });
         return AdminResponse::failure(trace, 404, "Namespace does not exist");
     }
-    trace->add("§7.5", what, "namespace " + ns + " does not exist: this endpoint does not read it and goes on");
+    trace->add("§7.5", what, [&] {
+        return "namespace " + ns + " does not exist: this endpoint does not read it and goes on";
+    });
     return std::nullopt;
 }
 
@@ -58,7 +63,7 @@ AdminResponse AdminApi::createTenant(const std::string& tenant) {
     auto& meta = broker_.metadata();
     if (meta.tenantExists(tenant)) return refused(trace, "create tenant", 409, "Tenant already exist");
     meta.tenants.insert(tenant);
-    trace->add("§7", "create tenant", tenant + " created");
+    trace->add("§7", "create tenant", [&] { return tenant + " created"; });
     return noContent(trace);
 }
 
@@ -80,7 +85,7 @@ AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
     for (const auto& ns : meta.namespaces)
         if (tenantOf(ns) == tenant) return refused(trace, "delete tenant", 409, "The tenant still has active namespaces");
     meta.tenants.erase(tenant);
-    trace->add("§7", "delete tenant", tenant + " deleted");
+    trace->add("§7", "delete tenant", [&] { return tenant + " deleted"; });
     return noContent(trace);
 }
 
@@ -92,7 +97,9 @@ AdminResponse AdminApi::createNamespace(const std::string& ns) {
     meta.namespaces.insert(ns);
     // §5.2: a namespace stores the defaults of the release it is created on.
     broker_.policies().namespaces[ns] = namespaceCreatedOn(broker_.profile());
-    trace->add("§5.2", "create namespace", ns + " created with Pulsar " + broker_.profile().release.toString() + "'s defaults");
+    trace->add("§5.2", "create namespace", [&] {
+        return ns + " created with Pulsar " + broker_.profile().release.toString() + "'s defaults";
+    });
     return noContent(trace);
 }
 
@@ -122,7 +129,7 @@ AdminResponse AdminApi::getNamespacePolicies(const std::string& ns) const {
     // Newer brokers fill an unset flag with the broker's value before answering.
     body["is_allow_auto_update_schema"] =
         p.is_allow_auto_update_schema.value_or(store.broker.isAllowAutoUpdateSchemaEnabled);
-    trace->add("§5.2", "get policies", ns + ": the schema fields the model keeps");
+    trace->add("§5.2", "get policies", [&] { return ns + ": the schema fields the model keeps"; });
     return AdminResponse::success(trace, 200, body);
 }
 
@@ -140,7 +147,9 @@ AdminResponse AdminApi::deleteNamespace(const std::string& ns, bool force) {
     }
     meta.namespaces.erase(ns);
     broker_.policies().namespaces.erase(ns);
-    trace->add("§7", "delete namespace", ns + " deleted with " + std::to_string(topics.size()) + " topic(s)");
+    trace->add("§7", "delete namespace", [&] {
+        return ns + " deleted with " + std::to_string(topics.size()) + " topic(s)";
+    });
     return noContent(trace);
 }
 
@@ -157,14 +166,16 @@ AdminResponse AdminApi::getNamespacePolicy(const std::string& ns, std::string_vi
         if (!profile.adminNamespaceStrategyGetRaw && value == CompatibilityStrategy::UNDEFINED &&
             p.schema_auto_update_compatibility_strategy) {
             value = fromAutoUpdatePolicy(*p.schema_auto_update_compatibility_strategy);
-            trace->add("§5.2", "get policy", what + ": UNDEFINED answered as the converted auto-update strategy (before #13938)");
+            trace->add("§5.2", "get policy", [&] {
+                return what + ": UNDEFINED answered as the converted auto-update strategy (before #13938)";
+            });
         }
-        trace->add("§5.2", "get policy", what + " = " + std::string(to_string_view(value)));
+        trace->add("§5.2", "get policy", [&] { return what + " = " + std::string(to_string_view(value)); });
         return AdminResponse::success(trace, 200, std::string(to_string_view(value)));
     }
     if (field == "schema_auto_update_compatibility_strategy") {
         if (!p.schema_auto_update_compatibility_strategy) {
-            trace->add("§5.2", "get policy", what + " is null: 204 without a body");
+            trace->add("§5.2", "get policy", [&] { return what + " is null: 204 without a body"; });
             return noContent(trace);
         }
         return AdminResponse::success(trace, 200, std::string(to_string_view(*p.schema_auto_update_compatibility_strategy)));
@@ -173,15 +184,19 @@ AdminResponse AdminApi::getNamespacePolicy(const std::string& ns, std::string_vi
         if (profile.autoUpdateResolution == AutoUpdateResolution::absent)
             return refused(trace, "get policy", 404, "HTTP 404 Not Found");
         bool value = p.is_allow_auto_update_schema.value_or(store.broker.isAllowAutoUpdateSchemaEnabled);
-        trace->add("§5.4", "get policy", what + " = " + (value ? "true" : "false") +
-                                              (p.is_allow_auto_update_schema ? "" : " (unset: the broker's isAllowAutoUpdateSchemaEnabled)"));
+        trace->add("§5.4", "get policy", [&] {
+            return what + " = " + (value ? "true" : "false") +
+                   (p.is_allow_auto_update_schema ? "" : " (unset: the broker's isAllowAutoUpdateSchemaEnabled)");
+        });
         return AdminResponse::success(trace, 200, value);
     }
     if (field == "schema_validation_enforced") {
         bool value = p.schema_validation_enforced;
         if (applied && profile.adminValidationEnforcedApplied && !value) {
             value = store.broker.isSchemaValidationEnforced;
-            trace->add("§5.5", "get policy", what + ": applied, false -> the broker's isSchemaValidationEnforced");
+            trace->add("§5.5", "get policy", [&] {
+                return what + ": applied, false -> the broker's isSchemaValidationEnforced";
+            });
         }
         return AdminResponse::success(trace, 200, value);
     }
@@ -193,7 +208,9 @@ std::optional<AdminResponse> AdminApi::topicPolicyEndpointRefusal(std::string_vi
     bool exists = isStrategyField(field) ? profile.adminTopicStrategyEndpoint : profile.adminTopicValidationEndpoint;
     auto trace = std::make_shared<Trace>();
     if (!exists) {
-        trace->add("§5.2", "topic policy", std::string(field) + ": no topic-level endpoint in this release (#13297 / #15712)");
+        trace->add("§5.2", "topic policy", [&] {
+            return std::string(field) + ": no topic-level endpoint in this release (#13297 / #15712)";
+        });
         return AdminResponse::failure(trace, 404, "HTTP 404 Not Found");
     }
     const auto& config = broker_.policies().broker;
@@ -224,7 +241,9 @@ AdminResponse AdminApi::getTopicPolicy(const TopicName& topic, std::string_view 
     if (own.schemaValidationEnforced) return AdminResponse::success(trace, 200, *own.schemaValidationEnforced);
     bool value = false;
     if (applied) value = store.namespaceOf(topic).schema_validation_enforced || store.broker.isSchemaValidationEnforced;
-    trace->add("§5.5", "get topic policy", std::string("schemaValidationEnforced unset") + (applied ? ": namespace or broker" : ": false"));
+    trace->add("§5.5", "get topic policy", [&] {
+        return std::string("schemaValidationEnforced unset") + (applied ? ": namespace or broker" : ": false");
+    });
     return AdminResponse::success(trace, 200, value);
 }
 
@@ -236,7 +255,9 @@ AdminResponse AdminApi::createPartitionedTopic(const TopicName& topic, int parti
     if (broker_.partitionsOf(topic) > 0 || broker_.topicExists(topic))
         return refused(trace, "create partitioned topic", 409, "This topic already exists");
     broker_.declareTopic(topic, partitions);
-    trace->add("§3", "create partitioned topic", topic.toString() + " with " + std::to_string(partitions) + " partition(s)");
+    trace->add("§3", "create partitioned topic", [&] {
+        return topic.toString() + " with " + std::to_string(partitions) + " partition(s)";
+    });
     return noContent(trace);
 }
 
@@ -246,7 +267,7 @@ AdminResponse AdminApi::createTopic(const TopicName& topic) {
         return refused(trace, "create topic", 404, "Namespace not found");
     if (broker_.partitionsOf(topic) > 0 || broker_.topicExists(topic)) return refused(trace, "create topic", 409, "This topic already exists");
     broker_.declareTopic(topic, 0);
-    trace->add("§3", "create topic", topic.toString() + " (non-partitioned)");
+    trace->add("§3", "create topic", [&] { return topic.toString() + " (non-partitioned)"; });
     return noContent(trace);
 }
 
@@ -258,7 +279,9 @@ AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int parti
         return refused(trace, "update partitions", 409,
                        async ? "Topic " + topic.toString() + " is not the partitioned topic." : "Topic is not partitioned topic");
     if (async && partitions == existing) {
-        trace->add("§7", "update partitions", "the same count (" + std::to_string(existing) + "): nothing changes (#19166)");
+        trace->add("§7", "update partitions", [&] {
+            return "the same count (" + std::to_string(existing) + "): nothing changes (#19166)";
+        });
         return noContent(trace);
     }
     if (partitions <= existing) {
@@ -269,7 +292,9 @@ AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int parti
         return refused(trace, "update partitions", 409, "number of partitions must be more than existing " + std::to_string(existing));
     }
     broker_.declareTopic(topic, partitions);
-    trace->add("§3", "update partitions", topic.toString() + ": " + std::to_string(existing) + " -> " + std::to_string(partitions));
+    trace->add("§3", "update partitions", [&] {
+        return topic.toString() + ": " + std::to_string(existing) + " -> " + std::to_string(partitions);
+    });
     trace->notModelled("§3", "update partitions",
                        "the durable subscriptions of the existing partitions are not created on the new ones, as Pulsar does");
     return noContent(trace);

@@ -123,15 +123,15 @@ void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr 
 
 // The "schema lookup" stage of §3.5: the idle test, then register or check.
 void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, CheckCallback done) {
-    std::string why;
-    if (!notIdle(&why)) {
-        trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "idle: " + why + " -> register");
+    std::string why;  // the idle test's inputs, written only when the trace keeps them
+    if (!notIdle(Trace::detailed() ? &why : nullptr)) {
+        trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", [&] { return "idle: " + why + " -> register"; });
         addSchema(schema, trace, [done = std::move(done)](Result<SchemaVersion> r) {
             done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
         });
         return;
     }
-    trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", "not idle: " + why + " -> check");
+    trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", [&] { return "not idle: " + why + " -> check"; });
     auto strategy = effectiveStrategy(broker_.profile(), broker_.policies(), name_, trace.get());
     if (!broker_.profile().pip44ConsumerCheck) {
         checkConsumerLegacy(schema, strategy, trace, std::move(done));

@@ -8,6 +8,7 @@ constexpr std::size_t kFirstReserve = 8;
 }  // namespace
 
 void Trace::add(TraceText section, TraceText rule, std::string detail) {
+    if (!detailed()) return;
     // A request's trace has a handful of entries: one allocation, not one per doubling.
     if (entries_.capacity() == 0) entries_.reserve(kFirstReserve);
     entries_.emplace_back(std::move(section), std::move(rule), std::move(detail));

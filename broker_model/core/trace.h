@@ -2,10 +2,18 @@
 // The decision trace: every rule the model applied to a request, the inputs it
 // looked at, and the reference section it follows. Reports and
 // `cnxsim explain` print it; nothing in the model reads it back.
+//
+// Who reads a trace decides what it keeps. `explain`, the serve adapter and the
+// report of a failing step read every detail; a passing step is read only for
+// its outcome: the gaps met (notModelled) and a refusal's checker problems.
+// Inside a Trace::OutcomesOnly scope (per thread; the runner opens one,
+// sim/run/runner.cc) add() keeps nothing and its lazy forms do not even build
+// the detail, while notModelled() and problem() record as always.
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -30,9 +38,45 @@ struct TraceEntry {
     std::shared_ptr<const Problem> problem = nullptr;
 };
 
+namespace trace_detail {
+// True inside an OutcomesOnly scope on this thread. constinit: read directly, no TLS init call.
+constinit inline thread_local bool outcomesOnly = false;
+}  // namespace trace_detail
+
 class Trace {
 public:
+    /// Whether details are kept on this thread: false inside an OutcomesOnly scope.
+    static bool detailed() noexcept { return !trace_detail::outcomesOnly; }
+
+    /// While it lives, traces made on this thread keep outcomes only, or (`false`)
+    /// every detail again inside an outer scope. Scopes nest; each restores what it found.
+    class OutcomesOnly {
+    public:
+        explicit OutcomesOnly(bool on = true) noexcept : was_(trace_detail::outcomesOnly) {
+            trace_detail::outcomesOnly = on;
+        }
+        ~OutcomesOnly() { trace_detail::outcomesOnly = was_; }
+        OutcomesOnly(const OutcomesOnly&) = delete;
+        OutcomesOnly& operator=(const OutcomesOnly&) = delete;
+
+    private:
+        bool was_;
+    };
+
+    /// Records a rule applied; nothing inside an OutcomesOnly scope.
     void add(TraceText section, TraceText rule, std::string detail);
+    /// The same with a literal detail: no string is made inside an OutcomesOnly scope.
+    template <std::size_t N>
+    void add(TraceText section, TraceText rule, const char (&detail)[N]) {
+        if (detailed()) add(std::move(section), std::move(rule), std::string(detail, N - 1));
+    }
+    /// The same with a detail built by `detail()`, called only when details are kept:
+    /// `trace.add("§3.5", "rule", [&] { return concat(...); })`.
+    template <class MakeDetail>
+        requires std::is_invocable_r_v<std::string, MakeDetail&>
+    void add(TraceText section, TraceText rule, MakeDetail&& detail) {
+        if (detailed()) add(std::move(section), std::move(rule), std::string(detail()));
+    }
     /// Records that the decision met a known gap: `text` is "not modelled: #NNNN (...)".
     void notModelled(TraceText section, std::string text, std::string detail);
     /// Records one problem of the checker that refused: "<section> problem: PATH: detail"

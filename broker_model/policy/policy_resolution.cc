@@ -5,8 +5,10 @@ namespace {
 
 std::string name(CompatibilityStrategy s) { return std::string(to_string_view(s)); }
 
-void note(Trace* trace, TraceText section, TraceText rule, std::string detail) {
-    if (trace) trace->add(std::move(section), std::move(rule), std::move(detail));
+// `detail` as Trace::add takes it: a string, a literal, or a lambda that builds it.
+template <class Detail>
+void note(Trace* trace, TraceText section, TraceText rule, Detail&& detail) {
+    if (trace) trace->add(std::move(section), std::move(rule), std::forward<Detail>(detail));
 }
 
 /// §5.1: the namespace's auto-update strategy, converted; null is
@@ -38,7 +40,9 @@ struct Level {
 /// The first defined level wins; the trace lists what was looked at.
 CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const TraceText& section, const TraceText& rule,
                                    Trace* trace) {
-    // The detail is written into one string (this runs on every admission).
+    // The detail is written into one string (this runs on every admission), and
+    // only when it is kept.
+    if (!Trace::detailed()) trace = nullptr;
     std::string detail;
     if (trace) detail.reserve(96);
     for (const auto& l : levels) {
@@ -119,7 +123,8 @@ CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const P
                                         const TopicName& topic, Trace* trace) {
     if (profile.systemTopicStrategy && topic.isSystemTopic()) {
         auto s = store.broker.systemTopicSchemaCompatibilityStrategy;
-        note(trace, "§5.3", "effective strategy", "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s));
+        note(trace, "§5.3", "effective strategy",
+             [&] { return "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s); });
         noteGap(profile, Gap::branch29SystemTopicFull, trace, "system topic " + topic.toString());
         return s;
     }
@@ -160,7 +165,8 @@ bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& sto
             return true;
         case AutoUpdateResolution::namespaceOnly: {
             bool v = ns.is_allow_auto_update_schema.value_or(true);
-            note(trace, "§5.4", "isAllowAutoUpdateSchema", std::string("namespace value -> ") + (v ? "true" : "false"));
+            note(trace, "§5.4", "isAllowAutoUpdateSchema",
+                 [&] { return std::string("namespace value -> ") + (v ? "true" : "false"); });
             return v;
         }
         case AutoUpdateResolution::namespaceThenBroker: break;
@@ -168,12 +174,13 @@ bool effectiveAutoUpdate(const BehaviourProfile& profile, const PolicyStore& sto
     if (ns.is_allow_auto_update_schema) {
         bool v = *ns.is_allow_auto_update_schema;
         note(trace, "§5.4", "isAllowAutoUpdateSchema",
-             std::string("namespace is_allow_auto_update_schema=") + (v ? "true" : "false"));
+             [&] { return std::string("namespace is_allow_auto_update_schema=") + (v ? "true" : "false"); });
         return v;
     }
     bool v = store.broker.isAllowAutoUpdateSchemaEnabled;
-    note(trace, "§5.4", "isAllowAutoUpdateSchema",
-         std::string("namespace unset -> broker isAllowAutoUpdateSchemaEnabled=") + (v ? "true" : "false"));
+    note(trace, "§5.4", "isAllowAutoUpdateSchema", [&] {
+        return std::string("namespace unset -> broker isAllowAutoUpdateSchemaEnabled=") + (v ? "true" : "false");
+    });
     return v;
 }
 

@@ -370,7 +370,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         }
         const auto& schema = *shared->schema;
         trace->add("§1.4", "handleProducer",
-                   concat("producer with ", to_string_view(schema.type), " schema -> addSchema"));
+                   [&] { return concat("producer with ", to_string_view(schema.type), " schema -> addSchema"); });
         topic->addSchema(schema, trace, std::move(done));
     });
 }
@@ -407,10 +407,11 @@ void ServerCnx::decideWithoutSchema(const Topic& topic, bool replicator,
     bool has = topic.hasSchema();
     bool topicFlag = topicValidationEnforced(broker_.profile(), broker_.policies(), topic.name());
     bool enforced = schemaValidationEnforced_ || topicFlag;
-    trace.add("§1.3", "producer without schema",
-              concat("hasSchema=", has ? "true" : "false", " enforced=(broker ",
-                     schemaValidationEnforced_ ? "true" : "false", " || topic ", topicFlag ? "true" : "false", ") -> ",
-                     has && enforced ? "reject" : "accept with empty schema version"));
+    trace.add("§1.3", "producer without schema", [&] {
+        return concat("hasSchema=", has ? "true" : "false", " enforced=(broker ",
+                      schemaValidationEnforced_ ? "true" : "false", " || topic ", topicFlag ? "true" : "false", ") -> ",
+                      has && enforced ? "reject" : "accept with empty schema version");
+    });
     if (has && enforced) {
         if (replicator) noteGap(broker_.profile(), Gap::replicatorValidationEnforced, &trace, "replicator producer refused");
         done(BrokerError{RefusalKind::incompatibleSchema, broker_.profile().producerWithoutSchemaMessage});
@@ -430,13 +431,15 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
     p.replicator = isReplicator(name);
     p.schemaVersion = version;
     if (auto err = topic.addProducer(p)) {
-        trace->add("§1.1", "topic.addProducer", "refused: " + err->message);
+        trace->add("§1.1", "topic.addProducer", [&] { return "refused: " + err->message; });
         failProducer(req.producerId, req.requestId, *err, trace, /*schemaStage=*/false);
         return;
     }
     std::string versionBytes = version ? wire::encodeSchemaVersion(*version) : std::string();
-    trace->add("§1.6", "PRODUCER_SUCCESS", concat("producer '", name, "' attached, schema_version=",
-                                                  version ? std::to_string(*version) : std::string("empty")));
+    trace->add("§1.6", "PRODUCER_SUCCESS", [&] {
+        return concat("producer '", name, "' attached, schema_version=",
+                      version ? std::to_string(*version) : std::string("empty"));
+    });
     // Field by field: the pending slot's strings are reused, not rebuilt.
     auto& slot = producers_[req.producerId];
     slot.state = State::ready;
@@ -454,7 +457,7 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
     auto& slot = producers_[producerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§1.5", "producer failed", wire::serverErrorName(error.code()) + ": " + error.message);
+    trace->add("§1.5", "producer failed", [&] { return wire::serverErrorName(error.code()) + ": " + error.message; });
     std::string text = schemaStage ? producerErrorText(error) : error.text();
     sendError(requestId, error.code(), text);
 }
@@ -533,8 +536,9 @@ void ServerCnx::subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req,
         attachConsumer(req, topic, SchemaType::AUTO_CONSUME, trace);
         return;
     }
-    trace->add("§2.2", "handleSubscribe",
-               concat("consumer with ", to_string_view(schema.type), " schema -> addSchemaIfIdleOrCheckCompatible"));
+    trace->add("§2.2", "handleSubscribe", [&] {
+        return concat("consumer with ", to_string_view(schema.type), " schema -> addSchemaIfIdleOrCheckCompatible");
+    });
     topic->addSchemaIfIdleOrCheckCompatible(schema, trace, [self = lifetime_.guard(), req, topic, type = schema.type,
                                                             trace](std::optional<BrokerError> err) {
         auto* cnx = self.get();
@@ -566,8 +570,9 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
         failConsumer(req.consumerId, req.requestId, *err, trace);
         return;
     }
-    trace->add("§2.1", "topic.subscribe",
-               concat("consumer '", c.name, "' attached to subscription '", req.subscription, "' (", subType, ")"));
+    trace->add("§2.1", "topic.subscribe", [&] {
+        return concat("consumer '", c.name, "' attached to subscription '", req.subscription, "' (", subType, ")");
+    });
     consumers_[req.consumerId].state = State::ready;
     send(wire::success(req.requestId));
 }
@@ -577,7 +582,7 @@ void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, 
     auto& slot = consumers_[consumerId];
     slot.state = State::failed;
     slot.error = error;
-    trace->add("§2.1", "subscribe failed", wire::serverErrorName(error.code()) + ": " + error.message);
+    trace->add("§2.1", "subscribe failed", [&] { return wire::serverErrorName(error.code()) + ": " + error.message; });
     sendError(requestId, error.code(), error.message);  // consumers see the root message (§2.1)
 }
 
@@ -659,7 +664,7 @@ void ServerCnx::answerGetSchema(std::uint64_t requestId, const std::string& id, 
                                 const std::string& topic, Trace& trace) {
     auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
     if (!found) {
-        trace.add("§1.9", "handleGetSchema", "no live schema for " + id + " -> TopicNotFound");
+        trace.add("§1.9", "handleGetSchema", [&] { return "no live schema for " + id + " -> TopicNotFound"; });
         noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, &trace, "not-found answer");
         send(wire::getSchemaResponseError(requestId, serverErrorOf(RefusalKind::schemaOrTopicNotFound),
                                           broker_.profile().getSchemaNotFoundIncludesTopic
@@ -667,7 +672,7 @@ void ServerCnx::answerGetSchema(std::uint64_t requestId, const std::string& id, 
                                               : "Topic not found or no-schema"));
         return;
     }
-    trace.add("§1.9", "handleGetSchema", "found version " + std::to_string(found->version));
+    trace.add("§1.9", "handleGetSchema", [&] { return "found version " + std::to_string(found->version); });
     send(wire::getSchemaResponse(requestId, wire::toProto(found->schema, id), wire::encodeSchemaVersion(found->version)));
 }
 
@@ -704,13 +709,15 @@ void ServerCnx::answerGetOrCreateSchema(std::uint64_t requestId, const Result<Sc
         // Schema-step failures carry the §1.5 wrapping; the handler's own
         // refusals (topic not found) are sent as plain text.
         const auto& e = r.error();
-        trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "failed: " + e.message);
+        trace.add("§1.8", "GET_OR_CREATE_SCHEMA", [&] { return "failed: " + e.message; });
         send(wire::getOrCreateSchemaResponseError(requestId, e.code(),
                                                   e.exceptionClass().empty() ? e.message : producerErrorText(e)));
         return;
     }
     auto v = r.value();
-    trace.add("§1.8", "GET_OR_CREATE_SCHEMA", "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v)));
+    trace.add("§1.8", "GET_OR_CREATE_SCHEMA", [&] {
+        return "schema_version=" + (v == kNoVersion ? std::string("empty") : std::to_string(v));
+    });
     send(wire::getOrCreateSchemaResponse(requestId, v == kNoVersion ? std::string() : wire::encodeSchemaVersion(v)));
 }
 

@@ -179,27 +179,35 @@ std::optional<BrokerError> SchemaRegistry::checkWithLatest(const std::string& id
         return incompatible("Do not have existing schema.");
     }
     if (auto err = typeMismatch(existing->schema, schema)) {
-        trace.add("§4.6", "checkCompatible", "latest v" + std::to_string(existing->version) + " type " +
-                                                 typeName(existing->schema.type) + " != " + typeName(schema.type));
+        trace.add("§4.6", "checkCompatible", [&] {
+            return "latest v" + std::to_string(existing->version) + " type " + typeName(existing->schema.type) +
+                   " != " + typeName(schema.type);
+        });
         return err;
     }
     if (profile_->typeCheckRule == TypeCheckRule::primitiveOnly && isPrimitive(existing->schema.type)) {
         // 2.5.0-2.7.1: an existing primitive of the same type passes without any checker.
-        trace.add("§4.6", "checkCompatible", "latest v" + std::to_string(existing->version) + " is primitive " +
-                                                 typeName(existing->schema.type) + ", same type -> pass");
+        trace.add("§4.6", "checkCompatible", [&] {
+            return "latest v" + std::to_string(existing->version) + " is primitive " +
+                   typeName(existing->schema.type) + ", same type -> pass";
+        });
         return std::nullopt;
     }
     bool sameHash = existing->schema.data == schema.data &&
                     (!profile_->hashIncludesType || existing->schema.type == schema.type);  // #10573
     if (sameHash) {
         trace.add("§4.6", "checkCompatible",
-                  "same hash as latest v" + std::to_string(existing->version) + " -> pass without checker");
+                  [&] {
+                      return "same hash as latest v" + std::to_string(existing->version) + " -> pass without checker";
+                  });
         return std::nullopt;
     }
     auto r = checkers_.forType(schema.type).checkCompatible(existing->schema, schema, strategy, options());
     trace.add("§4.6", "checkCompatible",
-              "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
-                  std::to_string(existing->version) + " -> " + (r.ok() ? "compatible" : r.message));
+              [&] {
+                  return "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
+                         std::to_string(existing->version) + " -> " + (r.ok() ? "compatible" : r.message);
+              });
     auto err = runChecker(r, false, schema.type, trace);
     if (err) err->failedAgainst = existing->version;
     return err;
@@ -240,8 +248,10 @@ std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, c
         for (const auto& e : live) {
             if (auto err = typeMismatch(e.schema, schema)) {
                 trace.add("§4.6", "checkCompatibilityWithAll",
-                          "live v" + std::to_string(e.version) + " type " + typeName(e.schema.type) + " != " +
-                              typeName(schema.type));
+                          [&] {
+                              return "live v" + std::to_string(e.version) + " type " + typeName(e.schema.type) +
+                                     " != " + typeName(schema.type);
+                          });
                 return err;
             }
         }
@@ -250,8 +260,10 @@ std::optional<BrokerError> SchemaRegistry::checkWithAll(const std::string& id, c
     auto r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(schemas), schema, strategy,
                                                             options());
     trace.add("§4.6", "checkCompatibilityWithAll",
-              "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs live " + versionsOf(live) +
-                  " -> " + (r.ok() ? "compatible" : r.message));
+              [&] {
+                  return "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs live " +
+                         versionsOf(live) + " -> " + (r.ok() ? "compatible" : r.message);
+              });
     auto err = runChecker(r, true, schema.type, trace);
     if (err && r.failedAgainst && *r.failedAgainst < live.size()) err->failedAgainst = live[*r.failedAgainst].version;
     return err;
@@ -265,12 +277,17 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
     auto live = liveList(id);
     auto found = findEqualSchema(*profile_, live, schema);  // §4.4: live list, oldest first, first match wins
     if (found.error) {
-        trace.add("§4.5", "getSchemaVersionBySchemaData", "definition does not parse -> " + *found.error);
+        trace.add("§4.5", "getSchemaVersionBySchemaData", [&] {
+            return "definition does not parse -> " + *found.error;
+        });
         return {Decision::Kind::reject, kNoVersion, parseError(*found.error)};
     }
     if (found.version) {
         trace.add("§4.5", "getSchemaVersionBySchemaData",
-                  "equal to live v" + std::to_string(*found.version) + " -> reuse it, no compatibility check");
+                  [&] {
+                      return "equal to live v" + std::to_string(*found.version) +
+                             " -> reuse it, no compatibility check";
+                  });
         return {Decision::Kind::existing, *found.version, {}};
     }
     if (live.empty()) {
@@ -278,8 +295,10 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
         return {Decision::Kind::append, kNoVersion, {}};
     }
     trace.add("§4.3", "putSchemaIfAbsent",
-              "no equal schema in live " + versionsOf(live) + "; strategy " + strategyName(strategy) +
-                  (isTransitive(strategy) ? " -> check all" : " -> check latest"));
+              [&] {
+                  return "no equal schema in live " + versionsOf(live) + "; strategy " + strategyName(strategy) +
+                         (isTransitive(strategy) ? " -> check all" : " -> check latest");
+              });
     auto err = isTransitive(strategy) ? checkWithAll(id, schema, strategy, trace)
                                       : checkWithLatest(id, schema, strategy, trace);
     if (err) return {Decision::Kind::reject, kNoVersion, *err};
@@ -304,9 +323,10 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
         bool whole = profile_->dedupRule == DedupRule::storageHashWholeHistory;
         for (const auto& e : whole ? all : liveList(id)) entries.push_back(e.schema);
         r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(entries), schema, strategy, options());
-        trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
-                                                    " over " + std::to_string(entries.size()) + " stored entries -> " +
-                                                    (r.ok() ? "true" : "false"));
+        trace.add("§4.3", "isCompatible (2.4)", [&] {
+            return "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " over " +
+                   std::to_string(entries.size()) + " stored entries -> " + (r.ok() ? "true" : "false");
+        });
         if (problems) *problems = r.problems;
         return r.ok();
     }
@@ -315,9 +335,10 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
         return true;
     }
     r = checkers_.forType(schema.type).checkCompatible(all.back().schema, schema, strategy, options());
-    trace.add("§4.3", "isCompatible (2.4)", "checker[" + typeName(schema.type) + "] " + strategyName(strategy) +
-                                                " vs latest v" + std::to_string(all.back().version) + " -> " +
-                                                (r.ok() ? "true" : "false"));
+    trace.add("§4.3", "isCompatible (2.4)", [&] {
+        return "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " vs latest v" +
+               std::to_string(all.back().version) + " -> " + (r.ok() ? "true" : "false");
+    });
     if (problems) *problems = r.problems;
     return r.ok();
 }
@@ -348,7 +369,9 @@ std::optional<SchemaVersion> SchemaRegistry::storageDedup(const std::string& id,
 void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& schema,
                                        CompatibilityStrategy strategy, TracePtr trace, VersionCallback done) {
     if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {  // §4.10
-        trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
+        trace->add("§6.7", "SchemaDataValidator", [&] {
+            return "invalid " + typeName(schema.type) + " definition -> " + *invalid;
+        });
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
@@ -386,13 +409,18 @@ void SchemaRegistry::write(std::shared_ptr<const PutRequest> put, std::uint64_t 
     if (!profile_->pip44Registry) {
         if (auto existing = storageDedup(id, schema)) {
             trace->add("§4.4", "storage de-duplication (2.4)",
-                       "same data hash as stored v" + std::to_string(*existing) + " -> that version, nothing appended");
+                       [&] {
+                           return "same data hash as stored v" + std::to_string(*existing) +
+                                  " -> that version, nothing appended";
+                       });
             put->done(*existing);
             return;
         }
     }
     auto v = append(id, schema, false);
-    trace->add("§4.1", "storage append", "appended " + typeName(schema.type) + " as version " + std::to_string(v));
+    trace->add("§4.1", "storage append", [&] {
+        return "appended " + typeName(schema.type) + " as version " + std::to_string(v);
+    });
     put->done(v);
 }
 
@@ -404,12 +432,16 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
                     [this, id, schema, trace = std::move(trace), done = std::move(done)] {
         auto found = findEqualSchema(*profile_, liveList(id), schema);
         if (found.error) {
-            trace->add("§4.8", "auto-update disabled lookup", "definition does not parse -> " + *found.error);
+            trace->add("§4.8", "auto-update disabled lookup", [&] {
+                return "definition does not parse -> " + *found.error;
+            });
             done(parseError(*found.error));
             return;
         }
         if (found.version) {
-            trace->add("§4.8", "auto-update disabled lookup", "equal to live v" + std::to_string(*found.version));
+            trace->add("§4.8", "auto-update disabled lookup", [&] {
+                return "equal to live v" + std::to_string(*found.version);
+            });
             done(*found.version);
             return;
         }
@@ -441,7 +473,7 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
             case CompatibilityStrategy::FULL:
             case CompatibilityStrategy::FORWARD_TRANSITIVE:
                 trace->add("§4.7", "checkConsumerCompatibility",
-                           strategyName(strategy) + " -> latest only, as BACKWARD reader");
+                           [&] { return strategyName(strategy) + " -> latest only, as BACKWARD reader"; });
                 done(checkWithLatest(id, schema, CompatibilityStrategy::BACKWARD, *trace));
                 return;
             case CompatibilityStrategy::UNDEFINED:
@@ -449,7 +481,9 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
             case CompatibilityStrategy::ALWAYS_COMPATIBLE:
             case CompatibilityStrategy::BACKWARD_TRANSITIVE:
             case CompatibilityStrategy::FULL_TRANSITIVE:
-                trace->add("§4.7", "checkConsumerCompatibility", strategyName(strategy) + " -> all live versions");
+                trace->add("§4.7", "checkConsumerCompatibility", [&] {
+                    return strategyName(strategy) + " -> all live versions";
+                });
                 done(checkWithAll(id, schema, strategy, *trace));
                 return;
         }
@@ -461,7 +495,9 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
 void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
                                      TracePtr trace, CheckCallback done) {
     if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {
-        trace->add("§6.7", "SchemaDataValidator", "invalid " + typeName(schema.type) + " definition -> " + *invalid);
+        trace->add("§6.7", "SchemaDataValidator", [&] {
+            return "invalid " + typeName(schema.type) + " definition -> " + *invalid;
+        });
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }

@@ -217,8 +217,10 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
             break;
         case SchemaRef::Kind::definition:
             schema = producerSchemaField(s.model(), st.schema.data);
-            if (!schema) out.trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
-                                                           std::string(to_string_view(st.schema.data.type)));
+            if (!schema) out.trace.add("§1.7", "client", [&] {
+                return describeClient(st.client) + " omits the schema field for " +
+                       std::string(to_string_view(st.schema.data.type));
+            });
             break;
     }
     OpenHandle handle;
@@ -262,10 +264,12 @@ wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, co
     // The first partition's full name is firstPart() without parsing it again.
     const bool first = part.toString() == h.parts.front().first;
     if (first && st.schema.kind == SchemaRef::Kind::autoConsume && !schema)
-        trace.add("§2.3", "client", describeClient(st.client) + " sends no schema for AUTO_CONSUME");
+        trace.add("§2.3", "client", [&] { return describeClient(st.client) + " sends no schema for AUTO_CONSUME"; });
     if (first && st.schema.kind == SchemaRef::Kind::definition && !schema)
-        trace.add("§1.7", "client", describeClient(st.client) + " omits the schema field for " +
-                                        std::string(to_string_view(st.schema.data.type)));
+        trace.add("§1.7", "client", [&] {
+            return describeClient(st.client) + " omits the schema field for " +
+                   std::string(to_string_view(st.schema.data.type));
+        });
     cmd->set_type(BaseCommand::SUBSCRIBE);
     auto* c = cmd->mutable_subscribe();
     c->set_topic(part.toString());
@@ -371,7 +375,7 @@ Observed ScenarioRun::close(const CloseStep& st) {
         if (it == map.end()) continue;
         closeParts(it->second);
         out.trace.add("§8.3", producer ? "CLOSE_PRODUCER" : "CLOSE_CONSUMER",
-                      std::string(producer ? "producer '" : "consumer '") + st.name + "' closed");
+                      [&] { return std::string(producer ? "producer '" : "consumer '") + st.name + "' closed"; });
         forget(producer, st.name);
         return out;
     }
@@ -427,7 +431,9 @@ Observed ScenarioRun::publish(const PublishStep& st) {
             return o;
         }
     }
-    out.trace.add("§3.5", "publish", std::to_string(st.count) + " message(s) written; the topic has data");
+    out.trace.add("§3.5", "publish", [&] {
+        return std::to_string(st.count) + " message(s) written; the topic has data";
+    });
     return out;
 }
 
