@@ -392,6 +392,8 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     // `--report -`: the Markdown report owns stdout; the run's own lines go to stderr.
     bool reportToStdout = args.options.count("--report") && args.options.at("--report") == "-";
+    // The Markdown and HTML reports print every step of a failed scenario; the console and JUnit its failed steps.
+    if (args.options.count("--report")) options.traces = RunOptions::Traces::failedScenarios;
     bool quiet = args.options.count("--quiet") > 0;
     bool verbose = args.verbosity > 0;
     std::ostream& console = reportToStdout ? err : out;
@@ -538,7 +540,9 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
         }
         auto versions = onlyVersion ? std::vector<std::string>{*onlyVersion} : versionsOf(scenario);
         for (const auto& version : versions) {
-            auto r = runScenario(scenario, file, version, RunOptions{});
+            RunOptions options;
+            options.traces = RunOptions::Traces::always;  // every step's trace is printed
+            auto r = runScenario(scenario, file, version, options);
             if (only) {
                 // The steps before it still ran (they set the state it meets); only its block is shown.
                 std::vector<StepResult> kept;

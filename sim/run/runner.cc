@@ -4,9 +4,11 @@
 #include <charconv>
 #include <chrono>
 #include <string_view>
+#include <variant>
 
 #include <spdlog/spdlog.h>
 
+#include "broker_model/core/trace.h"
 #include "broker_model/profile/profile.h"
 #include "sim/run/expectation.h"
 #include "sim/run/scenario_run.h"
@@ -189,8 +191,28 @@ std::vector<std::string> versionsOf(const Scenario& scenario) {
     return {std::to_string(newest.major) + "." + std::to_string(newest.minor)};
 }
 
-ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
-                           const RunOptions& options) {
+namespace {
+
+bool hasRace(const Scenario& scenario) {
+    return std::any_of(scenario.steps.begin(), scenario.steps.end(),
+                       [](const Step& s) { return std::holds_alternative<ConcurrentlyStep>(s.body); });
+}
+
+// A `check` step keeps every detail even inside an OutcomesOnly scope (RunOptions::traces).
+bool keepsDetails(const Step& step) { return std::holds_alternative<CheckStep>(step.body); }
+
+// Whether the result of a run inside an OutcomesOnly scope has every trace that
+// `traces` asks for: none failed, or (failedSteps) every failed step kept its details.
+bool complete(const ScenarioResult& r, RunOptions::Traces traces) {
+    if (r.passed) return true;
+    if (traces != RunOptions::Traces::failedSteps) return false;
+    return std::all_of(r.steps.begin(), r.steps.end(), [](const StepResult& s) {
+        return s.status != StepStatus::failed || (s.step && keepsDetails(*s.step));
+    });
+}
+
+ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const std::string& version,
+                       const RunOptions& options) {
     auto started = std::chrono::steady_clock::now();
     ScenarioResult result;
     result.file = file;
@@ -238,7 +260,12 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
             continue;
         }
         auto& r = result.steps.emplace_back();
-        judge(r, step, i, run.run(step), release, options);
+        if (keepsDetails(step)) {
+            Trace::OutcomesOnly details(false);
+            judge(r, step, i, run.run(step), release, options);
+        } else {
+            judge(r, step, i, run.run(step), release, options);
+        }
         if (spdlog::should_log(spdlog::level::debug))
             spdlog::debug("  {} -> {}", r.label(), r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
@@ -246,6 +273,25 @@ ScenarioResult runScenario(const Scenario& scenario, const std::string& file, co
     result.continuations = run.continuationsRun();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
+}
+
+}  // namespace
+
+ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
+                           const RunOptions& options) {
+    if (options.traces == RunOptions::Traces::always || hasRace(scenario))
+        return runOnce(scenario, file, version, options);
+    double outcomesSeconds = 0;
+    {
+        Trace::OutcomesOnly outcomesOnly;
+        auto r = runOnce(scenario, file, version, options);
+        if (complete(r, options.traces)) return r;
+        outcomesSeconds = r.seconds;
+    }
+    // A failure whose trace is printed: once more with every detail.
+    auto r = runOnce(scenario, file, version, options);
+    r.seconds += outcomesSeconds;
+    return r;
 }
 
 }  // namespace cnx::sim

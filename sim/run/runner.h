@@ -76,6 +76,18 @@ struct RunOptions {
     /// Set per scenario by the caller: its 1-based document in a file of several (0: the only one).
     /// Races' replay lines name it.
     int document = 0;
+    /// Which steps keep their decision traces. The console and JUnit print a failed step's
+    /// trace, the Markdown and HTML reports every step of a failed scenario, `explain`
+    /// every step; a passing step is read only for its outcome. So by default
+    /// (`failedSteps`) a scenario runs keeping outcomes only (Trace::OutcomesOnly: the
+    /// gaps met and a refusal's problems), but for its `check` steps, which keep every
+    /// detail (they are cheap); if a step that kept outcomes only fails, the scenario runs
+    /// once more keeping every detail. `failedScenarios` runs every failed scenario once
+    /// more; `always` keeps every detail from the start. The run is deterministic: the
+    /// second run's result is the first one's, with the traces. A scenario with a race
+    /// always keeps every detail: the race driver reads its tasks' traces.
+    enum class Traces { failedSteps, failedScenarios, always };
+    Traces traces = Traces::failedSteps;
 };
 
 /// Parses the value of `--schedule`: a comma-separated list of `fifo`,
@@ -101,7 +113,7 @@ bool hasOutcome(const Step& step, const Observed& observed);
 /// The broker versions a scenario runs on (its list, or the newest profile's release).
 std::vector<std::string> versionsOf(const Scenario& scenario);
 
-/// Runs `scenario` on `version`.
+/// Runs `scenario` on `version`; RunOptions::traces says which steps keep their traces.
 ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
                            const RunOptions& options);
 

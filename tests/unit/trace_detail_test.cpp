@@ -1,0 +1,184 @@
+// Which traces keep their details (broker_model/core/trace.h, RunOptions::traces):
+// outcomes only inside Trace::OutcomesOnly, every detail where a report prints it.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "broker_model/core/trace.h"
+#include "sim/run/runner.h"
+#include "sim/scenario/loader.h"
+
+namespace {
+
+using cnx::Trace;
+using cnx::sim::RunOptions;
+using cnx::sim::ScenarioResult;
+using cnx::sim::StepStatus;
+
+cnx::Problem aProblem() {
+    cnx::Problem p;
+    p.path = "/fields/1";
+    p.detail = "field age has no default";
+    return p;
+}
+
+cnx::sim::LoadResult load(const char* yaml) {
+    auto loaded = cnx::sim::loadScenarioText(yaml, "traces.yaml", ".");
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded.scenarios.size() == 1);
+    return loaded;
+}
+
+ScenarioResult run(const cnx::sim::Scenario& scenario, const std::string& version, RunOptions::Traces traces) {
+    RunOptions options;
+    options.traces = traces;
+    return cnx::sim::runScenario(scenario, "traces.yaml", version, options);
+}
+
+std::vector<std::string> tracesOf(const ScenarioResult& r) {
+    std::vector<std::string> out;
+    for (const auto& s : r.steps) out.push_back(s.observed.trace.format());
+    return out;
+}
+
+std::vector<std::vector<std::string>> gapsOf(const ScenarioResult& r) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& s : r.steps) out.push_back(s.notModelled);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a trace keeps every detail outside an OutcomesOnly scope", "[trace]") {
+    Trace t;
+    int built = 0;
+    t.add("§1", "string", std::string("detail"));
+    t.add("§1", "literal", "detail");
+    t.add("§1", "lazy", [&] {
+        ++built;
+        return std::string("built");
+    });
+    CHECK(built == 1);
+    REQUIRE(t.entries().size() == 3);
+    CHECK(t.entries()[1].detail == "detail");
+    CHECK(t.entries()[2].detail == "built");
+    CHECK(Trace::detailed());
+}
+
+TEST_CASE("inside an OutcomesOnly scope a trace keeps the gaps and problems, nothing else", "[trace]") {
+    Trace t;
+    int built = 0;
+    {
+        Trace::OutcomesOnly scope;
+        CHECK_FALSE(Trace::detailed());
+        t.add("§1", "string", std::string("detail"));
+        t.add("§1", "literal", "detail");
+        t.add("§1", "lazy", [&] {
+            ++built;
+            return std::string("built");
+        });
+        t.notModelled("§1.3", "not modelled: #25012 (replicator)", "replicator producer refused");
+        t.problem("§4.6", aProblem());
+    }
+    CHECK(built == 0);  // the detail is never built
+    REQUIRE(t.entries().size() == 2);
+    CHECK(t.gaps() == std::vector<std::string>{"not modelled: #25012 (replicator)"});
+    REQUIRE(t.problems().size() == 1);
+    CHECK(t.problems()[0].path == "/fields/1");
+    CHECK(Trace::detailed());  // the scope restored it
+}
+
+TEST_CASE("OutcomesOnly scopes nest, and are per thread", "[trace]") {
+    Trace::OutcomesOnly outer;
+    CHECK_FALSE(Trace::detailed());
+    {
+        Trace::OutcomesOnly details(false);
+        CHECK(Trace::detailed());
+        {
+            Trace::OutcomesOnly inner;
+            CHECK_FALSE(Trace::detailed());
+        }
+        CHECK(Trace::detailed());
+    }
+    CHECK_FALSE(Trace::detailed());
+    bool otherThread = false;
+    std::thread([&] { otherThread = Trace::detailed(); }).join();
+    CHECK(otherThread);
+}
+
+TEST_CASE("a passing run keeps outcomes only, but for its check steps and its gaps", "[trace][runner]") {
+    // #25012 on 3.0.16: the replicator's refusal passes through a known gap.
+    auto loaded = load(R"(name: gaps are kept without details
+broker:
+  version: ["3.0.16"]
+  config:
+    isSchemaValidationEnforced: true
+steps:
+  - producer: { topic: replicated, name: p-typed, schema: STRING }
+    expect: { schema_version: 0 }
+  - producer: { topic: replicated, name: pulsar.repl.cluster-b, schema: none }
+    expect: { error: IncompatibleSchema }
+  - check: { topic: replicated, idle: false }
+)");
+    const auto& scenario = loaded.scenarios.front();
+    auto lean = run(scenario, "3.0.16", RunOptions::Traces::failedSteps);
+    auto full = run(scenario, "3.0.16", RunOptions::Traces::always);
+    REQUIRE(lean.passed);
+    REQUIRE(full.passed);
+    REQUIRE(lean.steps.size() == 3);
+    CHECK(lean.steps[0].observed.trace.empty());
+    CHECK_FALSE(full.steps[0].observed.trace.empty());
+    // The gap is kept, so the console's "not modelled" lines and --strict see it.
+    CHECK_FALSE(lean.steps[1].notModelled.empty());
+    CHECK(gapsOf(lean) == gapsOf(full));
+    // The check step keeps every detail.
+    CHECK(lean.steps[2].observed.trace.format() == full.steps[2].observed.trace.format());
+    CHECK(tracesOf(lean) != tracesOf(full));
+}
+
+TEST_CASE("a failed step that kept outcomes only runs the scenario again with every detail", "[trace][runner]") {
+    auto loaded = load(R"(name: a wrong expectation on a producer
+steps:
+  - producer: { topic: t, name: p1, schema: STRING }
+    expect: { schema_version: 0 }
+  - producer: { topic: t, name: p2, schema: INT64 }
+    expect: { schema_version: 1 }
+  - subscribe: { topic: t, subscription: s, consumer: c1, schema: STRING }
+)");
+    const auto& scenario = loaded.scenarios.front();
+    const auto version = cnx::sim::versionsOf(scenario).front();
+    auto full = run(scenario, version, RunOptions::Traces::always);
+    REQUIRE_FALSE(full.passed);
+    REQUIRE(full.steps[1].status == StepStatus::failed);
+    for (auto traces : {RunOptions::Traces::failedSteps, RunOptions::Traces::failedScenarios}) {
+        auto r = run(scenario, version, traces);
+        REQUIRE_FALSE(r.passed);
+        CHECK(tracesOf(r) == tracesOf(full));
+        CHECK(r.steps[1].observed.problems.size() == full.steps[1].observed.problems.size());
+    }
+}
+
+TEST_CASE("a failed check step keeps its details without a second run; reports ask for every step", "[trace][runner]") {
+    auto loaded = load(R"(name: a check that does not hold
+steps:
+  - producer: { topic: t, name: p1, schema: STRING }
+  - check: { topic: t, idle: true }
+  - subscribe: { topic: t, subscription: s, consumer: c1, schema: STRING }
+)");
+    const auto& scenario = loaded.scenarios.front();
+    const auto version = cnx::sim::versionsOf(scenario).front();
+    auto full = run(scenario, version, RunOptions::Traces::always);
+    REQUIRE_FALSE(full.passed);
+    REQUIRE(full.steps[1].status == StepStatus::failed);
+    // The console and JUnit print the failed step's trace only: it has every detail,
+    // and the other steps were not run again.
+    auto steps = run(scenario, version, RunOptions::Traces::failedSteps);
+    REQUIRE_FALSE(steps.passed);
+    CHECK(steps.steps[1].observed.trace.format() == full.steps[1].observed.trace.format());
+    CHECK(steps.steps[0].observed.trace.empty());
+    // The Markdown and HTML reports print every step of a failed scenario.
+    CHECK(tracesOf(run(scenario, version, RunOptions::Traces::failedScenarios)) == tracesOf(full));
+}
