@@ -10,6 +10,7 @@
 // sim/run/runner.cc) add() keeps nothing and its lazy forms do not even build
 // the detail, while notModelled() and problem() record as always.
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>

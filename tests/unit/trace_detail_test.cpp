@@ -38,6 +38,15 @@ ScenarioResult run(const cnx::sim::Scenario& scenario, const std::string& versio
     return cnx::sim::runScenario(scenario, "traces.yaml", version, options);
 }
 
+// The run of `scenario` on its first version keeping every detail, checked to fail on its second step (of 3).
+ScenarioResult failingOnStep2(const cnx::sim::Scenario& scenario) {
+    auto full = run(scenario, cnx::sim::versionsOf(scenario).front(), RunOptions::Traces::always);
+    REQUIRE_FALSE(full.passed);
+    REQUIRE(full.steps.size() == 3);
+    REQUIRE(full.steps[1].status == StepStatus::failed);
+    return full;
+}
+
 std::vector<std::string> tracesOf(const ScenarioResult& r) {
     std::vector<std::string> out;
     for (const auto& s : r.steps) out.push_back(s.observed.trace.format());
@@ -149,10 +158,8 @@ steps:
   - subscribe: { topic: t, subscription: s, consumer: c1, schema: STRING }
 )");
     const auto& scenario = loaded.scenarios.front();
-    const auto version = cnx::sim::versionsOf(scenario).front();
-    auto full = run(scenario, version, RunOptions::Traces::always);
-    REQUIRE_FALSE(full.passed);
-    REQUIRE(full.steps[1].status == StepStatus::failed);
+    const auto full = failingOnStep2(scenario);
+    const auto& version = full.version;
     for (auto traces : {RunOptions::Traces::failedSteps, RunOptions::Traces::failedScenarios}) {
         auto r = run(scenario, version, traces);
         REQUIRE_FALSE(r.passed);
@@ -169,10 +176,8 @@ steps:
   - subscribe: { topic: t, subscription: s, consumer: c1, schema: STRING }
 )");
     const auto& scenario = loaded.scenarios.front();
-    const auto version = cnx::sim::versionsOf(scenario).front();
-    auto full = run(scenario, version, RunOptions::Traces::always);
-    REQUIRE_FALSE(full.passed);
-    REQUIRE(full.steps[1].status == StepStatus::failed);
+    const auto full = failingOnStep2(scenario);
+    const auto& version = full.version;
     // The console and JUnit print the failed step's trace only: it has every detail,
     // and the other steps were not run again.
     auto steps = run(scenario, version, RunOptions::Traces::failedSteps);
