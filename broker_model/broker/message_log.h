@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "proto/PulsarApi.pb.h"
@@ -32,9 +33,14 @@ struct MessageLog {
     std::uint64_t ledgerId = 0;
     std::vector<Entry> entries;  // entry id = index
 
-    Position append(pulsar::proto::MessageMetadata metadata, std::string payload) {
+    /// Copies the entry in place: a protobuf message moved is built, swapped and
+    /// destroyed, so taking it by value cost two more of those per message.
+    Position append(const pulsar::proto::MessageMetadata& metadata, std::string_view payload) {
         Position p{ledgerId, entries.size()};
-        entries.push_back({p, std::move(metadata), std::move(payload)});
+        auto& e = entries.emplace_back();
+        e.position = p;
+        e.metadata = metadata;
+        e.payload.assign(payload);
         return p;
     }
     std::uint64_t size() const { return entries.size(); }

@@ -300,11 +300,11 @@ void Topic::removeConnection(std::uint64_t connectionId) {
     std::erase_if(subscriptions_, [](const auto& kv) { return kv.second.consumers.empty() && !kv.second.durable; });
 }
 
-Position Topic::publish(std::size_t bytes, pulsar::proto::MessageMetadata metadata, std::string payload) {
+Position Topic::publish(std::size_t bytes, const pulsar::proto::MessageMetadata& metadata, std::string_view payload) {
     touched(true);
     ++entriesAdded_;
     if (persistent()) broker_.ledger(name_).retainedBytes += bytes;
-    auto position = log().append(std::move(metadata), std::move(payload));
+    auto position = log().append(metadata, payload);
     for (auto& [_, sub] : subscriptions_) dispatch(sub);
     return position;
 }

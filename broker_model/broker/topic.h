@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <set>
 #include <unordered_set>
 #include <vector>
@@ -102,9 +103,12 @@ public:
     void removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     /// Drops every attachment of a connection (the connection closed).
     void removeConnection(std::uint64_t connectionId);
-    /// Stores a published entry (§3.5 data test: `bytes` bytes) and
-    /// dispatches it to the subscriptions' consumers that have permits.
-    Position publish(std::size_t bytes, pulsar::proto::MessageMetadata metadata = {}, std::string payload = {});
+    /// Stores a published entry (§3.5 data test: `bytes` bytes), a copy of
+    /// `metadata` and `payload` as sent, and dispatches it to the
+    /// subscriptions' consumers that have permits.
+    Position publish(std::size_t bytes,
+                     const pulsar::proto::MessageMetadata& metadata = pulsar::proto::MessageMetadata::default_instance(),
+                     std::string_view payload = {});
 
     // Delivery (topic_dispatch.cc). A consumer is (connection id, consumer id).
     /// FLOW: adds permits and dispatches.

@@ -606,8 +606,9 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
     }
     // §8.3: the broker stores metadata and payload as sent; schema_version is not validated (#20022).
     std::size_t bytes = frame.payload.size() + (frame.metadata ? frame.metadata->ByteSizeLong() : 0);
-    auto position = topic->publish(bytes == 0 ? 1 : bytes, frame.metadata.value_or(pulsar::proto::MessageMetadata{}),
-                                   frame.payload);
+    auto position = topic->publish(
+        bytes == 0 ? 1 : bytes,
+        frame.metadata ? *frame.metadata : pulsar::proto::MessageMetadata::default_instance(), frame.payload);
     send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position.ledgerId, position.entryId,
                            cmd.highest_sequence_id()));
 }
