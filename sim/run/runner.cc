@@ -261,7 +261,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
         }
         auto& r = result.steps.emplace_back();
         if (keepsDetails(step)) {
-            Trace::OutcomesOnly details(false);
+            Trace::OutcomesOnly details(false);  // every detail, inside the run's outcomes-only scope
             judge(r, step, i, run.run(step), release, options);
         } else {
             judge(r, step, i, run.run(step), release, options);
