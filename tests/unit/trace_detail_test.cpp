@@ -168,7 +168,7 @@ steps:
     }
 }
 
-TEST_CASE("a failed check step keeps its details without a second run; reports ask for every step", "[trace][runner]") {
+TEST_CASE("a failed check step keeps its details without a second run, and reports ask for every step", "[trace][runner]") {
     auto loaded = load(R"(name: a check that does not hold
 steps:
   - producer: { topic: t, name: p1, schema: STRING }
