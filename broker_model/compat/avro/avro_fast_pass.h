@@ -226,27 +226,60 @@ private:
         if (memo == r + 1) return true;
         const CNode& W = cw_.nodes[w];
         const CNode& R = cr_.nodes[r];
-        auto& marks = scratch_->marks;
-        std::size_t base = marks.size();
-        marks.resize(base + R.b, 0);
-        for (std::uint32_t i = 0; i < W.b; ++i) {
-            const CField& wf = cw_.fields[W.a + i];
-            std::int64_t j = readerField(R, i, wf);
-            if (j < 0) continue;  // skipped
-            marks[base + static_cast<std::size_t>(j)] = 1;
-            if (!resolve(wf.type, cr_.fields[R.a + static_cast<std::uint32_t>(j)].type, depth + 1)) return false;
+        // The reader fields matched: bits of a word for most records, else a
+        // segment of Scratch::marks (a stack, as records nest).
+        if (R.b <= 64) {
+            std::uint64_t matched = 0;
+            for (std::uint32_t i = 0; i < W.b; ++i) {
+                std::int64_t j = matchField(W, R, i, depth);
+                if (j == kBail) return false;
+                if (j >= 0) matched |= std::uint64_t{1} << j;
+            }
+            for (std::uint32_t j = 0; j < R.b; ++j) {
+                if (!(matched >> j & 1) && !defaulted(r, R, j)) return false;
+            }
+        } else {
+            auto& marks = scratch_->marks;
+            std::size_t base = marks.size();
+            marks.resize(base + R.b, 0);
+            for (std::uint32_t i = 0; i < W.b; ++i) {
+                std::int64_t j = matchField(W, R, i, depth);
+                if (j == kBail) return false;
+                if (j >= 0) marks[base + static_cast<std::size_t>(j)] = 1;
+            }
+            for (std::uint32_t j = 0; j < R.b; ++j) {
+                if (!marks[base + j] && !defaulted(r, R, j)) return false;
+            }
+            marks.resize(base);
         }
-        for (std::uint32_t j = 0; j < R.b; ++j) {
-            if (marks[base + j]) continue;
-            const CField& rf = cr_.fields[R.a + j];
-            if (!(rf.flags & CompactSchema::kHasDefault)) return false;  // missing required field: an error
-            // A null default of a nullable type always encodes (and 1.9+ skips it).
-            if (rf.flags & CompactSchema::kNullDefaultOnNullable) continue;
-            if (!defaultEncodes(r_.at(r).fields[j])) return false;
-        }
-        marks.resize(base);
         scratch_->memo[w] = r + 1;
         return true;
+    }
+
+    static constexpr std::int64_t kSkipped = -1, kBail = -2;
+
+    // Writer field i of the record W resolved against its reader field in R:
+    // that field's index, kSkipped when R has none, kBail on an error.
+    std::int64_t matchField(const CNode& W, const CNode& R, std::uint32_t i, int depth) {
+        const CField& wf = cw_.fields[W.a + i];
+        std::int64_t j = readerField(R, i, wf);
+        if (j < 0) return kSkipped;
+        NodeId rt = cr_.fields[R.a + static_cast<std::uint32_t>(j)].type;
+        // The same primitive on both sides: what resolve() answers (its limits,
+        // then sameType), without the call. Most fields of most records are such pairs.
+        static_assert(Type::string < Type::null && Type::fixed < Type::string, "primitives are the last types, from string");
+        Type t = cw_.nodes[wf.type].type;
+        if (t >= Type::string && t == cr_.nodes[rt].type) return depth + 1 > kMaxFastDepth || --budget_ < 0 ? kBail : j;
+        return resolve(wf.type, rt, depth + 1) ? j : kBail;
+    }
+
+    // Reader field j of R, which no writer field matched: it has a default that encodes.
+    bool defaulted(NodeId r, const CNode& R, std::uint32_t j) const {
+        const CField& rf = cr_.fields[R.a + j];
+        if (!(rf.flags & CompactSchema::kHasDefault)) return false;  // missing required field: an error
+        // A null default of a nullable type always encodes (and 1.9+ skips it).
+        if (rf.flags & CompactSchema::kNullDefaultOnNullable) return true;
+        return defaultEncodes(r_.at(r).fields[j]);
     }
 
     // Resolver::checkDefault without throwing: false where it would throw.
