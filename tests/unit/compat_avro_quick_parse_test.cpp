@@ -167,6 +167,8 @@ TEST_CASE("the quick Avro parse declines what it does not read, and parse() answ
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"double","default":"1e3"}]})",
         R"({"type":"record","name":"R","fields":[]} trailing)",
         "\f{\"type\":\"int\"}",
+        // a field of the plain shape {"name":…,"type":…} but for an escape in its type name
+        R"({"type":"record","name":"R","fields":[{"name":"a","type":"in\u0074"}]})",
         // errors (the full parser's messages)
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"Nope"}]})",
         R"({"type":"record","name":"R","fields":[{"name":"a","type":{"type":"record","name":"R","fields":[]}}]})",
@@ -197,6 +199,8 @@ TEST_CASE("the quick Avro parse declines what it does not read, and parse() answ
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":01}]})",
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":tru}]})",
         R"({"type":"record","name":"R","fields":[)",
+        R"({"type":"record","name":"R","fields":[{"name":"a","type":"int")",
+        R"({"type":"record","name":"R","fields":[{"name":"a\"b","type":"int"}]})",
         "",
         "   ",
     };

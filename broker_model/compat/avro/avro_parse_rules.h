@@ -73,20 +73,35 @@ inline std::optional<Type> primitiveType(std::string_view s) {
     return std::nullopt;
 }
 
-inline bool isAsciiLetter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool isAsciiLetter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Java Character.isLetter / isLetterOrDigit, approximated: every non-ASCII
 // UTF-8 byte counts as a letter (UNCONFIRMED for non-letter code points).
-inline bool isNameStart(unsigned char c, bool dollar) { return isAsciiLetter(c) || c == '_' || c >= 0x80 || (dollar && c == '$'); }
-inline bool isNamePart(unsigned char c, bool dollar) { return isNameStart(c, dollar) || (c >= '0' && c <= '9'); }
+constexpr bool isNameStart(unsigned char c, bool dollar) { return isAsciiLetter(c) || c == '_' || c >= 0x80 || (dollar && c == '$'); }
+constexpr bool isNamePart(unsigned char c, bool dollar) { return isNameStart(c, dollar) || (c >= '0' && c <= '9'); }
+
+// isNameStart (bit 1) and isNamePart (bit 2) of each byte, '$' aside: one
+// look-up a byte (this runs for every name and field name of a definition).
+inline constexpr std::array<std::uint8_t, 256> kNameBytes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        auto u = static_cast<unsigned char>(c);
+        t[u] = static_cast<std::uint8_t>((isNameStart(u, false) ? 1 : 0) | (isNamePart(u, false) ? 2 : 0));
+    }
+    return t;
+}();
 
 // What Schema.validateName (1.8–1.11) / NameValidator.UTF_VALIDATOR (1.12) accepts.
 enum class NameCheck { ok, empty, badStart, badPart };
 inline NameCheck checkName(std::string_view name, bool dollar) {
     if (name.empty()) return NameCheck::empty;
-    if (!isNameStart(static_cast<unsigned char>(name[0]), dollar)) return NameCheck::badStart;
+    auto has = [dollar](char ch, std::uint8_t bit) {
+        auto c = static_cast<unsigned char>(ch);
+        return (kNameBytes[c] & bit) != 0 || (dollar && c == '$');
+    };
+    if (!has(name[0], 1)) return NameCheck::badStart;
     for (std::size_t i = 1; i < name.size(); ++i) {
-        if (!isNamePart(static_cast<unsigned char>(name[i]), dollar)) return NameCheck::badPart;
+        if (!has(name[i], 2)) return NameCheck::badPart;
     }
     return NameCheck::ok;
 }
