@@ -7,18 +7,23 @@
 #
 # usage: bench/compat/compare.sh [CASE-SUBSTRING]
 # env:   BUILD_DIR (default /tmp/cnxsim-bench-compat), JAVA_SECONDS per case
-#        and variant (default 2), BENCH_MIN_TIME for Google Benchmark (default 1)
+#        and variant (default 2), BENCH_MIN_TIME for Google Benchmark per
+#        repetition (default 0.2), BENCH_REPETITIONS (default 5)
 #
 # Times are CPU time of the benchmarking thread on both sides (Google
 # Benchmark's cpu_time; ThreadMXBean in the JVM), so other load on the
 # machine does not distort the ratio; wall-clock figures are in the raw files.
+# Both sides report the median of five timed runs (the Java harness times five
+# batches after its warm-up; ours runs five repetitions), so that one slow
+# moment of the machine on either side does not set a case's ratio.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-/tmp/cnxsim-bench-compat}
 seconds=${JAVA_SECONDS:-2}
-min_time=${BENCH_MIN_TIME:-1}
+min_time=${BENCH_MIN_TIME:-0.2}
+repetitions=${BENCH_REPETITIONS:-5}
 filter=${1:-}
 
 # --- build bench_compat ---------------------------------------------------------
@@ -51,6 +56,7 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 # --- run: ours, then Java (never at the same time) --------------------------------
 gb_filter=${filter:+--benchmark_filter=$filter}
 "$bench" --inputs="$inputs" ${gb_filter:+"$gb_filter"} --benchmark_min_time="$min_time" \
+  --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true \
   --benchmark_out="$build/ours.json" --benchmark_out_format=json >&2
 java -Xss64m -Xmx3g -cp "$cp:$classes" CompatBench "$inputs" "$seconds" "$filter" | tee "$build/java.tsv" >&2
 
@@ -66,7 +72,14 @@ ours = {}
 for b in json.load(open(ours_file))["benchmarks"]:
     if b.get("error_occurred"):
         continue
-    ours[b["name"]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+    # With repetitions, the median of them; with one, the run itself.
+    if b.get("run_type") == "aggregate":
+        if b.get("aggregate_name") != "median":
+            continue
+        name = b["run_name"]
+    else:
+        name = b["name"]
+    ours[name] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
 java = {}
 for line in open(java_file):
     cols = line.rstrip("\n").split("\t")
