@@ -443,6 +443,7 @@ private:
         if (!space.empty()) s_.pool.append(space).append(1, '.');
         s_.pool.append(local);
         n.nameLen = static_cast<std::uint32_t>(s_.pool.size() - n.nameOff);
+        nameBytes_ += n.nameLen;
         *newSpace = space;
         return true;
     }
@@ -596,6 +597,7 @@ private:
             std::string_view sym;
             if (!str(&sym) || checkName(sym, dollar_) != NameCheck::ok) return false;  // "Null name", or an invalid one
             s_.symbols.push_back(sym);
+            nameBytes_ += sym.size();
             return true;
         });
         if (!read) return kNoNode;
@@ -639,6 +641,7 @@ private:
         n.open = false;
         n.a = static_cast<std::uint32_t>(s_.fields.size());
         n.count = static_cast<std::uint32_t>(s_.fieldStack.size() - base);
+        slots_ += CompactSchema::tableSize(n.count);
         s_.fields.insert(s_.fields.end(), s_.fieldStack.begin() + static_cast<std::ptrdiff_t>(base), s_.fieldStack.end());
         s_.fieldStack.resize(base);
         *out = id;
@@ -706,6 +709,7 @@ private:
             if (nullable && defaultNull) f.flags |= CompactSchema::kNullDefaultOnNullable;
         }
         s_.fieldStack.push_back(f);
+        nameBytes_ += f.name.size();
         return true;
     }
 
@@ -731,6 +735,7 @@ private:
         if (checkName(f.name, dollar_) != NameCheck::ok) return -1;
         p_ = e + 2;
         s_.fieldStack.push_back(f);
+        nameBytes_ += f.name.size();
         return 1;
     }
 
@@ -778,10 +783,17 @@ private:
             d = std::max(d, b.depth + 1);
             u = std::max(u, b.unionDepth + 1);
             if (b.type == Type::record) ++records;
-            // "Duplicate in union": named types by full name, the others by type.
-            std::string_view name = branchName(s_.branchStack[i]);
+            // "Duplicate in union": named types by full name, the others by
+            // type name. Two unnamed branches have the same name exactly when
+            // they have the same type, so only a pair with a named side
+            // compares names (a record may be named "map", say).
             for (std::size_t j = base; j < i; ++j) {
-                if (branchName(s_.branchStack[j]) == name) return false;
+                Type other = s_.nodes[s_.branchStack[j]].type;
+                if (!isNamed(b.type) && !isNamed(other)) {
+                    if (other == b.type) return false;
+                } else if (branchName(s_.branchStack[j]) == branchName(s_.branchStack[i])) {
+                    return false;
+                }
             }
             if (n > kScanNames) return false;  // a very wide union: the full parser's set is quicker than this scan
         }
@@ -810,12 +822,8 @@ private:
         sizes.fields = s_.fields.size();
         sizes.branches = s_.branches.size();
         sizes.symbols = s_.symbols.size();
-        for (const QNode& n : s_.nodes) {
-            if (n.type == Type::record) sizes.slots += CompactSchema::tableSize(n.count);
-            if (isNamed(n.type)) sizes.nameBytes += n.nameLen;
-        }
-        for (const QField& f : s_.fields) sizes.nameBytes += f.name.size();
-        for (std::string_view sym : s_.symbols) sizes.nameBytes += sym.size();
+        sizes.slots = slots_;          // counted as the records were read
+        sizes.nameBytes = nameBytes_;  // and the names: of named types, fields and symbols
         sizes.definitionBytes = text_.size();
         c.allocate(sizes);
         std::memcpy(c.definition.data(), text_.data(), text_.size());
@@ -902,6 +910,8 @@ private:
     std::string_view space_;  // the current namespace: always a view of the text
     bool recursive_ = false;
     bool severalRecordBranches_ = false;
+    std::size_t nameBytes_ = 0;  // the compact name pool's size: full names of named types, field names, symbols
+    std::size_t slots_ = 0;      // the records' field hash tables, in all
     std::array<NodeId, static_cast<std::size_t>(Type::null) + 1> primitives_{};  // per Type: its shared node + 1
 };
 
