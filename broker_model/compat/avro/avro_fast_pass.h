@@ -229,30 +229,35 @@ private:
         // The reader fields matched: bits of a word for most records, else a
         // segment of Scratch::marks (a stack, as records nest).
         if (R.b <= 64) {
-            std::uint64_t matched = 0;
-            for (std::uint32_t i = 0; i < W.b; ++i) {
-                std::int64_t j = matchField(W, R, i, depth);
-                if (j == kBail) return false;
-                if (j >= 0) matched |= std::uint64_t{1} << j;
-            }
-            for (std::uint32_t j = 0; j < R.b; ++j) {
-                if (!(matched >> j & 1) && !defaulted(r, R, j)) return false;
-            }
+            std::uint64_t bits = 0;
+            auto mark = [&bits](std::uint32_t j) { bits |= std::uint64_t{1} << j; };
+            auto marked = [&bits](std::uint32_t j) { return (bits >> j & 1) != 0; };
+            if (!fields(W, r, R, depth, mark, marked)) return false;
         } else {
             auto& marks = scratch_->marks;
-            std::size_t base = marks.size();
+            const std::size_t base = marks.size();
             marks.resize(base + R.b, 0);
-            for (std::uint32_t i = 0; i < W.b; ++i) {
-                std::int64_t j = matchField(W, R, i, depth);
-                if (j == kBail) return false;
-                if (j >= 0) marks[base + static_cast<std::size_t>(j)] = 1;
-            }
-            for (std::uint32_t j = 0; j < R.b; ++j) {
-                if (!marks[base + j] && !defaulted(r, R, j)) return false;
-            }
+            auto mark = [&marks, base](std::uint32_t j) { marks[base + j] = 1; };
+            auto marked = [&marks, base](std::uint32_t j) { return marks[base + j] != 0; };
+            if (!fields(W, r, R, depth, mark, marked)) return false;
             marks.resize(base);
         }
         scratch_->memo[w] = r + 1;
+        return true;
+    }
+
+    // Each writer field against its reader field (marking the reader's), then
+    // each reader field no writer field matched: false on the first error.
+    template <class Mark, class Marked>
+    bool fields(const CNode& W, NodeId r, const CNode& R, int depth, Mark&& mark, Marked&& marked) {
+        for (std::uint32_t i = 0; i < W.b; ++i) {
+            std::int64_t j = matchField(W, R, i, depth);
+            if (j == kBail) return false;
+            if (j >= 0) mark(static_cast<std::uint32_t>(j));
+        }
+        for (std::uint32_t j = 0; j < R.b; ++j) {
+            if (!marked(j) && !defaulted(r, R, j)) return false;
+        }
         return true;
     }
 
