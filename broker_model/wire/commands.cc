@@ -81,6 +81,44 @@ using T = BaseCommand;
     X(WATCH_TC_ASSIGNMENTS_UPDATE, watchtcassignmentsupdate, broker) \
     X(WATCH_TC_ASSIGNMENTS_CLOSE, watchtcassignmentsclose, client)
 
+// Reads a varint at `at`; false past the end or beyond 10 bytes.
+bool readVarint(std::string_view s, std::size_t& at, std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 70 && at < s.size(); shift += 7) {
+        const auto byte = static_cast<unsigned char>(s[at++]);
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << (shift < 64 ? shift : 63);
+        if (!(byte & 0x80)) return true;
+    }
+    return false;
+}
+
+// Whether the command's encoding carries no top-level field but its type (1)
+// and its own message (field number == type value). A parsed command of that
+// shape has every required field exactly when its type is set and its message
+// (if any) is initialised. Groups and anything unexpected say no.
+bool onlyTypeAndBody(std::string_view bytes, std::uint64_t bodyNumber) {
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        std::uint64_t tag = 0, value = 0;
+        if (!readVarint(bytes, at, tag)) return false;
+        const auto number = tag >> 3;
+        if (number != 1 && number != bodyNumber) return false;
+        switch (tag & 7) {
+            case 0:
+                if (!readVarint(bytes, at, value)) return false;
+                break;
+            case 1: at += 8; break;
+            case 2:
+                if (!readVarint(bytes, at, value) || value > bytes.size() - std::min(at, bytes.size())) return false;
+                at += static_cast<std::size_t>(value);
+                break;
+            case 5: at += 4; break;
+            default: return false;
+        }
+    }
+    return at == bytes.size();
+}
+
 }  // namespace
 
 Sender senderOf(BaseCommand::Type type) {
@@ -103,6 +141,22 @@ bool hasBody(const BaseCommand& c) {
 #undef X
     }
     return false;
+}
+
+const google::protobuf::MessageLite* bodyOf(const BaseCommand& c) {
+    switch (c.type()) {
+#define X(type, field, sender) \
+    case T::type: return c.has_##field() ? &c.field() : nullptr;
+        CNX_WIRE_COMMANDS(X)
+#undef X
+    }
+    return nullptr;
+}
+
+bool commandInitialized(const BaseCommand& c, std::string_view encoded) {
+    if (!c.has_type() || !onlyTypeAndBody(encoded, static_cast<std::uint64_t>(c.type()))) return c.IsInitialized();
+    const auto* body = bodyOf(c);
+    return body == nullptr || body->IsInitialized();
 }
 
 bool isPayloadCommand(BaseCommand::Type type) { return type == T::SEND || type == T::MESSAGE; }

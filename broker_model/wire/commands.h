@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broker_model/wire/command_pool.h"
@@ -26,6 +27,13 @@ Sender senderOf(BaseCommand::Type type);
 
 /// The command carries the sub-message its type names (field number == type value).
 bool hasBody(const BaseCommand& command);
+/// The sub-message its type names, or null when the command lacks it.
+const google::protobuf::MessageLite* bodyOf(const BaseCommand& command);
+/// command.IsInitialized() of a command parsed from `encoded`. That walks every
+/// one of BaseCommand's ~60 optional messages; the usual command is its type
+/// and one message, read off `encoded`'s top-level fields, and answered from
+/// that message alone. Any other shape takes the generic walk.
+bool commandInitialized(const BaseCommand& command, std::string_view encoded);
 
 /// Payload commands carry `[metadataSize][MessageMetadata][payload]` after the
 /// BaseCommand (§8.1): SEND (client) and MESSAGE (broker).

@@ -75,7 +75,7 @@ bool parseFrameBody(std::string_view body, Frame& frame, std::string* error) {
         return fail(error, "commandSize=" + std::to_string(commandSize) + " exceeds totalSize=" + std::to_string(total));
     if (!frame.command.ParsePartialFromArray(body.data() + 4, static_cast<int>(commandSize)))
         return fail(error, "BaseCommand does not parse (bad protobuf encoding)");
-    if (!frame.command.IsInitialized())
+    if (!commandInitialized(frame.command, body.substr(4, commandSize)))
         return fail(error, "BaseCommand lacks required fields: " + frame.command.InitializationErrorString());
     const auto type = frame.command.type();
     if (!hasBody(frame.command))

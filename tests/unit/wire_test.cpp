@@ -166,6 +166,10 @@ TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire]
     BaseCommand noBody;
     noBody.set_type(BaseCommand::PRODUCER);  // type without its `producer` message
     const auto sendBody = sendCmd().SerializeAsString();
+    BaseCommand extra;  // a PING that also carries another command's message, lacking its required fields
+    extra.set_type(BaseCommand::PING);
+    extra.mutable_ping();
+    extra.mutable_producer();
     const std::vector<Case> cases{
         {"empty", "", "shorter than its 8-byte header"},
         {"short header", good.substr(0, 5), "frame of 5 bytes is shorter than its 8-byte header"},
@@ -178,6 +182,8 @@ TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire]
         {"garbage protobuf", handFrame(std::string("\xff\xff\xff\xff\xff", 5)), "BaseCommand does not parse"},
         {"missing required type", handFrame(""), "BaseCommand lacks required fields: type"},
         {"type without its body", wire::encodeFrame(noBody), "BaseCommand of type PRODUCER lacks its command message"},
+        {"another command's message lacking its required fields", handFrame(extra.SerializePartialAsString()),
+         "BaseCommand lacks required fields: producer.topic"},
         {"trailing bytes on a non-SEND command", handFrame(body, "xyz"), "a PING frame carries 3 bytes after its command"},
         {"SEND without metadataSize", handFrame(sendBody, "ab"), "payload command lacks its 4-byte metadataSize"},
         {"SEND with metadataSize past the end", handFrame(sendBody, u32(100) + "abc"),
@@ -205,6 +211,53 @@ TEST_CASE("§8.1 malformed frames are error values with a clear reason", "[wire]
 }
 
 // --- §4.1 / §1.4 schema versions ------------------------------------------------------
+
+TEST_CASE("§8.1 a command's required fields are judged as protobuf's IsInitialized judges them", "[wire][ref-8.1]") {
+    // commandInitialized answers the usual shape (a type and its own message)
+    // from that message alone; every encoding, mutated at random, must get
+    // IsInitialized()'s answer.
+    std::vector<BaseCommand> seeds;
+    seeds.push_back(TestClient::subscribeCmd("persistent://public/default/x", "s", 5, 6, wireSchema(Schema::String)));
+    seeds.push_back(sendCmd());
+    BaseCommand two;  // two messages: the generic walk
+    two.set_type(BaseCommand::PING);
+    two.mutable_ping();
+    two.mutable_close_producer()->set_producer_id(1);
+    two.mutable_close_producer()->set_request_id(2);
+    seeds.push_back(two);
+    BaseCommand partial;  // the type's own message lacking required fields
+    partial.set_type(BaseCommand::PRODUCER);
+    partial.mutable_producer()->set_topic("persistent://public/default/x");
+    seeds.push_back(partial);
+    QuietProtobuf quiet;
+    std::mt19937 rng(20261205);
+    std::size_t parsed = 0, initialized = 0;
+    for (const auto& seed : seeds) {
+        const auto bytes = seed.SerializePartialAsString();
+        for (int round = 0; round < 4000; ++round) {
+            std::string m = bytes;
+            const int edits = 1 + static_cast<int>(rng() % 3);
+            for (int e = 0; e < edits && !m.empty(); ++e) {
+                const auto at = rng() % m.size();
+                switch (rng() % 3) {
+                    case 0: m[at] = static_cast<char>(rng()); break;
+                    case 1: m.erase(at, 1 + rng() % 3); break;
+                    default: m.insert(at, 1, static_cast<char>(rng())); break;
+                }
+            }
+            if (round == 0) m = bytes;
+            BaseCommand c;
+            if (!c.ParsePartialFromString(m)) continue;
+            ++parsed;
+            initialized += c.IsInitialized();
+            INFO("seed " << seed.ShortDebugString() << ", round " << round);
+            REQUIRE(wire::commandInitialized(c, m) == c.IsInitialized());
+        }
+    }
+    CHECK(parsed > 1000);
+    CHECK(initialized > 100);
+    CHECK(initialized < parsed);
+}
 
 TEST_CASE("§4.1/§1.4 schema versions are 8-byte big-endian signed longs", "[wire][ref-4.1]") {
     CHECK(wire::encodeSchemaVersion(0) == std::string(8, '\0'));
