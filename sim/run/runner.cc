@@ -249,6 +249,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     for (const auto& rs : options.raceSchedules)
         if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
     result.steps.reserve(scenario.steps.size());  // one result per step: no moves of the results as they grow
+    const bool logSteps = spdlog::should_log(spdlog::level::debug);  // asked once: a call into spdlog a step showed in profiles
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
         const auto& step = scenario.steps[i];
         if (i + 1 < scenario.steps.size()) prefetch(scenario.steps[i + 1]);
@@ -266,7 +267,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
         } else {
             judge(r, step, i, run.run(step), release, options);
         }
-        if (spdlog::should_log(spdlog::level::debug))
+        if (logSteps)
             spdlog::debug("  {} -> {}", r.label(), r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
     }
