@@ -33,7 +33,8 @@ void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint3
     if (observer_) observer_(command);
     // A consumer before v11 mishandles the checksum: the broker skips it (PulsarCommandSenderImpl).
     auto checksum = protocol::consumerVerifiesChecksum(protocolVersion_) ? wire::Checksum::crc32c : wire::Checksum::none;
-    send_(wire::encodePayloadFrame(command, entry.metadata, entry.payload, checksum));
+    auto frame = wire::encodePayloadFrame(command, entry.metadata, entry.payload, checksum);
+    transmit(std::move(command), std::move(frame));
 }
 
 void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {

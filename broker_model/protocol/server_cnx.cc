@@ -24,6 +24,10 @@ ServerCnx::ServerCnx(Broker& broker, Sender send)
     broker_.connections().add(*this);
 }
 
+ServerCnx::ServerCnx(Broker& broker, Receiver receive) : ServerCnx(broker, Sender{}) {
+    receive_ = std::move(receive);
+}
+
 ServerCnx::~ServerCnx() { close(); }
 
 void ServerCnx::close() {
@@ -135,10 +139,20 @@ TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
     return t;
 }
 
-void ServerCnx::send(const BaseCommand& cmd) {
+void ServerCnx::send(wire::PooledCommand cmd) {
     if (closed_) return;
-    if (observer_) observer_(cmd);
-    send_(wire::encodeFrame(cmd));
+    if (observer_) observer_(*cmd);
+    if (receive_) {
+        wire::encodeFrameInto(*cmd, out_);
+        receive_(std::move(cmd), out_);
+        return;
+    }
+    send_(wire::encodeFrame(*cmd));
+}
+
+void ServerCnx::transmit(wire::PooledCommand cmd, std::string frame) {
+    if (receive_) receive_(std::move(cmd), frame);
+    else send_(std::move(frame));
 }
 
 void ServerCnx::sendError(std::uint64_t requestId, ServerError code, const std::string& message) {

@@ -17,6 +17,7 @@
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/runtime/lifetime.h"
 #include "broker_model/core/trace.h"
+#include "broker_model/wire/command_pool.h"
 #include "broker_model/wire/frame.h"
 
 namespace cnx {
@@ -25,6 +26,11 @@ class ServerCnx final : public BrokerConnection {
 public:
     /// Called with every frame the broker sends to this client.
     using Sender = std::function<void(std::string frame)>;
+    /// For a client in the same process (sim/clients/client_session.h): every
+    /// command the broker sends, handed over with the frame it was encoded
+    /// into (valid during the call), so that the client can read it without
+    /// decoding it again.
+    using Receiver = std::function<void(wire::PooledCommand command, std::string_view frame)>;
     /// Shown every command the broker sends, before it is encoded (`cnxsim serve --trace`).
     using Observer = std::function<void(const pulsar::proto::BaseCommand& command)>;
     /// How many requests' traces a connection keeps (the newest): trace() of an
@@ -35,6 +41,7 @@ public:
     /// broker's connection registry) until it closes. The broker-wide
     /// enforcement flag is read once, here (§1.3).
     ServerCnx(Broker& broker, Sender send);
+    ServerCnx(Broker& broker, Receiver receive);
     ~ServerCnx() override;
     ServerCnx(const ServerCnx&) = delete;
     ServerCnx& operator=(const ServerCnx&) = delete;
@@ -163,10 +170,14 @@ private:
     TracePtr newTrace(std::uint64_t requestId);
 
     void sendError(std::uint64_t requestId, ServerError code, const std::string& message);
-    void send(const pulsar::proto::BaseCommand& cmd);
+    void send(wire::PooledCommand cmd);
+    /// The command's frame to the Sender, or both to the Receiver.
+    void transmit(wire::PooledCommand cmd, std::string frame);
 
     Broker& broker_;
     Sender send_;
+    Receiver receive_;
+    std::string out_;  // the frame being handed to a Receiver: one buffer, reused
     Observer observer_;
     std::function<void()> onDropped_;
     bool droppedByBroker_ = false;

@@ -36,6 +36,8 @@ public:
     PooledCommand();
     pulsar::proto::BaseCommand& operator*() const { return *command_; }
     pulsar::proto::BaseCommand* operator->() const { return command_.get(); }
+    /// The command; null only in a PooledCommand moved from.
+    pulsar::proto::BaseCommand* get() const { return command_.get(); }
     operator const pulsar::proto::BaseCommand&() const { return *command_; }  // NOLINT: passes as the command
 
 private:

@@ -4,6 +4,7 @@
 
 #include <boost/crc.hpp>
 
+#include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame_stream.h"
 
 namespace cnx::wire {
@@ -110,6 +111,18 @@ bool decodeFrame(std::string_view bytes, Frame& out, std::string* error) {
                     " bytes follow it");
     if (auto problem = frameSizeProblem(total, kMaxFrameSize)) return fail(std::move(*problem));
     return parseFrameBody(bytes.substr(4), out, error);
+}
+
+bool decodesToItself(const pulsar::proto::BaseCommand& command, std::string_view frame) {
+    // decodeFrame's checks, on bytes that are the command's encoding: parsing
+    // them gives the command back field for field (proto2, built by setters).
+    if (frame.size() < 8) return false;
+    const std::uint32_t total = getU32(frame, 0);
+    const std::uint32_t commandSize = getU32(frame, 4);
+    if (static_cast<std::size_t>(total) + 4 != frame.size() || frameSizeProblem(total, kMaxFrameSize)) return false;
+    if (static_cast<std::size_t>(commandSize) + 8 != frame.size()) return false;
+    if (isPayloadCommand(command.type()) || !hasBody(command)) return false;
+    return commandInitialized(command, frame.substr(8));
 }
 
 std::string encodeSchemaVersion(std::int64_t version) {

@@ -10,48 +10,62 @@ namespace cnx::sim {
 using pulsar::proto::BaseCommand;
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
-    cnx_ = std::make_unique<ServerCnx>(broker, [this](std::string frame) {
-        // Decoded once; a response moves into the inbox whole, where it waits to be taken.
-        std::string error;
-        auto decoded = wire::decodePooledFrame(frame, &error);
-        if (!decoded) return;
-        const auto& c = decoded->command;
-        if (c.type() == BaseCommand::CLOSE_PRODUCER) {
-            closes_.push_back({true, c.close_producer().producer_id()});
-            return;
-        }
-        if (c.type() == BaseCommand::CLOSE_CONSUMER) {
-            closes_.push_back({false, c.close_consumer().consumer_id()});
-            return;
-        }
-        const auto rid = wire::requestIdOf(c);
-        if (rid && c.type() != BaseCommand::CONNECTED) {
-            if (auto it = asked_.find(*rid); it != asked_.end()) ++it->second.second;
-        }
-        const bool receipt = c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR;
-        if (receipt) {
-            auto key = c.type() == BaseCommand::SEND_RECEIPT
-                           ? std::pair{c.send_receipt().producer_id(), c.send_receipt().sequence_id()}
-                           : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
-            if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
-        }
-        // Only CONNECTED, a response (by its request id) and a receipt are ever
-        // taken. Anything else (a MESSAGE for a consumer, ...) would stay to the
-        // end, and every later take would search past it.
-        if (rid || receipt || c.type() == BaseCommand::CONNECTED) inbox_.push_back(std::move(decoded));
-    });
-    BaseCommand connect;
-    connect.set_type(BaseCommand::CONNECT);
-    connect.mutable_connect()->set_client_version(model_.clientVersion);
-    connect.mutable_connect()->set_protocol_version(model_.protocolVersion);
-    send(connect);
+    cnx_ = std::make_unique<ServerCnx>(
+        broker, ServerCnx::Receiver([this](wire::PooledCommand command, std::string_view frame) {
+            arrived(std::move(command), frame);
+        }));
+    wire::PooledCommand connect;  // not a BaseCommand of its own: its destructor walks all ~60 fields per session
+    connect->set_type(BaseCommand::CONNECT);
+    connect->mutable_connect()->set_client_version(model_.clientVersion);
+    connect->mutable_connect()->set_protocol_version(model_.protocolVersion);
+    send(*connect);
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if ((*it)->command.type() == BaseCommand::CONNECTED) {
-            negotiated_ = (*it)->command.connected().protocol_version();
+        if ((*it)->type() == BaseCommand::CONNECTED) {
+            negotiated_ = (*it)->connected().protocol_version();
             inbox_.erase(it);
             break;
         }
     }
+}
+
+void ClientSession::arrived(wire::PooledCommand command, std::string_view frame) {
+    // Decoding the frame would give the command back, and nothing else, when
+    // decodesToItself says so: then it is kept as it came. Any other frame (a
+    // MESSAGE with its payload, one a decode refuses) is decoded, as a client
+    // reading the socket decodes it, and dropped when that fails.
+    Received received;
+    if (wire::decodesToItself(*command, frame)) {
+        received = Received(std::move(command));
+    } else {
+        std::string error;
+        auto decoded = wire::decodePooledFrame(frame, &error);
+        if (!decoded) return;
+        received = Received(std::move(decoded));
+    }
+    const auto& c = *received;
+    if (c.type() == BaseCommand::CLOSE_PRODUCER) {
+        closes_.push_back({true, c.close_producer().producer_id()});
+        return;
+    }
+    if (c.type() == BaseCommand::CLOSE_CONSUMER) {
+        closes_.push_back({false, c.close_consumer().consumer_id()});
+        return;
+    }
+    const auto rid = wire::requestIdOf(c);
+    if (rid && c.type() != BaseCommand::CONNECTED) {
+        if (auto it = asked_.find(*rid); it != asked_.end()) ++it->second.second;
+    }
+    const bool receipt = c.type() == BaseCommand::SEND_RECEIPT || c.type() == BaseCommand::SEND_ERROR;
+    if (receipt) {
+        auto key = c.type() == BaseCommand::SEND_RECEIPT
+                       ? std::pair{c.send_receipt().producer_id(), c.send_receipt().sequence_id()}
+                       : std::pair{c.send_error().producer_id(), c.send_error().sequence_id()};
+        if (auto it = sent_.find(key); it != sent_.end()) ++it->second;
+    }
+    // Only CONNECTED, a response (by its request id) and a receipt are ever
+    // taken. Anything else (a MESSAGE for a consumer, ...) would stay to the
+    // end, and every later take would search past it.
+    if (rid || receipt || c.type() == BaseCommand::CONNECTED) inbox_.push_back(std::move(received));
 }
 
 std::optional<std::string> ClientSession::send(const BaseCommand& command) {
@@ -93,7 +107,7 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
 
 Received ClientSession::takeResponse(std::uint64_t requestId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        if (wire::requestIdOf((*it)->command) == requestId) {
+        if (wire::requestIdOf(**it) == requestId) {
             Received taken(std::move(*it));
             inbox_.erase(it);
             return taken;
@@ -110,7 +124,7 @@ std::vector<ClientSession::BrokerClose> ClientSession::takeBrokerCloses() {
 
 Received ClientSession::takeReceipt(std::uint64_t producerId, std::uint64_t sequenceId) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-        const BaseCommand& m = (*it)->command;
+        const BaseCommand& m = **it;
         bool receipt = m.type() == BaseCommand::SEND_RECEIPT && m.send_receipt().producer_id() == producerId &&
                        m.send_receipt().sequence_id() == sequenceId;
         bool error = m.type() == BaseCommand::SEND_ERROR && m.send_error().producer_id() == producerId &&

@@ -7,31 +7,36 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
 
 #include "broker_model/protocol/server_cnx.h"
+#include "broker_model/wire/command_pool.h"
 #include "broker_model/wire/frame_pool.h"
 #include "proto/PulsarApi.pb.h"
 #include "sim/clients/client_library.h"
 
 namespace cnx::sim {
 
-/// A frame taken from a session's inbox: decoded once where it arrived and
-/// handed over whole, never copied or moved member by member (a BaseCommand
-/// is 528 bytes, and each construction, swap and destruction costs hundreds
-/// of instructions on every step). Reads as the command it carries.
+/// What the broker sent, as a session's inbox keeps it and hands it over
+/// whole, never copied or moved member by member (a BaseCommand is 528 bytes,
+/// and each construction, swap and destruction costs hundreds of instructions
+/// on every step): the broker's own command when its frame decodes to nothing
+/// else (wire::decodesToItself), or else the frame decoded. Reads as the command.
 class Received {
 public:
     Received() = default;
     explicit Received(wire::PooledFrame frame) : frame_(std::move(frame)) {}
-    explicit operator bool() const { return frame_ != nullptr; }
-    const pulsar::proto::BaseCommand& operator*() const { return frame_->command; }
-    const pulsar::proto::BaseCommand* operator->() const { return &frame_->command; }
+    explicit Received(wire::PooledCommand command) : command_(std::move(command)) {}
+    explicit operator bool() const { return frame_ != nullptr || (command_ && command_->get() != nullptr); }
+    const pulsar::proto::BaseCommand& operator*() const { return frame_ ? frame_->command : **command_; }
+    const pulsar::proto::BaseCommand* operator->() const { return &**this; }
 
 private:
     wire::PooledFrame frame_;
+    std::optional<wire::PooledCommand> command_;
 };
 
 class ClientSession {
@@ -77,8 +82,11 @@ public:
     std::uint64_t nextConsumerId() { return ++lastConsumerId_; }
 
 private:
+    /// What the broker sends arrives here: counted as an answer, and kept when a step may take it.
+    void arrived(wire::PooledCommand command, std::string_view frame);
+
     ClientModel model_;
-    std::vector<wire::PooledFrame> inbox_;  // decoded where they stay until taken
+    std::vector<Received> inbox_;  // kept as they arrived until taken
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
     // Sorted vectors (flat_map), not a node a request: ids are handed out in

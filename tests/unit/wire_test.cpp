@@ -259,6 +259,68 @@ TEST_CASE("§8.1 a command's required fields are judged as protobuf's IsInitiali
     CHECK(initialized < parsed);
 }
 
+TEST_CASE("§8.1 a frame the broker encodes decodes to its command exactly when decodesToItself says so", "[wire][ref-8.1]") {
+    // An in-process client keeps the broker's command instead of decoding its
+    // frame (ServerCnx::Receiver): only where the decode would succeed and give
+    // back that command and nothing else.
+    std::vector<wire::PooledCommand> answers;
+    answers.push_back(wire::connected("Pulsar Server4.0.0", 21, 5 * 1024 * 1024));
+    answers.push_back(wire::producerSuccess(3, "p-1", wire::encodeSchemaVersion(2)));
+    answers.push_back(wire::producerSuccess(4, "p-2", ""));
+    answers.push_back(wire::error(5, pulsar::proto::IncompatibleSchema, "Trying to subscribe with incompatible schema"));
+    answers.push_back(wire::success(6));
+    answers.push_back(wire::sendReceipt(1, 7, 10, 20));
+    answers.push_back(wire::closeProducer(8));
+    answers.push_back(wire::getSchemaResponse(9, wireSchema(Schema::String), wire::encodeSchemaVersion(0)));
+    answers.push_back(wire::topicsOfNamespace(10, {"persistent://public/default/a", "persistent://public/default/b"}));
+    answers.push_back(wire::pong());
+    for (const auto& a : answers) {
+        const auto frame = wire::encodeFrame(*a);
+        INFO(a->ShortDebugString());
+        REQUIRE(wire::decodesToItself(*a, frame));
+        std::string error;
+        auto decoded = wire::decodeFrame(frame, &error);
+        REQUIRE(decoded);
+        CHECK(decoded->command.SerializeAsString() == a->SerializeAsString());
+        CHECK_FALSE(decoded->metadata);
+        CHECK(decoded->payload.empty());
+    }
+    SECTION("a MESSAGE carries its payload: decoded") {
+        auto m = wire::message(1, 2, 3, 0);
+        pulsar::proto::MessageMetadata meta;
+        meta.set_producer_name("p");
+        meta.set_sequence_id(1);
+        meta.set_publish_time(1);
+        CHECK_FALSE(wire::decodesToItself(*m, wire::encodePayloadFrame(*m, meta, "x")));
+    }
+    SECTION("a command lacking a required field: decoded, and refused") {
+        QuietProtobuf quiet;
+        wire::PooledCommand c;
+        c->set_type(BaseCommand::SUCCESS);
+        c->mutable_success();  // request_id is required
+        const auto frame = wire::encodeFrame(*c);
+        CHECK_FALSE(wire::decodesToItself(*c, frame));
+        std::string error;
+        CHECK_FALSE(wire::decodeFrame(frame, &error));
+    }
+    SECTION("a command without its message: decoded, and refused") {
+        wire::PooledCommand c;
+        c->set_type(BaseCommand::SUCCESS);
+        CHECK_FALSE(wire::decodesToItself(*c, wire::encodeFrame(*c)));
+    }
+    SECTION("a frame over the size limit: decoded, and refused") {
+        wire::PooledCommand c;
+        c->set_type(BaseCommand::ERROR);
+        c->mutable_error()->set_request_id(1);
+        c->mutable_error()->set_error(pulsar::proto::UnknownError);
+        c->mutable_error()->set_message(std::string(wire::kMaxFrameSize, 'x'));
+        const auto frame = wire::encodeFrame(*c);
+        CHECK_FALSE(wire::decodesToItself(*c, frame));
+        std::string error;
+        CHECK_FALSE(wire::decodeFrame(frame, &error));
+    }
+}
+
 TEST_CASE("§4.1/§1.4 schema versions are 8-byte big-endian signed longs", "[wire][ref-4.1]") {
     CHECK(wire::encodeSchemaVersion(0) == std::string(8, '\0'));
     CHECK(wire::encodeSchemaVersion(1) == std::string(7, '\0') + "\x01");
