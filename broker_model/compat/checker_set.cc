@@ -16,6 +16,11 @@ CheckerSet::CheckerSet() : default_(makeDefaultCheck()) {
     add(SchemaType::KEY_VALUE, makeKeyValueCheck(*this));
 }
 
+const CheckerSet& CheckerSet::standard() {
+    static const CheckerSet set;
+    return set;
+}
+
 void CheckerSet::add(SchemaType type, std::unique_ptr<SchemaCompatibilityCheck> check) {
     checks_[type] = std::move(check);
 }

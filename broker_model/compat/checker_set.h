@@ -17,6 +17,10 @@ public:
     /// KEY_VALUE (which checks its components through this set).
     CheckerSet();
     CheckerSet(const CheckerSet&) = delete;
+    /// That configuration, built once and shared by every registry: the
+    /// checkers keep no state, and a broker built per scenario need not
+    /// allocate its own.
+    static const CheckerSet& standard();
     CheckerSet& operator=(const CheckerSet&) = delete;
 
     /// Registers `check` for `type`, replacing any earlier one.

@@ -148,7 +148,7 @@ private:
 
     const BehaviourProfile* profile_;
     Scheduler& scheduler_;
-    compat::CheckerSet checkers_;
+    const compat::CheckerSet& checkers_ = compat::CheckerSet::standard();
     std::map<std::string, Locator> locators_;
     std::uint64_t nextGeneration_ = 1;
     bool allowLegacyJson_ = false;
