@@ -1,5 +1,6 @@
 #include "broker_model/wire/enum_names.h"
 
+#include <utility>
 #include <vector>
 
 namespace cnx::wire {
@@ -20,13 +21,18 @@ const std::string& cachedName(E value) {
     return Name(value);
 }
 
-// The value of the table's name equal to `name`; the tables are a few entries long.
+// The value whose name is `name`: a table of the valid values' names, built
+// once and searched in order (the tables are a few entries long).
 template <typename E, int Min, int Max, bool (*IsValid)(int), const std::string& (*Name)(E)>
 bool parseCached(std::string_view name, E* out) {
-    for (int i = Min; i <= Max; ++i) {
-        if (!IsValid(i)) continue;
-        auto value = static_cast<E>(i);
-        if (cachedName<E, Min, Max, IsValid, Name>(value) == name) {
+    static const std::vector<std::pair<std::string, E>> table = [] {
+        std::vector<std::pair<std::string, E>> v;
+        for (int i = Min; i <= Max; ++i)
+            if (IsValid(i)) v.emplace_back(Name(static_cast<E>(i)), static_cast<E>(i));
+        return v;
+    }();
+    for (const auto& [text, value] : table) {
+        if (text == name) {
             *out = value;
             return true;
         }
