@@ -1,5 +1,6 @@
 #include "broker_model/wire/command_pool.h"
 
+#include "broker_model/wire/commands.h"
 #include "broker_model/wire/recycling_pool.h"
 
 namespace cnx::wire {
@@ -12,7 +13,10 @@ using Pool = RecyclingPool<BaseCommand, kPooledCommands>;
 
 void CommandRecycle::operator()(BaseCommand* command) const noexcept {
     if (!command) return;
-    if (command->ByteSizeLong() > kPooledCommandBytes) {
+    // The size of its own message (the command is its type and that message):
+    // BaseCommand::ByteSizeLong() would test all ~60 of its optional messages.
+    const auto* body = bodyOf(*command);
+    if (body && body->ByteSizeLong() > kPooledCommandBytes) {
         delete command;
         return;
     }

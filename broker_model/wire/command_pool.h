@@ -7,8 +7,9 @@
 // side and one or more answers on the broker side.
 //
 // A command goes back to its thread's pool, cleared, when its PooledCommand
-// goes, unless it has grown past kPooledCommandBytes encoded (its strings would
-// keep that capacity) or the pool is full.
+// goes, unless its message (the one its type names) has grown past
+// kPooledCommandBytes encoded (its strings would keep that capacity) or the
+// pool is full.
 
 #include <cstddef>
 #include <memory>
