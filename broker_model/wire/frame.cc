@@ -26,6 +26,50 @@ void putMessage(std::string& out, std::size_t at, const google::protobuf::Messag
     message.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at));
 }
 
+// A varint's bytes at `p`; returns the byte after it.
+std::uint8_t* putVarint(std::uint8_t* p, std::uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = static_cast<std::uint8_t>(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = static_cast<std::uint8_t>(v);
+    return p;
+}
+
+std::size_t varintSize(std::uint64_t v) {
+    std::size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        ++n;
+    }
+    return n;
+}
+
+// Serialises `command`, whose ByteSizeLong (`size`) was called, at `at`. A
+// command is its type (field 1) and the message its type names (field number
+// == type value); when those two account for every byte of `size`, nothing else
+// is set, and their encoding is what protobuf writes (fields in number order):
+// written here, without BaseCommand's serialiser testing its ~60 optional
+// messages. Any other command goes through protobuf.
+void putCommand(std::string& out, std::size_t at, const pulsar::proto::BaseCommand& command, std::size_t size) {
+    auto* p = reinterpret_cast<std::uint8_t*>(out.data() + at);
+    const auto* body = bodyOf(command);
+    if (body && command.has_type()) {
+        const auto type = static_cast<std::uint64_t>(command.type());
+        const auto bodySize = static_cast<std::uint64_t>(body->GetCachedSize());
+        const auto bodyTag = (type << 3) | 2;
+        if (1 + varintSize(type) + varintSize(bodyTag) + varintSize(bodySize) + bodySize == size) {
+            *p++ = 0x08;  // field 1, varint
+            p = putVarint(p, type);
+            p = putVarint(p, bodyTag);
+            p = putVarint(p, bodySize);
+            body->SerializeWithCachedSizesToArray(p);
+            return;
+        }
+    }
+    command.SerializeWithCachedSizesToArray(p);
+}
+
 }  // namespace
 
 std::uint32_t crc32c(std::string_view bytes) {
@@ -40,7 +84,7 @@ void encodeFrameInto(const pulsar::proto::BaseCommand& command, std::string& out
     out.resize(8 + size);
     setU32(out, 0, static_cast<std::uint32_t>(4 + size));
     setU32(out, 4, static_cast<std::uint32_t>(size));
-    putMessage(out, 8, command);
+    putCommand(out, 8, command, size);
 }
 
 std::string encodeFrame(const pulsar::proto::BaseCommand& command) {
@@ -65,7 +109,7 @@ std::string encodePayloadFrame(const pulsar::proto::BaseCommand& command, const 
     setU32(out, 0, static_cast<std::uint32_t>(4 + bodySize + entryBlock + crcBlock + checked));
     setU32(out, 4, static_cast<std::uint32_t>(bodySize));
     std::size_t at = 8;
-    putMessage(out, at, command);
+    putCommand(out, at, command, bodySize);
     at += bodySize;
     if (brokerEntry) {
         out[at] = '\x0e';

@@ -259,6 +259,39 @@ TEST_CASE("§8.1 a command's required fields are judged as protobuf's IsInitiali
     CHECK(initialized < parsed);
 }
 
+TEST_CASE("§8.1 a command is framed as the very bytes protobuf serialises", "[wire][ref-8.1]") {
+    // encodeFrame writes the usual command (its type and its message) itself;
+    // every command must still come out as protobuf's own serialisation.
+    std::vector<BaseCommand> commands;
+    commands.push_back(TestClient::subscribeCmd("persistent://public/default/x", "s", 5, 6, wireSchema(Schema::String)));
+    commands.push_back(sendCmd(4, 9));
+    commands.push_back(*wire::producerSuccess(300, "p-1", wire::encodeSchemaVersion(2)));
+    commands.push_back(*wire::topicsOfNamespace(1ULL << 40, {std::string(200, 't'), "persistent://public/default/b"}));
+    BaseCommand two;  // two messages: protobuf's serialiser
+    two.set_type(BaseCommand::PING);
+    two.mutable_ping();
+    two.mutable_close_producer()->set_producer_id(1);
+    two.mutable_close_producer()->set_request_id(2);
+    commands.push_back(two);
+    BaseCommand typeOnly;  // no message
+    typeOnly.set_type(BaseCommand::PONG);
+    commands.push_back(typeOnly);
+    BaseCommand unknown = *wire::success(3);  // a field this proto does not know
+    unknown.GetReflection()->MutableUnknownFields(&unknown)->AddVarint(1000, 7);
+    commands.push_back(unknown);
+    for (const auto& c : commands) {
+        INFO(c.ShortDebugString());
+        const auto frame = wire::encodeFrame(c);
+        CHECK(frame.substr(8) == c.SerializeAsString());
+        pulsar::proto::MessageMetadata meta;
+        meta.set_producer_name("p");
+        meta.set_sequence_id(1);
+        meta.set_publish_time(1);
+        const auto payload = wire::encodePayloadFrame(c, meta, "x", wire::Checksum::none);
+        CHECK(payload.substr(8, c.ByteSizeLong()) == c.SerializeAsString());
+    }
+}
+
 TEST_CASE("§8.1 a frame the broker encodes decodes to its command exactly when decodesToItself says so", "[wire][ref-8.1]") {
     // An in-process client keeps the broker's command instead of decoding its
     // frame (ServerCnx::Receiver): only where the decode would succeed and give
