@@ -143,6 +143,10 @@ void ServerCnx::send(wire::PooledCommand cmd) {
     if (closed_) return;
     if (observer_) observer_(*cmd);
     if (receive_) {
+        if (wire::decodesToItself(*cmd)) {
+            receive_(std::move(cmd), std::string_view());
+            return;
+        }
         wire::encodeFrameInto(*cmd, out_);
         receive_(std::move(cmd), out_);
         return;
@@ -172,13 +176,20 @@ std::optional<std::string> ServerCnx::receive(std::string_view bytes) {
 
 std::optional<std::string> ServerCnx::receive(const wire::Frame& frame) {
     if (closed_) return "the connection is closed";
-    auto refused = dispatch(frame);
+    auto refused = dispatch(frame.command, &frame);
     if (refused) close();
     return refused;
 }
 
-std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
-    const auto& c = frame.command;
+std::optional<std::string> ServerCnx::receive(const BaseCommand& command) {
+    if (closed_) return "the connection is closed";
+    if (!wire::decodesToItself(command)) return receive(wire::encodeFrame(command));
+    auto refused = dispatch(command, nullptr);
+    if (refused) close();
+    return refused;
+}
+
+std::optional<std::string> ServerCnx::dispatch(const BaseCommand& c, const wire::Frame* frame) {
     if (!connected_ && c.type() != BaseCommand::CONNECT) {
         return "received " + BaseCommand::Type_Name(c.type()) + " before CONNECT";
     }
@@ -196,7 +207,10 @@ std::optional<std::string> ServerCnx::dispatch(const wire::Frame& frame) {
                 return "malformed frame: CommandSubscribe.schema.type 21 is unknown to this broker's protocol";
             handleSubscribe(c.subscribe());
             return std::nullopt;
-        case BaseCommand::SEND: handleSend(c.send(), frame); return std::nullopt;
+        case BaseCommand::SEND:
+            if (frame == nullptr) return "a SEND without its payload";  // never handed over (decodesToItself)
+            handleSend(c.send(), *frame);
+            return std::nullopt;
         case BaseCommand::CLOSE_PRODUCER: handleCloseProducer(c.close_producer()); return std::nullopt;
         case BaseCommand::CLOSE_CONSUMER: handleCloseConsumer(c.close_consumer()); return std::nullopt;
         case BaseCommand::GET_SCHEMA: handleGetSchema(c.getschema()); return std::nullopt;

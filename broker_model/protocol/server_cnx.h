@@ -27,9 +27,11 @@ public:
     /// Called with every frame the broker sends to this client.
     using Sender = std::function<void(std::string frame)>;
     /// For a client in the same process (sim/clients/client_session.h): every
-    /// command the broker sends, handed over with the frame it was encoded
-    /// into (valid during the call), so that the client can read it without
-    /// decoding it again.
+    /// command the broker sends, handed over with its frame. The frame is empty
+    /// when decoding it would give back the command and nothing else
+    /// (wire::decodesToItself): it is not encoded then, and the client reads
+    /// the command as it is. Otherwise it is the frame the command went out as
+    /// (valid during the call), which the client decodes.
     using Receiver = std::function<void(wire::PooledCommand command, std::string_view frame)>;
     /// Shown every command the broker sends, before it is encoded (`cnxsim serve --trace`).
     using Observer = std::function<void(const pulsar::proto::BaseCommand& command)>;
@@ -52,6 +54,10 @@ public:
     /// The same for a frame already decoded (by a wire::FrameStream reading a
     /// byte stream): every BaseCommand type is handled or refused, none crashes.
     std::optional<std::string> receive(const wire::Frame& frame);
+    /// The same for a command from a client in the same process: handled as
+    /// receive(wire::encodeFrame(command)), without the encode and the decode
+    /// when the decode would give back the command (wire::decodesToItself).
+    std::optional<std::string> receive(const pulsar::proto::BaseCommand& command);
 
     /// The decision trace of the request `requestId` (empty if unknown).
     TracePtr trace(std::uint64_t requestId) const;
@@ -118,7 +124,9 @@ private:
         std::optional<SchemaData> schema;
     };
 
-    std::optional<std::string> dispatch(const wire::Frame& frame);
+    // `frame` is the decoded frame `c` came in, null for a command handed over
+    // as it is (never a payload command).
+    std::optional<std::string> dispatch(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
     void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);

@@ -45,27 +45,33 @@ std::size_t varintSize(std::uint64_t v) {
     return n;
 }
 
-// Serialises `command`, whose ByteSizeLong (`size`) was called, at `at`. A
-// command is its type (field 1) and the message its type names (field number
-// == type value); when those two account for every byte of `size`, nothing else
-// is set, and their encoding is what protobuf writes (fields in number order):
-// written here, without BaseCommand's serialiser testing its ~60 optional
-// messages. Any other command goes through protobuf.
+// Whether `command`, whose ByteSizeLong (`size`) was called, is its type
+// (field 1) and `body`, the message its type names (field number == type
+// value), and nothing else: those two account for every byte of `size`.
+bool onlyTypeAndBody(const pulsar::proto::BaseCommand& command, const google::protobuf::MessageLite& body,
+                     std::size_t size) {
+    const auto type = static_cast<std::uint64_t>(command.type());
+    const auto bodySize = static_cast<std::uint64_t>(body.GetCachedSize());
+    return command.has_type() &&
+           1 + varintSize(type) + varintSize((type << 3) | 2) + varintSize(bodySize) + bodySize == size;
+}
+
+// Serialises `command`, whose ByteSizeLong (`size`) was called, at `at`. The
+// usual command is its type and its message only (onlyTypeAndBody), and their
+// encoding is what protobuf writes (fields in number order): written here,
+// without BaseCommand's serialiser testing its ~60 optional messages. Any other
+// command goes through protobuf.
 void putCommand(std::string& out, std::size_t at, const pulsar::proto::BaseCommand& command, std::size_t size) {
     auto* p = reinterpret_cast<std::uint8_t*>(out.data() + at);
     const auto* body = bodyOf(command);
-    if (body && command.has_type()) {
+    if (body && onlyTypeAndBody(command, *body, size)) {
         const auto type = static_cast<std::uint64_t>(command.type());
-        const auto bodySize = static_cast<std::uint64_t>(body->GetCachedSize());
-        const auto bodyTag = (type << 3) | 2;
-        if (1 + varintSize(type) + varintSize(bodyTag) + varintSize(bodySize) + bodySize == size) {
-            *p++ = 0x08;  // field 1, varint
-            p = putVarint(p, type);
-            p = putVarint(p, bodyTag);
-            p = putVarint(p, bodySize);
-            body->SerializeWithCachedSizesToArray(p);
-            return;
-        }
+        *p++ = 0x08;  // field 1, varint
+        p = putVarint(p, type);
+        p = putVarint(p, (type << 3) | 2);
+        p = putVarint(p, static_cast<std::uint64_t>(body->GetCachedSize()));
+        body->SerializeWithCachedSizesToArray(p);
+        return;
     }
     command.SerializeWithCachedSizesToArray(p);
 }
@@ -157,16 +163,18 @@ bool decodeFrame(std::string_view bytes, Frame& out, std::string* error) {
     return parseFrameBody(bytes.substr(4), out, error);
 }
 
-bool decodesToItself(const pulsar::proto::BaseCommand& command, std::string_view frame) {
-    // decodeFrame's checks, on bytes that are the command's encoding: parsing
-    // them gives the command back field for field (proto2, built by setters).
-    if (frame.size() < 8) return false;
-    const std::uint32_t total = getU32(frame, 0);
-    const std::uint32_t commandSize = getU32(frame, 4);
-    if (static_cast<std::size_t>(total) + 4 != frame.size() || frameSizeProblem(total, kMaxFrameSize)) return false;
-    if (static_cast<std::size_t>(commandSize) + 8 != frame.size()) return false;
-    if (isPayloadCommand(command.type()) || !hasBody(command)) return false;
-    return commandInitialized(command, frame.substr(8));
+bool decodesToItself(const pulsar::proto::BaseCommand& command) {
+    // decodeFrame's checks of encodeFrame(command), judged from the command:
+    // the frame's size, no payload, the command's message, its required fields
+    // (the message's own when the command is nothing else, onlyTypeAndBody).
+    // Parsing what protobuf serialised from a message built by setters gives
+    // that message back field for field (proto2; an enum setter takes only
+    // the enum's values, which the parser keeps).
+    if (!command.has_type() || isPayloadCommand(command.type()) || !hasBody(command)) return false;
+    const std::size_t size = command.ByteSizeLong();
+    if (size > kMaxFrameSize - 4) return false;  // totalSize = 4 + size
+    const auto* body = bodyOf(command);  // null for a PING or PONG without its (empty) message
+    return body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
 }
 
 std::string encodeSchemaVersion(std::int64_t version) {

@@ -60,11 +60,14 @@ std::optional<Frame> decodeFrame(std::string_view frame, std::string* error);
 /// caller that keeps the frame where it is decoded. False with `error` set
 /// when the frame is malformed.
 bool decodeFrame(std::string_view frame, Frame& out, std::string* error);
-/// Whether decodeFrame(`frame`) succeeds and gives back `command` and nothing
-/// else, for `frame` = encodeFrame(`command`): its size is within the limit,
-/// it carries no payload, and the command has its message and every required
-/// field. A receiver that holds the command need not decode the frame then.
-bool decodesToItself(const pulsar::proto::BaseCommand& command, std::string_view frame);
+/// Whether decodeFrame(encodeFrame(`command`)) succeeds and gives back
+/// `command` and nothing else: the frame is within the size limit, carries no
+/// payload, and the command has its message and every required field. Judged
+/// from the command, without encoding it (its ByteSizeLong is called, and
+/// cached), for a command built by setters, as the model and the modelled
+/// clients build theirs. A receiver in the same process (ServerCnx's Receiver,
+/// ServerCnx::receive of a command) takes such a command as it is.
+bool decodesToItself(const pulsar::proto::BaseCommand& command);
 
 /// 8-byte big-endian signed version (§4.1), as in `schema_version` fields.
 std::string encodeSchemaVersion(std::int64_t version);

@@ -29,12 +29,12 @@ ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::mo
 }
 
 void ClientSession::arrived(wire::PooledCommand command, std::string_view frame) {
-    // Decoding the frame would give the command back, and nothing else, when
-    // decodesToItself says so: then it is kept as it came. Any other frame (a
-    // MESSAGE with its payload, one a decode refuses) is decoded, as a client
-    // reading the socket decodes it, and dropped when that fails.
+    // No frame: decoding it would have given back the command and nothing
+    // else (ServerCnx::Receiver), which is kept as it came. A frame (a MESSAGE
+    // with its payload, one a decode refuses) is decoded, as a client reading
+    // the socket decodes it, and dropped when that fails.
     Received received;
-    if (wire::decodesToItself(*command, frame)) {
+    if (frame.empty()) {
         received = Received(std::move(command));
     } else {
         std::string error;
@@ -70,8 +70,7 @@ void ClientSession::arrived(wire::PooledCommand command, std::string_view frame)
 
 std::optional<std::string> ClientSession::send(const BaseCommand& command) {
     if (auto rid = wire::requestIdOfRequest(command)) asked_.emplace(*rid, std::pair{command.type(), 0});
-    wire::encodeFrameInto(command, out_);
-    return cnx_->receive(out_);
+    return cnx_->receive(command);
 }
 
 std::vector<std::string> ClientSession::unanswered() const {

@@ -23,8 +23,8 @@ namespace cnx::sim {
 /// What the broker sent, as a session's inbox keeps it and hands it over
 /// whole, never copied or moved member by member (a BaseCommand is 528 bytes,
 /// and each construction, swap and destruction costs hundreds of instructions
-/// on every step): the broker's own command when its frame decodes to nothing
-/// else (wire::decodesToItself), or else the frame decoded. Reads as the command.
+/// on every step): the broker's own command when its frame would decode to
+/// nothing else (wire::decodesToItself), or else the frame decoded. Reads as the command.
 class Received {
 public:
     Received() = default;
@@ -48,8 +48,9 @@ public:
     int negotiatedProtocol() const { return negotiated_; }
     ServerCnx& cnx() { return *cnx_; }
 
-    /// Frames and sends `command`. A refusal of the frame (the connection
-    /// closes) is returned as text.
+    /// Sends `command` as its frame would go: handed to ServerCnx::receive,
+    /// which decodes the frame only where it would not give the command back.
+    /// A refusal of the frame (the connection closes) is returned as text.
     std::optional<std::string> send(const pulsar::proto::BaseCommand& command);
     /// Sends a SEND payload command with minimal MessageMetadata.
     std::optional<std::string> sendMessage(std::uint64_t producerId, std::uint64_t sequenceId,
@@ -93,7 +94,6 @@ private:
     // ascending order, so an insertion lands at the end.
     boost::container::flat_map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
     boost::container::flat_map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
-    std::string out_;  // the frame being sent: one buffer, reused
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
     std::uint64_t lastRequestId_ = 0;
