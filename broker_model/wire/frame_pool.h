@@ -3,9 +3,10 @@
 // a frame that held a command before reuses its protobuf messages and the
 // capacity of their strings (protobuf's Clear keeps both), where a fresh
 // BaseCommand (528 bytes) allocates every message and string of the frame and
-// frees them all again when it goes. `cnxsim serve` decodes a frame for every
-// command a client sends; the modelled connections of `cnxsim run` for every
-// SEND and MESSAGE (other commands go across as they are: wire::decodesToItself).
+// frees them all again when it goes. ServerCnx::receive of bytes decodes here,
+// and so does a modelled client (sim/clients/client_session.h): in `cnxsim run`
+// every SEND and MESSAGE (other commands go across as they are, see
+// wire::decodesToItself).
 //
 // A frame goes back to its thread's pool when its PooledFrame goes, unless the
 // bytes it was decoded from passed kPooledFrameBytes (its strings would keep
