@@ -175,16 +175,17 @@ std::optional<std::string> ServerCnx::receive(std::string_view bytes) {
 }
 
 std::optional<std::string> ServerCnx::receive(const wire::Frame& frame) {
-    if (closed_) return "the connection is closed";
-    auto refused = dispatch(frame.command, &frame);
-    if (refused) close();
-    return refused;
+    return accept(frame.command, &frame);
 }
 
 std::optional<std::string> ServerCnx::receive(const BaseCommand& command) {
+    if (!closed_ && !wire::decodesToItself(command)) return receive(wire::encodeFrame(command));
+    return accept(command, nullptr);
+}
+
+std::optional<std::string> ServerCnx::accept(const BaseCommand& c, const wire::Frame* frame) {
     if (closed_) return "the connection is closed";
-    if (!wire::decodesToItself(command)) return receive(wire::encodeFrame(command));
-    auto refused = dispatch(command, nullptr);
+    auto refused = dispatch(c, frame);
     if (refused) close();
     return refused;
 }

@@ -125,7 +125,9 @@ private:
     };
 
     // `frame` is the decoded frame `c` came in, null for a command handed over
-    // as it is (never a payload command).
+    // as it is (never a payload command). accept refuses it on a closed
+    // connection and closes the connection when dispatch refuses it.
+    std::optional<std::string> accept(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     std::optional<std::string> dispatch(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
