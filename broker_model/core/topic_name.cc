@@ -1,5 +1,6 @@
 #include "broker_model/core/topic_name.h"
 
+#include <array>
 #include <charconv>
 
 namespace cnx {
@@ -7,17 +8,27 @@ namespace {
 
 constexpr std::string_view kPartitionSuffix = "-partition-";
 
+// The characters a tenant or namespace may hold: [A-Za-z0-9-_.=:]. A table,
+// not a chain of comparisons: every admission parses its topic's name.
+constexpr auto kSegmentChars = [] {
+    std::array<bool, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (int c = '0'; c <= '9'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("-_.=:")) t[static_cast<unsigned char>(c)] = true;
+    return t;
+}();
+
 bool validSegment(std::string_view s) {
     if (s.empty()) return false;
-    for (char c : s) {
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                  c == '_' || c == '.' || c == '=' || c == ':';
-        if (!ok) return false;
-    }
+    for (char c : s)
+        if (!kSegmentChars[static_cast<unsigned char>(c)]) return false;
     return true;
 }
 
 int parsePartition(std::string_view local) {
+    // A partition's name ends in a digit; most names do not, and need no search.
+    if (local.empty() || local.back() < '0' || local.back() > '9') return -1;
     auto at = local.rfind(kPartitionSuffix);
     if (at == std::string_view::npos) return -1;
     auto digits = local.substr(at + kPartitionSuffix.size());
@@ -67,7 +78,18 @@ std::optional<TopicName> TopicName::parse(std::string_view text, std::string* er
         fail(error, text, "empty tenant, namespace or topic, or a character outside [A-Za-z0-9-_.=:]");
         return std::nullopt;
     }
-    t.assign(persistent, tenant, ns, local);
+    const auto domain = static_cast<std::uint32_t>(text.size() - rest.size());
+    if (domain == 0) {  // `tenant/namespace/local`: the domain is added
+        t.assign(persistent, tenant, ns, local);
+        return t;
+    }
+    // The text is the full name already: kept as it is, the parts found in it.
+    t.persistent_ = persistent;
+    t.full_.assign(text);
+    t.tenantAt_ = domain;
+    t.nsAt_ = static_cast<std::uint32_t>(domain + first + 1);
+    t.localAt_ = static_cast<std::uint32_t>(domain + second + 1);
+    t.partition_ = parsePartition(local);
     return t;
 }
 
@@ -110,10 +132,11 @@ TopicName TopicName::partition(int i) const {
     return p;
 }
 
-std::string TopicName::schemaId() const {
+std::string TopicName::schemaId() const { return std::string(schemaIdView()); }
+
+std::string_view TopicName::schemaIdView() const {
     // `tenant/namespace/local` is the full name's tail, less any partition suffix.
-    auto base = baseLocalName();
-    return std::string(part(tenantAt_, localAt_ + base.size()));
+    return part(tenantAt_, localAt_ + baseLocalName().size());
 }
 
 bool TopicName::isSystemTopic() const {

@@ -38,6 +38,8 @@ public:
     TopicName partition(int i) const;
     /// §3.1: `tenant/namespace/local` of the partitioned base, no domain.
     std::string schemaId() const;
+    /// schemaId() as a view into the full name: valid while this name is.
+    std::string_view schemaIdView() const;
     /// System topics (`__change_events`, `__transaction_*`, ...) of §5.3.
     bool isSystemTopic() const;
 
