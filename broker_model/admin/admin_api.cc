@@ -38,8 +38,8 @@ AdminResponse AdminResponse::bareFailure(TracePtr trace, int status, std::string
 namespace {
 
 // Admin work runs with no client connection; it touches `topic`'s schema id.
-Stage adminStage(StageKind kind, const TopicName& topic) {
-    return Stage{kind, {}, topic.toString(), topic.schemaId()};
+StageRef adminStage(StageKind kind, const TopicName& topic) {
+    return StageRef{kind, topic.toString(), topic.schemaIdView()};
 }
 
 // §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a

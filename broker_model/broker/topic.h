@@ -162,7 +162,7 @@ private:
     /// topic are read or written (Scheduler::touch), for a race explorer.
     void touched(bool write) const;
     /// A stage of this topic (its name and schema id).
-    Stage stage(StageKind kind) const { return Stage{kind, {}, name_.toString(), schemaId_}; }
+    StageRef stage(StageKind kind) const { return StageRef{kind, name_.toString(), schemaId_}; }
     bool notIdle(std::string* why) const;
     /// The attached producer whose access mode is not Shared, if any.
     const AttachedProducer* exclusiveHolder() const;

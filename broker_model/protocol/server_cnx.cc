@@ -422,8 +422,8 @@ void ServerCnx::noteProducerGaps(const pulsar::proto::CommandProducer& cmd, cons
 // §1.3: rejected iff the topic has a schema and enforcement is on.
 void ServerCnx::producerWithoutSchema(std::shared_ptr<Topic> topic, bool replicator,
                                       std::function<void(Result<SchemaVersion>)> done, TracePtr trace) {
-    Stage stage{StageKind::schemaLookup, {}, topic->name().toString(), topic->schemaId()};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), topic = std::move(topic), replicator,
+    const StageRef stage{StageKind::schemaLookup, topic->name().toString(), topic->schemaId()};
+    broker_.scheduler().post(stage, [self = lifetime_.guard(), topic = std::move(topic), replicator,
                                                 done = std::move(done), trace = std::move(trace)] {
         auto* cnx = self.get();
         if (!cnx) return;
@@ -582,8 +582,8 @@ void ServerCnx::subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req,
 
 void ServerCnx::attachConsumer(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic,
                                SchemaType type, TracePtr trace) {
-    Stage stage{StageKind::subscribe, {}, topic->name().toString(), {}};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), req, topic, type, trace] {
+    const StageRef stage{StageKind::subscribe, topic->name().toString(), {}};
+    broker_.scheduler().post(stage, [self = lifetime_.guard(), req, topic, type, trace] {
         if (auto* cnx = self.get()) cnx->subscribeNow(*req, *topic, type, trace);
     });
 }
@@ -683,8 +683,8 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
     }
     // §1.9: until 2.6.1/2.7.0 (#7708) the id kept a `-partition-N` suffix.
     std::string id = broker_.profile().getSchemaStripsPartition ? name->schemaId() : std::string(name->withoutDomain());
-    Stage stage{StageKind::registryRead, {}, name->toString(), id};
-    broker_.scheduler().post(std::move(stage), [self = lifetime_.guard(), requestId, id, wanted, topic = cmd.topic(),
+    const StageRef stage{StageKind::registryRead, name->toString(), id};
+    broker_.scheduler().post(stage, [self = lifetime_.guard(), requestId, id, wanted, topic = cmd.topic(),
                                                 trace] {
         if (auto* cnx = self.get()) cnx->answerGetSchema(requestId, id, wanted, topic, *trace);
     });

@@ -376,7 +376,7 @@ void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& 
         return;
     }
     auto put = std::make_shared<const PutRequest>(PutRequest{id, schema, strategy, std::move(trace), std::move(done)});
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id}, [this, put] { readAndDecide(put); });
+    scheduler_.post(StageRef{StageKind::registryRead, {}, id}, [this, put] { readAndDecide(put); });
 }
 
 void SchemaRegistry::readAndDecide(std::shared_ptr<const PutRequest> put) {
@@ -388,7 +388,7 @@ void SchemaRegistry::readAndDecide(std::shared_ptr<const PutRequest> put) {
         case Decision::Kind::reject: put->done(d.error); return;
         case Decision::Kind::append: break;
     }
-    scheduler_.post(Stage{StageKind::registryWrite, {}, {}, id}, [this, put, seen] { write(put, seen); });
+    scheduler_.post(StageRef{StageKind::registryWrite, {}, id}, [this, put, seen] { write(put, seen); });
 }
 
 // §4.11: the locator update is conditional on the metadata version read with
@@ -428,7 +428,7 @@ void SchemaRegistry::write(std::shared_ptr<const PutRequest> put, std::uint64_t 
 
 void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
                                          VersionCallback done) {
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+    scheduler_.post(StageRef{StageKind::registryRead, {}, id},
                     [this, id, schema, trace = std::move(trace), done = std::move(done)] {
         auto found = findEqualSchema(*profile_, liveList(id), schema);
         if (found.error) {
@@ -454,7 +454,7 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
 
 void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const SchemaData& schema,
                                                 CompatibilityStrategy strategy, TracePtr trace, CheckCallback done) {
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+    scheduler_.post(StageRef{StageKind::registryRead, {}, id},
                     [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         if (profile_->consumerAlwaysCompatibleShortcut && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
             trace->add("§4.7", "checkConsumerCompatibility", "ALWAYS_COMPATIBLE -> pass (#12721)");
@@ -501,7 +501,7 @@ void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& sc
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
-    scheduler_.post(Stage{StageKind::registryRead, {}, {}, id},
+    scheduler_.post(StageRef{StageKind::registryRead, {}, id},
                     [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         done(isTransitive(strategy) ? checkWithAll(id, schema, strategy, *trace)
                                     : checkWithLatest(id, schema, strategy, *trace));

@@ -9,14 +9,14 @@ AsioScheduler::~AsioScheduler() {
     state_->pending = 0;
 }
 
-void AsioScheduler::enqueue(Stage stage, Continuation fn) {
+void AsioScheduler::enqueue(Stage&& stage, Continuation&& fn) {
     ++state_->pending;
-    boost::asio::post(io_, [this, state = state_, epoch = state_->epoch, stage = std::move(stage),
+    boost::asio::post(io_, [this, state = state_, epoch = state_->epoch, origin = stage.origin,
                             fn = std::move(fn)]() mutable {
         if (!state->alive || epoch != state->epoch) return;  // discarded, or the scheduler is gone
         --state->pending;
         ++state->executed;
-        runContinuation(stage, fn);
+        runContinuation(origin, fn);
     });
 }
 

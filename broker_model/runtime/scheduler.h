@@ -30,6 +30,22 @@ public:
         if (stage.origin.connection == 0 && stage.origin.request == 0) stage.origin = current_;
         enqueue(std::move(stage), std::move(fn));
     }
+    /// Queues `fn` as the stage `ref` names; its names are copied only when
+    /// keepsStageNames() (otherwise the kept Stage has empty names).
+    void post(const StageRef& ref, Continuation fn) {
+        Stage stage;
+        stage.kind = ref.kind;
+        stage.origin = current_;
+        if (keepsStageNames()) {
+            stage.topic = ref.topic;
+            stage.schemaId = ref.schemaId;
+        }
+        enqueue(std::move(stage), std::move(fn));
+    }
+    /// Whether the topic and schema id of posted stages are read by anyone
+    /// (a race explorer, a recorded schedule, a log). True unless an
+    /// implementation knows better.
+    virtual bool keepsStageNames() const { return true; }
     /// Drops every continuation not yet run, without running it (their owner
     /// is going away). Returns how many were dropped.
     virtual std::size_t discardPending() = 0;
@@ -62,10 +78,11 @@ public:
     };
 
 protected:
-    virtual void enqueue(Stage stage, Continuation fn) = 0;
+    /// Takes `stage` and `fn` over (references: the post's locals are moved once, into place).
+    virtual void enqueue(Stage&& stage, Continuation&& fn) = 0;
     /// Implementations run every continuation through here.
-    void runContinuation(const Stage& stage, Continuation& fn) {
-        OriginScope scope(*this, stage.origin);
+    void runContinuation(const Origin& origin, Continuation& fn) {
+        OriginScope scope(*this, origin);
         fn();
     }
 

@@ -40,6 +40,16 @@ struct Stage {
     std::string schemaId;  // registry key read or written; empty when none
 };
 
+/// A stage as the model posts it: its names are views, valid during the post
+/// call only. The scheduler copies them into the Stage it keeps when anyone
+/// will read them (Scheduler::keepsStageNames); a run that only needs the
+/// continuations to run in order does not pay for two strings a stage.
+struct StageRef {
+    StageKind kind = StageKind::schemaLookup;
+    std::string_view topic;     // as Stage::topic
+    std::string_view schemaId;  // as Stage::schemaId
+};
+
 /// One line for schedules and logs: "cnx 2 req 5: registry write public/default/t".
 std::string describe(const Stage& stage);
 

@@ -61,6 +61,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
       rng_(seed),
       scheduler_(mode == ScheduleMode::random ? static_cast<Chooser*>(&random_) : nullptr) {
     startRelease_ = profile.release;
+    scheduler_.keepStageNames(false);  // until a race's driver reads them (setRace)
     broker_ = std::make_unique<Broker>(*profile_, scheduler_);
     admin_ = std::make_unique<AdminApi>(*broker_);
 }

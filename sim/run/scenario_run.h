@@ -51,7 +51,12 @@ public:
 
     /// Races run through `driver` from now on (nullptr: steps run sequentially).
     /// The driver runs branches on fibers; see sim/run/race_driver.h.
-    void setRace(RaceDriver* driver) { race_ = driver; }
+    /// A race's driver reads the stages' names (SimScheduler::readyTasks);
+    /// steps run one at a time do not, and post stages without them.
+    void setRace(RaceDriver* driver) {
+        race_ = driver;
+        scheduler_.keepStageNames(driver != nullptr);
+    }
     /// Clients of the run, for invariants: every session's unanswered requests.
     std::vector<std::string> unansweredRequests() const;
     /// Admin calls whose callback did not run exactly once.

@@ -6,7 +6,7 @@ namespace cnx::sim {
 
 SimScheduler::~SimScheduler() = default;
 
-void SimScheduler::enqueue(Stage stage, Continuation fn) {
+void SimScheduler::enqueue(Stage&& stage, Continuation&& fn) {
     // Built where it waits: a Task is a Stage, a function and its ids, and moving one costs.
     ready_.emplace_back(std::move(stage), std::move(fn), race::mixIds(currentId_, ++posted_), currentId_,
                         currentFiber_, nextSeq_++);
@@ -68,17 +68,23 @@ std::size_t SimScheduler::pendingOf(int fiber) const {
 }
 
 void SimScheduler::run(std::size_t i) {
-    Task task = std::move(ready_[i]);
+    // Only what the continuation needs leaves the list: its function, its
+    // origin and its ids, not the whole Task with the stage's two strings.
+    auto& t = ready_[i];
+    if (recordStages_) ranStages_.push_back(describe(t.stage));
+    Continuation fn = std::move(t.fn);
+    const Origin origin = t.stage.origin;
+    const auto id = t.id;
+    const int fiber = t.fiber;
     ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (recordStages_) ranStages_.push_back(describe(task.stage));
     ++executed_;
     auto savedId = currentId_;
     auto savedPosted = posted_;
     auto savedFiber = currentFiber_;
-    currentId_ = task.id;
+    currentId_ = id;
     posted_ = 0;
-    currentFiber_ = task.fiber;
-    runContinuation(task.stage, task.fn);
+    currentFiber_ = fiber;
+    runContinuation(origin, fn);
     currentId_ = savedId;
     posted_ = savedPosted;
     currentFiber_ = savedFiber;

@@ -42,6 +42,11 @@ public:
     void setChooser(Chooser* chooser) { chooser_ = chooser ? chooser : &fifo_; }
     /// Keeps a description of every stage run (`ranStages`); off by default (it costs a string per stage).
     void recordStages(bool on) { recordStages_ = on; }
+    /// Whether stages keep their topic and schema id (Scheduler::keepsStageNames).
+    /// On by default. Only a race explorer (readyTasks) and recordStages read
+    /// them; a run that uses neither turns this off and saves two strings a stage.
+    void keepStageNames(bool on) { keepStageNames_ = on; }
+    bool keepsStageNames() const override { return keepStageNames_ || recordStages_; }
 
     std::size_t pending() const { return ready_.size(); }
     /// The stages waiting to run, oldest first.
@@ -81,7 +86,7 @@ public:
 
 private:
     struct Task {
-        Task(Stage stage_, Continuation fn_, std::uint64_t id_, std::uint64_t parent_, int fiber_, std::uint64_t seq_)
+        Task(Stage&& stage_, Continuation&& fn_, std::uint64_t id_, std::uint64_t parent_, int fiber_, std::uint64_t seq_)
             : stage(std::move(stage_)), fn(std::move(fn_)), id(id_), parent(parent_), fiber(fiber_), seq(seq_) {}
         Stage stage;
         Continuation fn;
@@ -91,7 +96,7 @@ private:
         std::uint64_t seq = 0;
     };
     void run(std::size_t index);
-    void enqueue(Stage stage, Continuation fn) override;
+    void enqueue(Stage&& stage, Continuation&& fn) override;
 
     FifoChooser fifo_;
     Chooser* chooser_;
@@ -100,6 +105,7 @@ private:
     std::vector<std::string> ranStages_;
     std::size_t executed_ = 0;
     bool recordStages_ = false;
+    bool keepStageNames_ = true;
     // The transition running now (a continuation, or the client code set by setTransition).
     std::uint64_t currentId_ = 0;
     std::uint64_t posted_ = 0;  // by the current transition
