@@ -78,7 +78,9 @@ void ScenarioRun::settle() {
 }
 
 void ScenarioRun::reserveOrder(const std::string& key) {
-    if (orderOf_.try_emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, key);
+    const auto& open = key[0] == 'p' ? producers_ : consumers_;
+    if (open.count(key.substr(2))) return;  // open already: it keeps its order
+    if (reservedOrder_.try_emplace(key, nextOrder_).second) ++nextOrder_;
 }
 
 std::vector<std::string> ScenarioRun::unansweredRequests() const {
@@ -353,19 +355,27 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
 }
 
 // Handles are kept in the order they first connected (reconnects follow it).
+// A handle open already (a reconnect) keeps its order, a reserved one takes
+// its reservation, any other comes last.
 void ScenarioRun::remember(OpenHandle&& h) {
-    std::string key = (h.producer ? "p/" : "c/") + h.name;
     auto& map = h.producer ? producers_ : consumers_;
-    if (orderOf_.try_emplace(key, nextOrder_).second) order_.emplace(nextOrder_++, std::move(key));
-    map[h.name] = std::move(h);
+    auto [it, fresh] = map.try_emplace(h.name);
+    if (!fresh) {
+        h.order = it->second.order;
+    } else if (auto r = reservedOrder_.empty() ? reservedOrder_.end()
+                                               : reservedOrder_.find((h.producer ? "p/" : "c/") + h.name);
+               r != reservedOrder_.end()) {
+        h.order = r->second;
+        reservedOrder_.erase(r);
+    } else {
+        h.order = nextOrder_++;
+    }
+    it->second = std::move(h);
 }
 
 void ScenarioRun::forget(bool producer, const std::string& name) {
     (producer ? producers_ : consumers_).erase(name);
-    auto it = orderOf_.find((producer ? "p/" : "c/") + name);
-    if (it == orderOf_.end()) return;
-    order_.erase(it->second);
-    orderOf_.erase(it);
+    if (!reservedOrder_.empty()) reservedOrder_.erase((producer ? "p/" : "c/") + name);
 }
 
 Observed ScenarioRun::close(const CloseStep& st) {

@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "broker_model/admin/admin_api.h"
@@ -94,6 +93,7 @@ private:
         std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
         std::string schemaVersion;  // producers: wire bytes of partition 0
         std::uint64_t nextSequence = 0;
+        std::uint64_t order = 0;  // first-connect order among the open handles (remember)
 
         const std::string& topic() const { return producer ? producerStep->topic : subscribeStep->topic; }
         TopicName firstPart() const { return *TopicName::parse(parts.front().first); }
@@ -169,10 +169,10 @@ private:
     std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
     std::map<std::string, OpenHandle> producers_;
     std::map<std::string, OpenHandle> consumers_;
-    // "p/<name>", "c/<name>" in first-connect order: sequence -> key, and its index key -> sequence,
-    // so remembering and forgetting a handle is O(log n) however many are open.
-    std::map<std::uint64_t, std::string> order_;
-    std::unordered_map<std::string, std::uint64_t> orderOf_;
+    // First-connect order: an open handle keeps its own (OpenHandle::order);
+    // a race's branches reserve theirs before they connect ("p/<name>",
+    // "c/<name>" -> order) and take it when they are remembered.
+    std::map<std::string, std::uint64_t> reservedOrder_;
     std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
     mutable std::map<std::string, TopicName, std::less<>> topicNames_;  // topicOf's parses, by the scenario's text

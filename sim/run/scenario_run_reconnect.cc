@@ -16,11 +16,10 @@ Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& wh
     Observed out;
     out.trace = std::move(trace);
     std::vector<OpenHandle> handles;
-    for (const auto& [_, key] : order_) {
-        auto& map = key[0] == 'p' ? producers_ : consumers_;
-        auto it = map.find(key.substr(2));
-        if (it != map.end() && which(it->second)) handles.push_back(it->second);
-    }
+    for (const auto* map : {&producers_, &consumers_})
+        for (const auto& [_, h] : *map)
+            if (which(h)) handles.push_back(h);
+    std::sort(handles.begin(), handles.end(), [](const OpenHandle& a, const OpenHandle& b) { return a.order < b.order; });
     std::vector<Observed> results(handles.size());
     if (race_ && race_->onFiber()) {
         // In a race every client reconnects on its own, racing the others.
