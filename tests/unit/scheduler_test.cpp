@@ -85,6 +85,45 @@ TEST_CASE("a stage posted while a request is handled or a continuation runs take
     CHECK(s.currentOrigin().connection == 0);
 }
 
+TEST_CASE("a stage posted by reference keeps its names while anyone reads them, and its origin always", "[scheduler]") {
+    // The model posts a StageRef of views; the names are copied only when a
+    // race's driver (readyTasks) or a recorded schedule will read them.
+    const std::string topic = "persistent://public/default/t", id = "public/default/t";
+    auto postOne = [&](SimScheduler& s) {
+        cnx::Scheduler::OriginScope scope(s, cnx::Origin{4, 9});
+        s.post(cnx::StageRef{StageKind::schemaLookup, topic, id}, [] {});
+    };
+    SECTION("kept by default") {
+        SimScheduler s;
+        postOne(s);
+        REQUIRE(s.ready().size() == 1);
+        CHECK(s.ready()[0]->topic == topic);
+        CHECK(s.ready()[0]->schemaId == id);
+        CHECK(s.ready()[0]->origin.connection == 4);
+    }
+    SECTION("left out when turned off, the origin kept") {
+        SimScheduler s;
+        s.keepStageNames(false);
+        CHECK_FALSE(s.keepsStageNames());
+        postOne(s);
+        REQUIRE(s.ready().size() == 1);
+        CHECK(s.ready()[0]->topic.empty());
+        CHECK(s.ready()[0]->schemaId.empty());
+        CHECK(s.ready()[0]->kind == StageKind::schemaLookup);
+        CHECK(s.ready()[0]->origin.connection == 4);
+        CHECK(s.ready()[0]->origin.request == 9);
+        CHECK(s.runUntilIdle() == 1);
+    }
+    SECTION("a recorded schedule keeps them even when turned off") {
+        SimScheduler s;
+        s.keepStageNames(false);
+        s.recordStages(true);
+        postOne(s);
+        s.runUntilIdle();
+        CHECK(s.ranStages() == std::vector<std::string>{"cnx 4 req 9: schema lookup public/default/t"});
+    }
+}
+
 TEST_CASE("a random chooser's schedule replays exactly with a scripted chooser", "[scheduler]") {
     auto runWith = [](cnx::sim::Chooser* chooser) {
         SimScheduler s(chooser);
