@@ -177,6 +177,19 @@ bool decodesToItself(const pulsar::proto::BaseCommand& command) {
     return body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
 }
 
+bool payloadFrameDecodesToItself(const pulsar::proto::BaseCommand& command,
+                                 const pulsar::proto::MessageMetadata& metadata, std::size_t payloadSize) {
+    if (!command.has_type() || !isPayloadCommand(command.type()) || !hasBody(command)) return false;
+    const std::size_t size = command.ByteSizeLong();
+    // totalSize = 4 (commandSize) + command + 6 (magic, CRC32C) + 4 (metadataSize) + metadata + payload
+    const std::uint64_t total = 4 + static_cast<std::uint64_t>(size) + 6 + 4 + metadata.ByteSizeLong() + payloadSize;
+    if (total > kMaxFrameSize) return false;
+    const auto* body = bodyOf(command);
+    const bool commandComplete =
+        body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
+    return commandComplete && metadata.IsInitialized();
+}
+
 std::string encodeSchemaVersion(std::int64_t version) {
     std::string out(8, '\0');
     auto v = static_cast<std::uint64_t>(version);

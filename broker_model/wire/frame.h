@@ -69,6 +69,15 @@ bool decodeFrame(std::string_view frame, Frame& out, std::string* error);
 /// ServerCnx::receive of a command) takes such a command as it is.
 bool decodesToItself(const pulsar::proto::BaseCommand& command);
 
+/// Whether decodeFrame(encodePayloadFrame(`command`, `metadata`, a payload of
+/// `payloadSize` bytes)) with its CRC32C block and no broker entry succeeds and
+/// gives back the three, the checksum present and valid: the command is a
+/// payload command (SEND, MESSAGE) with its message and every required field,
+/// the metadata has its required fields, and the frame is within the size
+/// limit. Judged without encoding, as decodesToItself judges a simple command.
+bool payloadFrameDecodesToItself(const pulsar::proto::BaseCommand& command,
+                                 const pulsar::proto::MessageMetadata& metadata, std::size_t payloadSize);
+
 /// 8-byte big-endian signed version (§4.1), as in `schema_version` fields.
 std::string encodeSchemaVersion(std::int64_t version);
 /// nullopt unless `bytes` is exactly 8 bytes.

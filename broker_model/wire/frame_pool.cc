@@ -35,4 +35,21 @@ PooledFrame decodePooledFrame(std::string_view bytes, std::string* error) {
     return out;
 }
 
+PooledFrame pooledPayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
+                               std::string_view payload) {
+    Frame* frame = Pool::take();
+    if (frame) clearForReuse(*frame);
+    else frame = new Frame();
+    // The frame's size is bounded by payloadFrameDecodesToItself's limit; it
+    // goes back to the pool on the same terms as a decoded one.
+    const std::size_t bytes = command.GetCachedSize() + metadata.GetCachedSize() + payload.size() + 18;
+    PooledFrame out(frame, FrameRecycle{bytes <= kPooledFrameBytes});
+    out->command = command;
+    out->metadata.emplace(metadata);
+    out->payload.assign(payload);
+    out->checksumPresent = true;
+    out->checksumValid = true;
+    return out;
+}
+
 }  // namespace cnx::wire

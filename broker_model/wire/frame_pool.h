@@ -4,9 +4,11 @@
 // capacity of their strings (protobuf's Clear keeps both), where a fresh
 // BaseCommand (528 bytes) allocates every message and string of the frame and
 // frees them all again when it goes. ServerCnx::receive of bytes decodes here,
-// and so does a modelled client (sim/clients/client_session.h): in `cnxsim run`
-// every SEND and MESSAGE (other commands go across as they are, see
-// wire::decodesToItself).
+// and so does a modelled client (sim/clients/client_session.h). In `cnxsim run`
+// a modelled client's SEND is built here without bytes (pooledPayloadFrame,
+// when wire::payloadFrameDecodesToItself) and other commands go across as they
+// are (wire::decodesToItself); what is decoded is the rest: a MESSAGE, and
+// anything a decode would refuse.
 //
 // A frame goes back to its thread's pool when its PooledFrame goes, unless the
 // bytes it was decoded from passed kPooledFrameBytes (its strings would keep
@@ -38,5 +40,10 @@ std::size_t pooledFrames();
 /// decodeFrame into a frame from this thread's pool: null with `error` set when
 /// the frame is malformed.
 PooledFrame decodePooledFrame(std::string_view frame, std::string* error);
+/// What decodePooledFrame(encodePayloadFrame(command, metadata, payload)) gives
+/// (CRC32C, no broker entry), built without the bytes. Only for what
+/// payloadFrameDecodesToItself accepts.
+PooledFrame pooledPayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
+                               std::string_view payload);
 
 }  // namespace cnx::wire

@@ -303,6 +303,56 @@ bool decodesBackToItself(const BaseCommand& c) {
            decoded->command.SerializePartialAsString() == c.SerializePartialAsString();
 }
 
+// A field of `m` or of a message set in it, cleared or given a value, by
+// reflection's setters (as a modelled client or the broker builds messages).
+void changeField(google::protobuf::Message& m, std::mt19937& rng, int depth = 0) {
+    auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    const auto* d = m.GetDescriptor();
+    const auto* r = m.GetReflection();
+    if (d->field_count() == 0) return;
+    const auto* f = d->field(static_cast<int>(pick(static_cast<std::size_t>(d->field_count()))));
+    if (f->is_repeated()) {
+        if (rng() % 2) r->ClearField(&m, f);
+        else if (f->type() == google::protobuf::FieldDescriptor::TYPE_STRING || f->type() == google::protobuf::FieldDescriptor::TYPE_BYTES)
+            r->AddString(&m, f, "v");
+        return;
+    }
+    if (rng() % 2) {
+        r->ClearField(&m, f);
+        return;
+    }
+    using FD = google::protobuf::FieldDescriptor;
+    switch (f->cpp_type()) {
+        case FD::CPPTYPE_MESSAGE:
+            if (depth < 3) changeField(*r->MutableMessage(&m, f), rng, depth + 1);
+            break;
+        case FD::CPPTYPE_STRING: r->SetString(&m, f, std::string(pick(4), 's')); break;
+        case FD::CPPTYPE_UINT64: r->SetUInt64(&m, f, rng()); break;
+        case FD::CPPTYPE_INT64: r->SetInt64(&m, f, static_cast<std::int64_t>(rng())); break;
+        case FD::CPPTYPE_UINT32: r->SetUInt32(&m, f, rng()); break;
+        case FD::CPPTYPE_INT32: r->SetInt32(&m, f, static_cast<std::int32_t>(rng())); break;
+        case FD::CPPTYPE_BOOL: r->SetBool(&m, f, rng() % 2); break;
+        case FD::CPPTYPE_ENUM: {
+            const auto* e = f->enum_type();
+            r->SetEnum(&m, f, e->value(static_cast<int>(pick(static_cast<std::size_t>(e->value_count())))));
+            break;
+        }
+        default: break;
+    }
+}
+
+// What payloadFrameDecodesToItself promises: the payload frame (CRC32C, no
+// broker entry) decodes to the command, the metadata and the payload, with a
+// valid checksum.
+bool payloadDecodesBack(const BaseCommand& c, const pulsar::proto::MessageMetadata& m, std::string_view payload) {
+    std::string error;
+    auto decoded = wire::decodeFrame(wire::encodePayloadFrame(c, m, payload), &error);
+    return decoded && decoded->metadata && decoded->payload == payload && decoded->checksumPresent &&
+           decoded->checksumValid && !decoded->brokerEntryMetadata &&
+           decoded->command.SerializePartialAsString() == c.SerializePartialAsString() &&
+           decoded->metadata->SerializePartialAsString() == m.SerializePartialAsString();
+}
+
 }  // namespace
 
 TEST_CASE("§8.1 a command decodes to itself exactly when decodesToItself says so", "[wire][ref-8.1]") {
@@ -362,41 +412,6 @@ TEST_CASE("§8.1 a command decodes to itself exactly when decodesToItself says s
         for (int i = 0; i < base->field_count(); ++i)
             if (base->field(i)->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) messages.push_back(base->field(i));
         auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
-        // A field of `m` or of a message set in it, cleared or given a value.
-        std::function<void(google::protobuf::Message&, int)> change = [&](google::protobuf::Message& m, int depth) {
-            const auto* d = m.GetDescriptor();
-            const auto* r = m.GetReflection();
-            if (d->field_count() == 0) return;
-            const auto* f = d->field(static_cast<int>(pick(static_cast<std::size_t>(d->field_count()))));
-            if (f->is_repeated()) {
-                if (rng() % 2) r->ClearField(&m, f);
-                else if (f->type() == google::protobuf::FieldDescriptor::TYPE_STRING || f->type() == google::protobuf::FieldDescriptor::TYPE_BYTES)
-                    r->AddString(&m, f, "v");
-                return;
-            }
-            if (rng() % 2) {
-                r->ClearField(&m, f);
-                return;
-            }
-            using FD = google::protobuf::FieldDescriptor;
-            switch (f->cpp_type()) {
-                case FD::CPPTYPE_MESSAGE:
-                    if (depth < 3) change(*r->MutableMessage(&m, f), depth + 1);
-                    break;
-                case FD::CPPTYPE_STRING: r->SetString(&m, f, std::string(pick(4), 's')); break;
-                case FD::CPPTYPE_UINT64: r->SetUInt64(&m, f, rng()); break;
-                case FD::CPPTYPE_INT64: r->SetInt64(&m, f, static_cast<std::int64_t>(rng())); break;
-                case FD::CPPTYPE_UINT32: r->SetUInt32(&m, f, rng()); break;
-                case FD::CPPTYPE_INT32: r->SetInt32(&m, f, static_cast<std::int32_t>(rng())); break;
-                case FD::CPPTYPE_BOOL: r->SetBool(&m, f, rng() % 2); break;
-                case FD::CPPTYPE_ENUM: {
-                    const auto* e = f->enum_type();
-                    r->SetEnum(&m, f, e->value(static_cast<int>(pick(static_cast<std::size_t>(e->value_count())))));
-                    break;
-                }
-                default: break;
-            }
-        };
         std::size_t same = 0, differ = 0;
         for (const auto& seed : commands) {
             for (int round = 0; round < 300; ++round) {
@@ -415,7 +430,7 @@ TEST_CASE("§8.1 a command decodes to itself exactly when decodesToItself says s
                             c.set_type(static_cast<BaseCommand::Type>(types->value(static_cast<int>(pick(static_cast<std::size_t>(types->value_count()))))->number()));
                             break;
                         }
-                        default: change(c, 0); break;
+                        default: changeField(c, rng); break;
                     }
                 }
                 const bool said = wire::decodesToItself(c);
@@ -426,6 +441,70 @@ TEST_CASE("§8.1 a command decodes to itself exactly when decodesToItself says s
         }
         CHECK(same > 500);
         CHECK(differ > 500);
+    }
+}
+
+TEST_CASE("§8.1 a payload frame decodes to its parts exactly when payloadFrameDecodesToItself says so", "[wire][ref-8.1]") {
+    // A modelled client hands ServerCnx the frame a SEND's bytes would decode
+    // to (wire::pooledPayloadFrame) only where the decode would succeed and
+    // give back the command, the metadata and the payload, checksum valid.
+    CHECK(wire::payloadFrameDecodesToItself(sendCmd(1, 2), meta(), 5));
+    CHECK(payloadDecodesBack(sendCmd(1, 2), meta(), "hello"));
+    CHECK_FALSE(wire::payloadFrameDecodesToItself(*wire::success(1), meta(), 5));  // not a payload command
+    CHECK_FALSE(wire::payloadFrameDecodesToItself(sendCmd(1, 2), meta(), wire::kMaxFrameSize));  // over the limit
+    {
+        QuietProtobuf quiet;
+        pulsar::proto::MessageMetadata partial;  // producer_name, sequence_id, publish_time are required
+        partial.set_producer_name("p");
+        CHECK_FALSE(wire::payloadFrameDecodesToItself(sendCmd(1, 2), partial, 5));
+        CHECK_FALSE(payloadDecodesBack(sendCmd(1, 2), partial, "hello"));
+    }
+    SECTION("the frame built without bytes is the decoded frame") {
+        const std::string payload = "cnxsim-message";
+        auto built = wire::pooledPayloadFrame(sendCmd(3, 4), meta(), payload);
+        std::string error;
+        auto decoded = wire::decodeFrame(wire::encodePayloadFrame(sendCmd(3, 4), meta(), payload), &error);
+        REQUIRE(decoded);
+        CHECK(built->command.SerializeAsString() == decoded->command.SerializeAsString());
+        REQUIRE(built->metadata);
+        CHECK(built->metadata->SerializeAsString() == decoded->metadata->SerializeAsString());
+        CHECK(built->payload == decoded->payload);
+        CHECK(built->checksumPresent == decoded->checksumPresent);
+        CHECK(built->checksumValid == decoded->checksumValid);
+        CHECK(built->brokerEntryMetadata.has_value() == decoded->brokerEntryMetadata.has_value());
+    }
+    SECTION("commands and metadata changed at random: the two agree") {
+        QuietProtobuf quiet;
+        std::mt19937 rng(20261205);
+        const auto* base = BaseCommand::descriptor();
+        std::vector<const google::protobuf::FieldDescriptor*> messages;
+        for (int i = 0; i < base->field_count(); ++i)
+            if (base->field(i)->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) messages.push_back(base->field(i));
+        auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+        std::size_t same = 0, differ = 0;
+        for (const BaseCommand& seed : {sendCmd(1, 2), *wire::message(1, 2, 3, 0)}) {
+            for (int round = 0; round < 1500; ++round) {
+                BaseCommand c = seed;
+                auto m = meta();
+                const int edits = 1 + static_cast<int>(rng() % 3);
+                for (int e = 0; e < edits; ++e) {
+                    switch (rng() % 6) {
+                        case 0: c.GetReflection()->MutableMessage(&c, messages[pick(messages.size())]); break;
+                        case 1: c.GetReflection()->ClearField(&c, messages[pick(messages.size())]); break;
+                        case 2: changeField(c, rng); break;
+                        default: changeField(m, rng); break;
+                    }
+                }
+                const std::string payload(pick(3) * 7, 'x');
+                const bool said = wire::payloadFrameDecodesToItself(c, m, payload.size());
+                INFO("seed " << seed.ShortDebugString() << ", round " << round << ": " << c.ShortDebugString() << " / "
+                             << m.ShortDebugString());
+                REQUIRE(said == payloadDecodesBack(c, m, payload));
+                (said ? same : differ) += 1;
+            }
+        }
+        CHECK(same > 300);
+        CHECK(differ > 300);
     }
 }
 
