@@ -10,6 +10,7 @@ namespace cnx::sim {
 using pulsar::proto::BaseCommand;
 
 ClientSession::ClientSession(Broker& broker, ClientModel model) : model_(std::move(model)) {
+    asked_.reserve(16);  // a session's requests in a scenario: one allocation, not one at every growth
     cnx_ = std::make_unique<ServerCnx>(
         broker, ServerCnx::Receiver([this](wire::PooledCommand command, std::string_view frame) {
             arrived(std::move(command), frame);

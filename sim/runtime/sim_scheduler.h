@@ -36,7 +36,12 @@ struct ReadyTask {
 class SimScheduler final : public Scheduler {
 public:
     /// `chooser` (FIFO when null) must outlive the scheduler.
-    explicit SimScheduler(Chooser* chooser = nullptr) : chooser_(chooser ? chooser : &fifo_) {}
+    explicit SimScheduler(Chooser* chooser = nullptr) : chooser_(chooser ? chooser : &fifo_) {
+        // A scenario's run posts a few continuations at a time and a few dozen
+        // in all: room for them up front, not a reallocation at every doubling.
+        ready_.reserve(8);
+        schedule_.reserve(64);
+    }
     ~SimScheduler() override;
 
     void setChooser(Chooser* chooser) { chooser_ = chooser ? chooser : &fifo_; }
