@@ -303,6 +303,15 @@ bool decodesBackToItself(const BaseCommand& c) {
            decoded->command.SerializePartialAsString() == c.SerializePartialAsString();
 }
 
+// BaseCommand's message fields: the one a command's type names, or any other.
+std::vector<const google::protobuf::FieldDescriptor*> commandMessageFields() {
+    const auto* base = BaseCommand::descriptor();
+    std::vector<const google::protobuf::FieldDescriptor*> out;
+    for (int i = 0; i < base->field_count(); ++i)
+        if (base->field(i)->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) out.push_back(base->field(i));
+    return out;
+}
+
 // A field of `m` or of a message set in it, cleared or given a value, by
 // reflection's setters (as a modelled client or the broker builds messages).
 void changeField(google::protobuf::Message& m, std::mt19937& rng, int depth = 0) {
@@ -407,10 +416,7 @@ TEST_CASE("§8.1 a command decodes to itself exactly when decodesToItself says s
         // modelled client or the broker builds them.
         QuietProtobuf quiet;
         std::mt19937 rng(20261205);
-        const auto* base = BaseCommand::descriptor();
-        std::vector<const google::protobuf::FieldDescriptor*> messages;
-        for (int i = 0; i < base->field_count(); ++i)
-            if (base->field(i)->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) messages.push_back(base->field(i));
+        const auto messages = commandMessageFields();
         auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
         std::size_t same = 0, differ = 0;
         for (const auto& seed : commands) {
@@ -476,10 +482,7 @@ TEST_CASE("§8.1 a payload frame decodes to its parts exactly when payloadFrameD
     SECTION("commands and metadata changed at random: the two agree") {
         QuietProtobuf quiet;
         std::mt19937 rng(20261205);
-        const auto* base = BaseCommand::descriptor();
-        std::vector<const google::protobuf::FieldDescriptor*> messages;
-        for (int i = 0; i < base->field_count(); ++i)
-            if (base->field(i)->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) messages.push_back(base->field(i));
+        const auto messages = commandMessageFields();
         auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
         std::size_t same = 0, differ = 0;
         for (const BaseCommand& seed : {sendCmd(1, 2), *wire::message(1, 2, 3, 0)}) {
