@@ -25,12 +25,8 @@ public:
 
     virtual ~Scheduler() = default;
 
-    /// Queues `fn` as the stage `stage`. Never runs it inline.
-    void post(Stage stage, Continuation fn) {
-        if (stage.origin.connection == 0 && stage.origin.request == 0) stage.origin = current_;
-        enqueue(std::move(stage), std::move(fn));
-    }
-    /// Queues `fn` as the stage `ref` names; its names are copied only when
+    /// Queues `fn` as the stage `ref` names, with the origin of the request
+    /// being handled. Never runs it inline. The names are copied only when
     /// keepsStageNames() (otherwise the kept Stage has empty names).
     void post(const StageRef& ref, Continuation fn) {
         Stage stage;

@@ -20,7 +20,6 @@
 
 namespace {
 
-using cnx::Stage;
 using cnx::StageKind;
 using cnx::sim::Rng;
 using cnx::sim::SimScheduler;
@@ -28,7 +27,7 @@ using pulsar::proto::BaseCommand;
 using pulsar::proto::Schema;
 using namespace cnx::testing;
 
-Stage stageOn(const std::string& schemaId) { return Stage{StageKind::registryRead, {}, {}, schemaId}; }
+cnx::StageRef stageOn(std::string_view schemaId) { return cnx::StageRef{StageKind::registryRead, {}, schemaId}; }
 
 }  // namespace
 
@@ -75,7 +74,7 @@ TEST_CASE("a stage posted while a request is handled or a continuation runs take
     s.recordStages(true);
     {
         cnx::Scheduler::OriginScope scope(s, cnx::Origin{7, 3});
-        s.post(stageOn("public/default/t"), [&] { s.post(Stage{StageKind::registryWrite, {}, {}, "public/default/t"}, [] {}); });
+        s.post(stageOn("public/default/t"), [&] { s.post(cnx::StageRef{StageKind::registryWrite, {}, "public/default/t"}, [] {}); });
     }
     s.post(stageOn("public/default/admin"), [] {});  // outside any request: the admin API's
     s.runUntilIdle();
