@@ -76,6 +76,15 @@ void putCommand(std::string& out, std::size_t at, const pulsar::proto::BaseComma
     command.SerializeWithCachedSizesToArray(p);
 }
 
+// Whether `command`, whose ByteSizeLong (`size`) was called, has its message
+// and every required field, as the decode's commandInitialized judges the
+// bytes it would be encoded to: from its own message when it is nothing else.
+bool commandComplete(const pulsar::proto::BaseCommand& command, std::size_t size) {
+    if (!hasBody(command)) return false;
+    const auto* body = bodyOf(command);  // null for a PING or PONG without its (empty) message
+    return body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
+}
+
 }  // namespace
 
 std::uint32_t crc32c(std::string_view bytes) {
@@ -170,24 +179,18 @@ bool decodesToItself(const pulsar::proto::BaseCommand& command) {
     // Parsing what protobuf serialised from a message built by setters gives
     // that message back field for field (proto2; an enum setter takes only
     // the enum's values, which the parser keeps).
-    if (!command.has_type() || isPayloadCommand(command.type()) || !hasBody(command)) return false;
+    if (!command.has_type() || isPayloadCommand(command.type())) return false;
     const std::size_t size = command.ByteSizeLong();
-    if (size > kMaxFrameSize - 4) return false;  // totalSize = 4 + size
-    const auto* body = bodyOf(command);  // null for a PING or PONG without its (empty) message
-    return body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
+    return size <= kMaxFrameSize - 4 && commandComplete(command, size);  // totalSize = 4 + size
 }
 
 bool payloadFrameDecodesToItself(const pulsar::proto::BaseCommand& command,
                                  const pulsar::proto::MessageMetadata& metadata, std::size_t payloadSize) {
-    if (!command.has_type() || !isPayloadCommand(command.type()) || !hasBody(command)) return false;
+    if (!command.has_type() || !isPayloadCommand(command.type())) return false;
     const std::size_t size = command.ByteSizeLong();
     // totalSize = 4 (commandSize) + command + 6 (magic, CRC32C) + 4 (metadataSize) + metadata + payload
     const std::uint64_t total = 4 + static_cast<std::uint64_t>(size) + 6 + 4 + metadata.ByteSizeLong() + payloadSize;
-    if (total > kMaxFrameSize) return false;
-    const auto* body = bodyOf(command);
-    const bool commandComplete =
-        body && onlyTypeAndBody(command, *body, size) ? body->IsInitialized() : command.IsInitialized();
-    return commandComplete && metadata.IsInitialized();
+    return total <= kMaxFrameSize && commandComplete(command, size) && metadata.IsInitialized();
 }
 
 std::string encodeSchemaVersion(std::int64_t version) {

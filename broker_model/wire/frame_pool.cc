@@ -17,6 +17,15 @@ void clearForReuse(Frame& f) {
     f.brokerEntryMetadata.reset();
 }
 
+// A frame from the pool, cleared, or a new one, recycled on the terms of a
+// frame of `bytes` bytes.
+PooledFrame takeFrame(std::size_t bytes) {
+    Frame* frame = Pool::take();
+    if (frame) clearForReuse(*frame);
+    else frame = new Frame();
+    return PooledFrame(frame, FrameRecycle{bytes <= kPooledFrameBytes});
+}
+
 }  // namespace
 
 void FrameRecycle::operator()(Frame* frame) const noexcept {
@@ -27,23 +36,16 @@ void FrameRecycle::operator()(Frame* frame) const noexcept {
 std::size_t pooledFrames() { return Pool::size(); }
 
 PooledFrame decodePooledFrame(std::string_view bytes, std::string* error) {
-    Frame* frame = Pool::take();
-    if (frame) clearForReuse(*frame);
-    else frame = new Frame();
-    PooledFrame out(frame, FrameRecycle{bytes.size() <= kPooledFrameBytes});
+    auto out = takeFrame(bytes.size());
     if (!decodeFrame(bytes, *out, error)) return nullptr;
     return out;
 }
 
 PooledFrame pooledPayloadFrame(const pulsar::proto::BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
                                std::string_view payload) {
-    Frame* frame = Pool::take();
-    if (frame) clearForReuse(*frame);
-    else frame = new Frame();
-    // The frame's size is bounded by payloadFrameDecodesToItself's limit; it
-    // goes back to the pool on the same terms as a decoded one.
-    const std::size_t bytes = command.GetCachedSize() + metadata.GetCachedSize() + payload.size() + 18;
-    PooledFrame out(frame, FrameRecycle{bytes <= kPooledFrameBytes});
+    // Back to the pool on the terms of the frame it stands for (its sizes
+    // cached by payloadFrameDecodesToItself).
+    auto out = takeFrame(command.GetCachedSize() + metadata.GetCachedSize() + payload.size() + 18);
     out->command = command;
     out->metadata.emplace(metadata);
     out->payload.assign(payload);
