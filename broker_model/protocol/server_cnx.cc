@@ -183,6 +183,15 @@ std::optional<std::string> ServerCnx::receive(const BaseCommand& command) {
     return accept(command, nullptr);
 }
 
+std::optional<std::string> ServerCnx::receive(const BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
+                                              std::string_view payload) {
+    if (closed_) return accept(command, nullptr);  // refused as closed
+    if (!wire::payloadFrameDecodesToItself(command, metadata, payload.size()))
+        return receive(wire::encodePayloadFrame(command, metadata, payload));
+    auto frame = wire::pooledPayloadFrame(command, metadata, payload);
+    return accept(frame->command, frame.get());
+}
+
 std::optional<std::string> ServerCnx::accept(const BaseCommand& c, const wire::Frame* frame) {
     if (closed_) return "the connection is closed";
     auto refused = dispatch(c, frame);

@@ -58,6 +58,12 @@ public:
     /// receive(wire::encodeFrame(command)), without the encode and the decode
     /// when the decode would give back the command (wire::decodesToItself).
     std::optional<std::string> receive(const pulsar::proto::BaseCommand& command);
+    /// The same for a payload command (SEND) from a client in the same process:
+    /// handled as receive(wire::encodePayloadFrame(command, metadata, payload)),
+    /// without the encode and the decode when the decode would give back the
+    /// three (wire::payloadFrameDecodesToItself).
+    std::optional<std::string> receive(const pulsar::proto::BaseCommand& command,
+                                       const pulsar::proto::MessageMetadata& metadata, std::string_view payload);
 
     /// The decision trace of the request `requestId` (empty if unknown).
     TracePtr trace(std::uint64_t requestId) const;

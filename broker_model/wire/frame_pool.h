@@ -5,10 +5,10 @@
 // BaseCommand (528 bytes) allocates every message and string of the frame and
 // frees them all again when it goes. ServerCnx::receive of bytes decodes here,
 // and so does a modelled client (sim/clients/client_session.h). In `cnxsim run`
-// a modelled client's SEND is built here without bytes (pooledPayloadFrame,
-// when wire::payloadFrameDecodesToItself) and other commands go across as they
-// are (wire::decodesToItself); what is decoded is the rest: a MESSAGE, and
-// anything a decode would refuse.
+// a modelled client's SEND is built here without bytes (ServerCnx::receive of
+// a payload command: pooledPayloadFrame, when wire::payloadFrameDecodesToItself)
+// and other commands go across as they are (wire::decodesToItself); what is
+// decoded is the rest: a MESSAGE, and anything a decode would refuse.
 //
 // A frame goes back to its thread's pool when its PooledFrame goes, unless the
 // bytes it was decoded from passed kPooledFrameBytes (its strings would keep

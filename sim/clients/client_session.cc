@@ -102,12 +102,7 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
     meta.set_publish_time(1);
     if (!schemaVersion.empty()) meta.set_schema_version(schemaVersion);
     sent_.emplace(std::pair{producerId, sequenceId}, 0);
-    // As ServerCnx::receive of a command: the frame the broker would decode,
-    // without the bytes, when decoding them would give back what was encoded.
-    constexpr std::string_view payload = "cnxsim-message";
-    if (!cnx_->closed() && wire::payloadFrameDecodesToItself(*send, meta, payload.size()))
-        return cnx_->receive(*wire::pooledPayloadFrame(*send, meta, payload));
-    return cnx_->receive(wire::encodePayloadFrame(*send, meta, payload));
+    return cnx_->receive(*send, meta, "cnxsim-message");
 }
 
 Received ClientSession::takeResponse(std::uint64_t requestId) {
