@@ -10,10 +10,12 @@ namespace {
 
 using Json = nlohmann::json;
 
-Observed badResponse(int status, const std::string& why) {
-    auto o = Observed::failure("BadResponse", "HTTP " + std::to_string(status) + ": " + why);
+// Makes `o` the refusal of an answer that is not what the endpoint sends; its trace is kept.
+void setBadResponse(Observed& o, int status, const std::string& why) {
+    o.ok = false;
+    o.error = "BadResponse";
+    o.message = "HTTP " + std::to_string(status) + ": " + why;
     o.httpStatus = status;
-    return o;
 }
 
 std::optional<std::int64_t> integerField(const Json& body, const char* name) {
@@ -90,16 +92,20 @@ std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(c
 Observed observeAdmin(AdminCall call, AdminResponse response) {
     // What travels: the status, the reason phrase and the body's JSON text. A
     // body that would come back from its text as it is is read as it is.
+    // One Observed is built and returned (no moves of it).
+    Observed o;
     Json body;
     if (travelsUnchanged(response.body)) {
         body = std::move(response.body);
     } else {
         auto text = response.body.dump(-1, ' ', false, Json::error_handler_t::replace);
         body = Json::parse(text, nullptr, false);
-        if (body.is_discarded()) return badResponse(response.status, "the body is not JSON");
+        if (body.is_discarded()) {
+            setBadResponse(o, response.status, "the body is not JSON");
+            return o;
+        }
     }
     const int status = response.status;
-    Observed o;
     // The trace is the response's own unless something else still holds it.
     if (response.trace.use_count() == 1) o.trace = std::move(*response.trace);
     else o.trace = *response.trace;
@@ -114,40 +120,46 @@ Observed observeAdmin(AdminCall call, AdminResponse response) {
             o.message = response.reason;
         return o;
     }
-    auto withTrace = [&o](Observed bad) {
-        bad.trace = std::move(o.trace);
-        return bad;
-    };
+    auto bad = [&o, status](const std::string& why) { setBadResponse(o, status, why); };
     switch (call) {
         case AdminCall::uploadSchema: {
             // PostSchemaResponse {"version": {"version": n}} (§7.2).
             const Json* inner = body.is_object() && body.contains("version") ? &body["version"] : nullptr;
             auto v = inner ? integerField(*inner, "version") : std::nullopt;
-            if (!v) return withTrace(badResponse(status, "POST schema answer without {\"version\": {\"version\": n}}"));
-            o.schemaVersion = *v;
+            if (v) o.schemaVersion = *v;
+            else bad("POST schema answer without {\"version\": {\"version\": n}}");
             return o;
         }
         case AdminCall::getSchema: {
             std::string why;
             auto parsed = schemaFromGetSchemaResponse(body, &why);
-            if (!parsed) return withTrace(badResponse(status, why));
-            o.schemaVersion = parsed->first;
-            o.schema = std::move(parsed->second);
+            if (!parsed) {
+                bad(why);
+            } else {
+                o.schemaVersion = parsed->first;
+                o.schema = std::move(parsed->second);
+            }
             return o;
         }
         case AdminCall::getSchemaVersion:
         case AdminCall::deleteSchema: {
             auto v = integerField(body, "version");
-            if (!v) return withTrace(badResponse(status, "answer without an integer 'version'"));
-            o.schemaVersion = *v;
+            if (v) o.schemaVersion = *v;
+            else bad("answer without an integer 'version'");
             return o;
         }
         case AdminCall::testCompatibility: {
             bool shaped = body.is_object() && body.contains("compatibility") && body["compatibility"].is_boolean() &&
                           body.contains("schemaCompatibilityStrategy") && body["schemaCompatibilityStrategy"].is_string();
-            if (!shaped) return withTrace(badResponse(status, "IsCompatibilityResponse without its two fields"));
+            if (!shaped) {
+                bad("IsCompatibilityResponse without its two fields");
+                return o;
+            }
             auto strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
-            if (!strategy) return withTrace(badResponse(status, "unknown schemaCompatibilityStrategy"));
+            if (!strategy) {
+                bad("unknown schemaCompatibilityStrategy");
+                return o;
+            }
             o.compatible = body["compatibility"].get<bool>();
             o.strategy = *strategy;
             return o;

@@ -19,13 +19,19 @@ namespace {
 
 using pulsar::proto::BaseCommand;
 
-// What a client sees from one request: success or ERROR.
-Observed fromResponse(const Received& response) {
-    if (!response) return Observed::failure("NoResponse", "the broker sent no response");
-    if (response->type() == BaseCommand::ERROR) {
-        return Observed::failure(wire::serverErrorName(response->error().error()), response->error().message());
+// What a client sees from one request: success (false), or the refusal it
+// sets on `out` (true): ok, error and message; the rest of `out` is kept.
+bool refusedBy(const Received& response, Observed& out) {
+    if (response && response->type() != BaseCommand::ERROR) return false;
+    out.ok = false;
+    if (!response) {
+        out.error = "NoResponse";
+        out.message = "the broker sent no response";
+    } else {
+        out.error = wire::serverErrorName(response->error().error());
+        out.message = response->error().message();
     }
-    return Observed::success();
+    return true;
 }
 
 std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
@@ -307,22 +313,28 @@ Observed ScenarioRun::open(OpenHandle h, Trace trace) {
         refused = s.send(cmd);
         return !refused;
     });
-    if (refused) return Observed::failure("ConnectionClosed", *refused);
+    // One Observed is built and returned (no moves of it): a refusal is set on it.
+    if (refused) {
+        out = Observed{};  // refused before the broker saw it: no trace
+        out.ok = false;
+        out.error = "ConnectionClosed";
+        out.message = std::move(*refused);
+        return out;
+    }
     settle();
-    std::optional<Observed> failure;
+    bool failed = false;  // the first refusal is the handle's
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto response = s.takeResponse(requests[i]);
         std::string prefix = requests.size() > 1 ? h.parts[i].first + ": " : "";
         appendTrace(out.trace, s.cnx().takeTrace(requests[i]), prefix);
-        auto o = fromResponse(response);
-        if (o.ok && i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
-        if (!o.ok && !failure) failure = std::move(o);
+        if (failed) continue;
+        if (refusedBy(response, out)) failed = true;
+        else if (i == 0 && h.producer) h.schemaVersion = response->producer_success().schema_version();
     }
-    if (failure) {
+    if (failed) {
         closeParts(h);
-        failure->trace = std::move(out.trace);
         forget(h.producer, h.name);
-        return std::move(*failure);
+        return out;
     }
     if (h.producer) out.schemaVersion = versionOf(h.schemaVersion);
     remember(std::move(h));
