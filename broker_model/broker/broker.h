@@ -70,6 +70,13 @@ public:
 
     /// The client connections the broker holds.
     ConnectionRegistry& connections() { return connections_; }
+    /// The broker goes away with its topics, after its connections: a
+    /// connection closed from now on leaves the loaded topics as they are
+    /// instead of detaching its producers and consumers one by one (which also
+    /// dispatches to the consumers of the connections not closed yet). Only the
+    /// broker's owner calls it, just before it destroys the connections.
+    void beginTeardown() { tearingDown_ = true; }
+    bool tearingDown() const { return tearingDown_; }
 
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
@@ -133,6 +140,7 @@ private:
     std::uint64_t lastLedgerId_ = 0;
     std::string serviceUrl_;
     ConnectionRegistry connections_;
+    bool tearingDown_ = false;
 };
 
 }  // namespace cnx

@@ -35,6 +35,7 @@ void ServerCnx::close() {
     closed_ = true;
     lifetime_.end();
     broker_.connections().remove(id_);
+    if (broker_.tearingDown()) return;  // the topics go with the broker
     for (const auto& [name, topic] : broker_.loadedTopics()) topic->removeConnection(id_);
 }
 

@@ -73,7 +73,9 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
 }
 
 ScenarioRun::~ScenarioRun() {
-    sessions_.clear();  // connections detach from topics before the broker goes
+    // The connections close before the broker goes; its topics go with it.
+    broker_->beginTeardown();
+    sessions_.clear();
 }
 
 std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }
