@@ -338,11 +338,19 @@ void ServerCnx::afterTopicLoad(const std::shared_ptr<Topic>& topic, std::functio
     topic->whenLoaded(std::move(next));
 }
 
+const TopicName* ServerCnx::topicNameOf(const std::string& text, std::optional<TopicName>& parsed,
+                                        std::string& error) {
+    if (const auto* loaded = broker_.findTopic(text)) return &loaded->name();
+    parsed = TopicName::parse(text, &error);
+    return parsed ? &*parsed : nullptr;
+}
+
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
     std::string parseError;
-    auto name = TopicName::parse(cmd.topic(), &parseError);
+    std::optional<TopicName> parsed;
+    const auto* name = topicNameOf(cmd.topic(), parsed, parseError);
     if (!name) {
         trace->add("§1.1", "handleProducer", "topic name does not parse");
         sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
@@ -372,7 +380,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
             }
         }
     }
-    producers_[cmd.producer_id()] = {State::pending, name->toString(), "", "", {}};
+    producers_[cmd.producer_id()] = {State::pending, name->toString(), {}, {}, {}};
     auto topic = broker_.loadTopic(*name, broker_.policies().broker.allowAutoTopicCreation);
     if (!topic) {
         failProducer(cmd.producer_id(), cmd.request_id(), topicNotFound("Topic not found " + name->toString()), trace);
@@ -507,7 +515,8 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
     std::string parseError;
-    auto name = TopicName::parse(cmd.topic(), &parseError);
+    std::optional<TopicName> parsed;
+    const auto* name = topicNameOf(cmd.topic(), parsed, parseError);
     if (!name) {
         sendError(cmd.request_id(), serverErrorOf(RefusalKind::invalidTopicName), parseError);
         return;

@@ -137,6 +137,10 @@ private:
     std::optional<std::string> dispatch(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
     void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
+    /// The topic a command names: the loaded topic's own name when `text` is
+    /// its full name (a name parses to itself), else the parse of `text`, kept
+    /// in `parsed`; nullptr, with `error` set, when `text` does not parse.
+    const TopicName* topicNameOf(const std::string& text, std::optional<TopicName>& parsed, std::string& error);
     void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
     void subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
