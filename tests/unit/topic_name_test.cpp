@@ -96,3 +96,23 @@ TEST_CASE("topic name: equal texts are equal names, ordered by domain, tenant, n
     for (const auto& a : names)
         for (const auto& b : names) CHECK((a < b) == (tuple(a) < tuple(b)));
 }
+
+// ServerCnx takes a loaded topic's own name for a command naming it by its
+// full text (topicNameOf): that holds because a full name parses to itself.
+TEST_CASE("topic name: a name's full text parses back to the same name, part for part", "[topic-name]") {
+    for (const char* text : {"orders", "t/n/x", "persistent://acme/orders/o-partition-12", "non-persistent://t/n/x",
+                             "t/n/x-partition-y", "t/n/a/b", "persistent://t/n/x-partition-007", "__change_events"}) {
+        INFO(text);
+        auto first = name(text);
+        auto again = name(first.toString());
+        CHECK(again == first);
+        CHECK(again.toString() == first.toString());
+        CHECK(again.persistent() == first.persistent());
+        CHECK(again.tenant() == first.tenant());
+        CHECK(again.namespacePortion() == first.namespacePortion());
+        CHECK(again.localName() == first.localName());
+        CHECK(again.partitionIndex() == first.partitionIndex());
+        CHECK(again.schemaId() == first.schemaId());
+        CHECK(again.isSystemTopic() == first.isSystemTopic());
+    }
+}
