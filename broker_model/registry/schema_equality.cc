@@ -24,7 +24,7 @@ EqualSchemaAnswer avroEqual(const SchemaData& stored, const SchemaData& candidat
 }
 
 // 2.8.0+ (#10573): the type must match; Avro-based types compare parsed schemas.
-EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, std::span<const StoredSchema> live,
                                   const SchemaData& candidate) {
     for (const auto& e : live) {
         if (e.schema.type != candidate.type) continue;
@@ -41,7 +41,7 @@ EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, const std::ve
 // 2.7.1 (#9612) / 2.7.2 (#9797): for an Avro-based new schema every live entry
 // is parsed first, so a live entry that is not Avro (e.g. STRING after an
 // ALWAYS_COMPATIBLE type change) makes the request fail (fixed by #10573).
-EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, std::span<const StoredSchema> live,
                                      const SchemaData& candidate, bool typed) {
     if (!isAvroBased(candidate.type)) {
         for (const auto& e : live) {
@@ -68,7 +68,7 @@ EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, const std:
 
 }  // namespace
 
-EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, std::span<const StoredSchema> live,
                                   const SchemaData& candidate) {
     switch (profile.dedupRule) {
         case DedupRule::storageHashWholeHistory:

@@ -3,8 +3,8 @@
 // `getSchemaVersionBySchemaData`), per the profile's DedupRule.
 
 #include <optional>
+#include <span>
 #include <string>
-#include <vector>
 
 #include "broker_model/profile/profile.h"
 #include "broker_model/core/schema_data.h"
@@ -19,7 +19,7 @@ struct EqualSchemaAnswer {
 };
 
 /// Searches `live` (oldest first) for a schema equal to `candidate`.
-EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, const std::vector<StoredSchema>& live,
+EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, std::span<const StoredSchema> live,
                                   const SchemaData& candidate);
 
 }  // namespace cnx

@@ -29,14 +29,14 @@ std::string checkerSection(SchemaType type) {
     }
 }
 
-std::vector<SchemaData> schemasOf(const std::vector<StoredSchema>& list) {
+std::vector<SchemaData> schemasOf(std::span<const StoredSchema> list) {
     std::vector<SchemaData> out;
     out.reserve(list.size());
     for (const auto& e : list) out.push_back(e.schema);
     return out;
 }
 
-std::string versionsOf(const std::vector<StoredSchema>& list) {
+std::string versionsOf(std::span<const StoredSchema> list) {
     std::string out = "[";
     for (const auto& e : list) out += (out.size() > 1 ? "," : "") + std::to_string(e.version);
     return out + "]";
@@ -55,8 +55,8 @@ const std::vector<StoredSchema>& SchemaRegistry::history(const std::string& id) 
 }
 
 // §4.2: keep only the entries after the last delete marker.
-std::vector<StoredSchema> SchemaRegistry::liveList(const std::string& id) const {
-    const auto& all = history(id);
+std::span<const StoredSchema> SchemaRegistry::liveList(const std::string& id) const {
+    std::span<const StoredSchema> all = history(id);
     std::size_t start = 0;
     for (std::size_t i = all.size(); i-- > 0;) {
         if (all[i].deleted) {
@@ -64,7 +64,7 @@ std::vector<StoredSchema> SchemaRegistry::liveList(const std::string& id) const 
             break;
         }
     }
-    return {all.begin() + static_cast<std::ptrdiff_t>(start), all.end()};
+    return all.subspan(start);
 }
 
 std::optional<StoredSchema> SchemaRegistry::latest(const std::string& id) const {
@@ -80,7 +80,7 @@ bool SchemaRegistry::hasSchema(const std::string& id) const {
 }
 
 std::optional<StoredSchema> SchemaRegistry::byVersion(const std::string& id, SchemaVersion version) const {
-    const auto& entries = profile_->getByVersionLiveOnly ? liveList(id) : history(id);  // #6764
+    auto entries = profile_->getByVersionLiveOnly ? liveList(id) : std::span<const StoredSchema>(history(id));  // #6764
     for (const auto& e : entries) {
         if (e.version == version) return e;
     }
@@ -321,7 +321,7 @@ bool SchemaRegistry::legacyIsCompatible(const std::string& id, const SchemaData&
         // Avro-based types); 2.4.1+ (#4669) only the entries after the last delete.
         std::vector<SchemaData> entries;
         bool whole = profile_->dedupRule == DedupRule::storageHashWholeHistory;
-        for (const auto& e : whole ? all : liveList(id)) entries.push_back(e.schema);
+        for (const auto& e : whole ? std::span<const StoredSchema>(all) : liveList(id)) entries.push_back(e.schema);
         r = checkers_.forType(schema.type).checkCompatible(std::span<const SchemaData>(entries), schema, strategy, options());
         trace.add("§4.3", "isCompatible (2.4)", [&] {
             return "checker[" + typeName(schema.type) + "] " + strategyName(strategy) + " over " +
@@ -360,7 +360,7 @@ SchemaRegistry::Decision SchemaRegistry::decidePutLegacy(const std::string& id, 
 // the last delete, #4731). Type is not part of the hash.
 std::optional<SchemaVersion> SchemaRegistry::storageDedup(const std::string& id, const SchemaData& schema) const {
     bool whole = profile_->dedupRule == DedupRule::storageHashWholeHistory;
-    for (const auto& e : whole ? history(id) : liveList(id)) {
+    for (const auto& e : whole ? std::span<const StoredSchema>(history(id)) : liveList(id)) {
         if (!e.deleted && e.schema.data == schema.data) return e.version;
     }
     return std::nullopt;

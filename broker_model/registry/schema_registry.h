@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,9 @@ public:
 
     /// Every stored entry of `id`, markers included, oldest first.
     const std::vector<StoredSchema>& history(const std::string& id) const;
-    /// §4.2 `trimDeletedSchemaAndGetList`: entries after the last marker.
-    std::vector<StoredSchema> liveList(const std::string& id) const;
+    /// §4.2 `trimDeletedSchemaAndGetList`: entries after the last marker, a
+    /// view of history(id) (no copies): valid until `id`'s entries change.
+    std::span<const StoredSchema> liveList(const std::string& id) const;
     /// §3.2 `getSchema(id)`: the latest entry, nullopt if none or a marker
     /// (2.4.0 returned the marker itself: see hasSchema).
     std::optional<StoredSchema> latest(const std::string& id) const;

@@ -20,8 +20,7 @@ void noDuplicates(const ScenarioRun& run, const TopicName& topic, std::vector<st
     const auto& b = run.broker();
     auto live = b.registry().liveList(topic.schemaId());
     for (std::size_t i = 1; i < live.size(); ++i) {
-        std::vector<StoredSchema> before(live.begin(), live.begin() + static_cast<std::ptrdiff_t>(i));
-        auto equal = findEqualSchema(b.profile(), before, live[i].schema);
+        auto equal = findEqualSchema(b.profile(), live.first(i), live[i].schema);
         if (equal.version) {
             out.push_back("no-duplicate-versions: " + topic.schemaId() + ": v" + std::to_string(live[i].version) +
                           " equals v" + std::to_string(*equal.version));
