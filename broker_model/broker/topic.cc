@@ -36,7 +36,7 @@ Topic::Topic(TopicName name, Broker& broker)
 
 void Topic::touched(bool write) const { broker_.scheduler().touch("topic", name_.toString(), write); }
 
-void Topic::whenLoaded(std::function<void()> next) {
+void Topic::whenLoaded(Continuation&& next) {
     if (loadStarted_) {
         next();
         return;

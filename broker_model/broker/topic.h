@@ -21,6 +21,7 @@
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/topic_name.h"
 #include "broker_model/core/trace.h"
+#include "broker_model/runtime/continuation.h"
 #include "broker_model/runtime/stage.h"
 
 namespace cnx {
@@ -81,7 +82,7 @@ public:
     /// the broker the others wait on the same future and run right after it
     /// completes; letting them run earlier only adds schedules whose steps
     /// the broker can also take later, at their own asynchronous stages.)
-    void whenLoaded(std::function<void()> next);
+    void whenLoaded(Continuation&& next);
 
     /// §3.2: the latest registry entry exists and is not a delete marker.
     bool hasSchema() const;

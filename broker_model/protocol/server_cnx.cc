@@ -334,7 +334,7 @@ void ServerCnx::noteMissingNamespace(const TopicName& name, TraceText section, T
 // A connect waits for the topic's first load (`getOrCreateTopic` completes its
 // future later); on a loaded topic it goes on at once, as a completed future's
 // callbacks run inline.
-void ServerCnx::afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next) {
+void ServerCnx::afterTopicLoad(const std::shared_ptr<Topic>& topic, Continuation&& next) {
     topic->whenLoaded(std::move(next));
 }
 

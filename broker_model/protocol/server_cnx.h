@@ -141,7 +141,7 @@ private:
     /// its full name (a name parses to itself), else the parse of `text`, kept
     /// in `parsed`; nullptr, with `error` set, when `text` does not parse.
     const TopicName* topicNameOf(const std::string& text, std::optional<TopicName>& parsed, std::string& error);
-    void afterTopicLoad(const std::shared_ptr<Topic>& topic, std::function<void()> next);
+    void afterTopicLoad(const std::shared_ptr<Topic>& topic, Continuation&& next);
     void subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);

@@ -12,16 +12,16 @@
 // every call passing them down.
 
 #include <cstddef>
-#include <functional>
 #include <string_view>
 
+#include "broker_model/runtime/continuation.h"
 #include "broker_model/runtime/stage.h"
 
 namespace cnx {
 
 class Scheduler {
 public:
-    using Continuation = std::function<void()>;
+    using Continuation = cnx::Continuation;
 
     virtual ~Scheduler() = default;
 
