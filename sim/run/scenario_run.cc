@@ -100,7 +100,7 @@ std::vector<std::string> ScenarioRun::unansweredRequests() const {
 
 std::vector<ScenarioRun::OpenProducer> ScenarioRun::openProducers() const {
     std::vector<OpenProducer> out;
-    for (const auto& [name, h] : producers_) out.push_back({h.topic(), !h.wireSchema.has_value()});
+    for (const auto& [name, h] : producers_) out.push_back({h.topic(), h.wireSchema == nullptr});
     return out;
 }
 
@@ -239,7 +239,7 @@ Observed ScenarioRun::producer(const ProducerStep& st) {
     handle.client = st.client;
     handle.name = st.name;
     handle.producerStep = &st;
-    handle.wireSchema = std::move(schema);
+    if (schema) handle.wireSchema = std::make_shared<const pulsar::proto::Schema>(std::move(*schema));
     return open(std::move(handle), std::move(out.trace));
 }
 

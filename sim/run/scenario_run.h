@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "broker_model/admin/admin_api.h"
@@ -89,7 +90,10 @@ private:
         // (which outlives the run): one of the two, by `producer`.
         const ProducerStep* producerStep = nullptr;
         const SubscribeStep* subscribeStep = nullptr;
-        std::optional<pulsar::proto::Schema> wireSchema;  // producers: the schema field the client sends
+        // Producers: the schema field the client sends. Shared: a handle moves
+        // (into open, into the map) and a protobuf message moved is built,
+        // swapped and destroyed.
+        std::shared_ptr<const pulsar::proto::Schema> wireSchema;
         std::vector<std::pair<std::string, std::uint64_t>> parts;  // (partition topic, producer/consumer id)
         std::string schemaVersion;  // producers: wire bytes of partition 0
         std::uint64_t nextSequence = 0;
@@ -175,7 +179,9 @@ private:
     std::map<std::string, std::uint64_t> reservedOrder_;
     std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
-    mutable std::map<std::string, TopicName, std::less<>> topicNames_;  // topicOf's parses, by the scenario's text
+    // topicOf's parses, by the scenario's text. Hashed: the names share their
+    // "persistent://tenant/namespace/" prefix, which a tree compares at every node.
+    mutable std::unordered_map<std::string, TopicName> topicNames_;
     RaceDriver* race_ = nullptr;
     std::vector<std::string> adminUnanswered_;
 };
