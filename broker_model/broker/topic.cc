@@ -303,8 +303,13 @@ void Topic::removeConnection(std::uint64_t connectionId) {
 Position Topic::publish(std::size_t bytes, const pulsar::proto::MessageMetadata& metadata, std::string_view payload) {
     touched(true);
     ++entriesAdded_;
-    if (persistent()) broker_.ledger(name_).retainedBytes += bytes;
-    auto position = log().append(metadata, payload);
+    MessageLog* l = &liveLog_;
+    if (persistent()) {  // log() is the ledger's: found once
+        auto& ledger = broker_.ledger(name_);
+        ledger.retainedBytes += bytes;
+        l = &ledger.log;
+    }
+    auto position = l->append(metadata, payload);
     for (auto& [_, sub] : subscriptions_) dispatch(sub);
     return position;
 }

@@ -96,7 +96,8 @@ std::optional<std::string> ClientSession::sendMessage(std::uint64_t producerId, 
     send->set_type(BaseCommand::SEND);
     send->mutable_send()->set_producer_id(producerId);
     send->mutable_send()->set_sequence_id(sequenceId);
-    pulsar::proto::MessageMetadata meta;
+    auto& meta = sendMetadata_;
+    meta.Clear();
     meta.set_producer_name(producerName);
     meta.set_sequence_id(sequenceId);
     meta.set_publish_time(1);

@@ -94,6 +94,9 @@ private:
     // ascending order, so an insertion lands at the end.
     boost::container::flat_map<std::uint64_t, std::pair<pulsar::proto::BaseCommand::Type, int>> asked_;  // request -> its type, answers
     boost::container::flat_map<std::pair<std::uint64_t, std::uint64_t>, int> sent_;
+    // sendMessage's metadata, cleared and filled again for each message: a
+    // MessageMetadata (some forty fields) costs more to build and destroy than to clear.
+    pulsar::proto::MessageMetadata sendMetadata_;
     std::unique_ptr<ServerCnx> cnx_;
     int negotiated_ = 0;
     std::uint64_t lastRequestId_ = 0;
