@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -305,9 +306,9 @@ const Line* lineOf(const ReleaseVersion& r) {
 // Built once per exact release and kept: profiles are referenced by address.
 const BehaviourProfile& cached(const ReleaseVersion& release) {
     static std::mutex mu;
-    static std::map<std::string, std::unique_ptr<BehaviourProfile>> cache;
+    static std::map<std::tuple<int, int, int>, std::unique_ptr<BehaviourProfile>> cache;
     std::lock_guard lock(mu);
-    auto& slot = cache[release.toString()];
+    auto& slot = cache[{release.major, release.minor, release.patch}];
     if (!slot) slot = std::make_unique<BehaviourProfile>(build(release));
     return *slot;
 }
@@ -350,6 +351,11 @@ const BehaviourProfile& newestProfile() {
 }
 
 const BehaviourProfile* profileFor(std::string_view version, std::string* error) {
+    // A run asks for the same few versions over and over: the last answer of
+    // this thread is kept (profiles live as long as the program).
+    thread_local std::string lastVersion;
+    thread_local const BehaviourProfile* lastProfile = nullptr;
+    if (lastProfile && version == lastVersion) return lastProfile;
     auto parsed = ReleaseVersion::parse(version);
     if (!parsed) {
         if (error) *error = "'" + std::string(version) + "' is not a Pulsar release number (expected e.g. \"4.2\" or \"4.2.0\")";
@@ -370,7 +376,9 @@ const BehaviourProfile* profileFor(std::string_view version, std::string* error)
     }
     ReleaseVersion exact = *parsed;
     if (exact.patch < 0) exact.patch = line->lastPatch;
-    return &cached(exact);
+    lastProfile = &cached(exact);
+    lastVersion.assign(version);
+    return lastProfile;
 }
 
 std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
