@@ -1,6 +1,7 @@
 #include "sim/run/scenario_run.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <boost/container/small_vector.hpp>
 
@@ -43,11 +44,25 @@ void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
     else into.append(*from, prefix);
 }
 
+// topicOf's parses, kept on the thread from run to run: a parse depends on
+// the text alone, and the runs of a suite name the same few topics. Hashed:
+// the names share their "persistent://tenant/namespace/" prefix, which a tree
+// compares at every node. References into it are held while a run lives, so it
+// is emptied only when a run starts with no other run alive on the thread (a
+// race explores on runs of its own) and it has grown past kKeptTopicNames.
+struct TopicNameMemo {
+    std::unordered_map<std::string, TopicName> names;
+    int liveRuns = 0;
+};
+thread_local TopicNameMemo topicNameMemo;
+constexpr std::size_t kKeptTopicNames = 4096;
+
 }  // namespace
 
 const TopicName& ScenarioRun::topicOf(const std::string& name) const {
-    auto it = topicNames_.find(name);
-    if (it == topicNames_.end()) it = topicNames_.emplace(name, *TopicName::parse(name)).first;
+    auto& names = topicNameMemo.names;
+    auto it = names.find(name);
+    if (it == names.end()) it = names.emplace(name, *TopicName::parse(name)).first;
     return it->second;
 }
 
@@ -70,12 +85,15 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
     scheduler_.keepStageNames(false);  // until a race's driver reads them (setRace)
     broker_ = std::make_unique<Broker>(*profile_, scheduler_);
     admin_ = std::make_unique<AdminApi>(*broker_);
+    if (topicNameMemo.liveRuns == 0 && topicNameMemo.names.size() > kKeptTopicNames) topicNameMemo.names.clear();
+    ++topicNameMemo.liveRuns;  // last: a constructor that throws has no destructor run
 }
 
 ScenarioRun::~ScenarioRun() {
     // The connections close before the broker goes; its topics go with it.
     broker_->beginTeardown();
     sessions_.clear();
+    --topicNameMemo.liveRuns;
 }
 
 std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }

@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "broker_model/admin/admin_api.h"
@@ -179,9 +178,6 @@ private:
     std::map<std::string, std::uint64_t> reservedOrder_;
     std::uint64_t nextOrder_ = 0;
     std::map<std::string, ClientModel> clientModels_;      // fixed at a client's first connect
-    // topicOf's parses, by the scenario's text. Hashed: the names share their
-    // "persistent://tenant/namespace/" prefix, which a tree compares at every node.
-    mutable std::unordered_map<std::string, TopicName> topicNames_;
     RaceDriver* race_ = nullptr;
     std::vector<std::string> adminUnanswered_;
 };
