@@ -7,16 +7,17 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace cnx {
 
 struct ClusterMetadata {
     bool implicit = true;
     std::set<std::string> tenants;
-    std::set<std::string> namespaces;  // `tenant/namespace`
+    std::set<std::string, std::less<>> namespaces;  // `tenant/namespace`
 
     bool tenantExists(const std::string& tenant) const { return implicit || tenants.count(tenant) > 0; }
-    bool namespaceExists(const std::string& ns) const { return implicit || namespaces.count(ns) > 0; }
+    bool namespaceExists(std::string_view ns) const { return implicit || namespaces.count(ns) > 0; }
 
     /// Explicit, with what `bin/pulsar standalone` creates from 2.11 on: the
     /// tenants `public` and `pulsar`, the namespaces `public/default` and

@@ -27,7 +27,9 @@ public:
     /// `tenant/namespace/local`: the full name less its domain, any partition suffix kept.
     std::string_view withoutDomain() const { return part(tenantAt_, full_.size()); }
     /// `tenant/namespace`.
-    std::string namespaceName() const { return std::string(part(tenantAt_, localAt_ - 1)); }
+    std::string namespaceName() const { return std::string(namespaceView()); }
+    /// namespaceName() as a view into the full name: valid while this name is.
+    std::string_view namespaceView() const { return part(tenantAt_, localAt_ - 1); }
     /// Full name, `persistent://tenant/namespace/local` (made once, when the name is).
     const std::string& toString() const { return full_; }
     /// -1 unless the local name ends in `-partition-<n>`.

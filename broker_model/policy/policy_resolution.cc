@@ -61,7 +61,7 @@ CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const Tr
 }  // namespace
 
 NamespacePolicies PolicyStore::namespaceOf(const TopicName& topic) const {
-    auto it = namespaces.find(topic.namespaceName());
+    auto it = namespaces.find(topic.namespaceView());
     return it == namespaces.end() ? createdNamespace : it->second;
 }
 

@@ -16,7 +16,7 @@ namespace cnx {
 /// state: survives broker restarts).
 struct PolicyStore {
     BrokerConfig broker;
-    std::map<std::string, NamespacePolicies> namespaces;  // by `tenant/namespace`
+    std::map<std::string, NamespacePolicies, std::less<>> namespaces;  // by `tenant/namespace`
     std::map<std::string, TopicPolicies> topics;          // by partitioned base full name
     /// What a namespace holds before any policy is set: the defaults of the
     /// release it was created on (namespaceCreatedOn), stored with it.

@@ -325,7 +325,7 @@ std::string ServerCnx::producerErrorText(const BrokerError& error) const {
 // real broker refuses a topic whose namespace does not exist, in its lookup
 // and topic load. That refusal is not modelled: the trace says so.
 void ServerCnx::noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const {
-    if (broker_.metadata().namespaceExists(name.namespaceName())) return;
+    if (broker_.metadata().namespaceExists(name.namespaceView())) return;
     trace.notModelled(section, "not modelled: namespace existence on the binary protocol",
                       "namespace " + name.namespaceName() +
                           " does not exist: a real broker refuses the topic; the model admits it");
