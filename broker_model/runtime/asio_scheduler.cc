@@ -9,9 +9,10 @@ AsioScheduler::~AsioScheduler() {
     state_->pending = 0;
 }
 
-void AsioScheduler::enqueue(Stage&& stage, Continuation&& fn) {
+// Only the origin travels with the continuation: nothing here reads a stage's names.
+void AsioScheduler::enqueue(const StageRef& /*ref*/, const Origin& origin, Continuation&& fn) {
     ++state_->pending;
-    boost::asio::post(io_, [this, state = state_, epoch = state_->epoch, origin = stage.origin,
+    boost::asio::post(io_, [this, state = state_, epoch = state_->epoch, origin,
                             fn = std::move(fn)]() mutable {
         if (!state->alive || epoch != state->epoch) return;  // discarded, or the scheduler is gone
         --state->pending;

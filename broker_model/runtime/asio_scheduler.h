@@ -31,7 +31,7 @@ private:
         std::size_t executed = 0;
         bool alive = true;
     };
-    void enqueue(Stage&& stage, Continuation&& fn) override;
+    void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) override;
 
     boost::asio::io_context& io_;
     std::shared_ptr<State> state_ = std::make_shared<State>();

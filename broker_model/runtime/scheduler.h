@@ -28,16 +28,7 @@ public:
     /// Queues `fn` as the stage `ref` names, with the origin of the request
     /// being handled. Never runs it inline. The names are copied only when
     /// keepsStageNames() (otherwise the kept Stage has empty names).
-    void post(const StageRef& ref, Continuation fn) {
-        Stage stage;
-        stage.kind = ref.kind;
-        stage.origin = current_;
-        if (keepsStageNames()) {
-            stage.topic = ref.topic;
-            stage.schemaId = ref.schemaId;
-        }
-        enqueue(std::move(stage), std::move(fn));
-    }
+    void post(const StageRef& ref, Continuation fn) { enqueue(ref, current_, std::move(fn)); }
     /// Whether the topic and schema id of posted stages are read by anyone
     /// (a race explorer, a recorded schedule, a log). True unless an
     /// implementation knows better.
@@ -74,8 +65,19 @@ public:
     };
 
 protected:
-    /// Takes `stage` and `fn` over (references: the post's locals are moved once, into place).
-    virtual void enqueue(Stage&& stage, Continuation&& fn) = 0;
+    /// Keeps `fn` to run as the stage `ref` names, posted with `origin`. The
+    /// names are views valid during the call: keptStage copies them when
+    /// keepsStageNames(). `fn` is the post's own, moved once, into place.
+    virtual void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) = 0;
+    /// The Stage kept for `ref`, built in place by an implementation that keeps one.
+    void keptStage(Stage& into, const StageRef& ref, const Origin& origin) const {
+        into.kind = ref.kind;
+        into.origin = origin;
+        if (keepsStageNames()) {
+            into.topic = ref.topic;
+            into.schemaId = ref.schemaId;
+        }
+    }
     /// Implementations run every continuation through here.
     void runContinuation(const Origin& origin, Continuation& fn) {
         OriginScope scope(*this, origin);

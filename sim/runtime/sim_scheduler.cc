@@ -6,10 +6,12 @@ namespace cnx::sim {
 
 SimScheduler::~SimScheduler() = default;
 
-void SimScheduler::enqueue(Stage&& stage, Continuation&& fn) {
-    // Built where it waits: a Task is a Stage, a function and its ids, and moving one costs.
-    ready_.emplace_back(std::move(stage), std::move(fn), race::mixIds(currentId_, ++posted_), currentId_,
-                        currentFiber_, nextSeq_++);
+void SimScheduler::enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) {
+    // Built where it waits, its Stage too: a Task is a Stage, a function and
+    // its ids, and moving one costs.
+    auto& task = ready_.emplace_back(std::move(fn), race::mixIds(currentId_, ++posted_), currentId_, currentFiber_,
+                                     nextSeq_++);
+    keptStage(task.stage, ref, origin);
 }
 
 void SimScheduler::setTransition(std::uint64_t id, int fiber) {

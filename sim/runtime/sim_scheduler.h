@@ -91,8 +91,8 @@ public:
 
 private:
     struct Task {
-        Task(Stage&& stage_, Continuation&& fn_, std::uint64_t id_, std::uint64_t parent_, int fiber_, std::uint64_t seq_)
-            : stage(std::move(stage_)), fn(std::move(fn_)), id(id_), parent(parent_), fiber(fiber_), seq(seq_) {}
+        Task(Continuation&& fn_, std::uint64_t id_, std::uint64_t parent_, int fiber_, std::uint64_t seq_)
+            : fn(std::move(fn_)), id(id_), parent(parent_), fiber(fiber_), seq(seq_) {}
         Stage stage;
         Continuation fn;
         std::uint64_t id = 0;
@@ -101,7 +101,7 @@ private:
         std::uint64_t seq = 0;
     };
     void run(std::size_t index);
-    void enqueue(Stage&& stage, Continuation&& fn) override;
+    void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) override;
 
     FifoChooser fifo_;
     Chooser* chooser_;
