@@ -310,7 +310,7 @@ wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, co
     c->set_request_id(s.nextRequestId());
     c->set_consumer_name(st.consumer);
     c->set_durable(st.durable);
-    if (schema) *c->mutable_schema() = *schema;
+    if (schema) *c->mutable_schema() = std::move(*schema);  // swapped in, not copied
     return cmd;
 }
 
