@@ -391,18 +391,22 @@ void ScenarioRun::closeParts(const OpenHandle& h) {
 // its reservation, any other comes last.
 void ScenarioRun::remember(OpenHandle&& h) {
     auto& map = h.producer ? producers_ : consumers_;
-    auto [it, fresh] = map.try_emplace(h.name);
-    if (!fresh) {
+    auto it = map.lower_bound(h.name);
+    if (it != map.end() && it->first == h.name) {
         h.order = it->second.order;
-    } else if (auto r = reservedOrder_.empty() ? reservedOrder_.end()
-                                               : reservedOrder_.find((h.producer ? "p/" : "c/") + h.name);
-               r != reservedOrder_.end()) {
+        it->second = std::move(h);
+        return;
+    }
+    if (auto r = reservedOrder_.empty() ? reservedOrder_.end()
+                                        : reservedOrder_.find((h.producer ? "p/" : "c/") + h.name);
+        r != reservedOrder_.end()) {
         h.order = r->second;
         reservedOrder_.erase(r);
     } else {
         h.order = nextOrder_++;
     }
-    it->second = std::move(h);
+    // Moved into its node as it is built (the key is copied from the name first).
+    map.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(h.name), std::forward_as_tuple(std::move(h)));
 }
 
 void ScenarioRun::forget(bool producer, const std::string& name) {
