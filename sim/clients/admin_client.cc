@@ -41,7 +41,8 @@ bool travelsUnchanged(const Json& j) {
                 if (!travelsUnchanged(e)) return false;
             return true;
         case Json::value_t::object:
-            for (const auto& [k, v] : j.items())
+            // The object's own map: items() builds a proxy (with a string) for each member.
+            for (const auto& [k, v] : j.get_ref<const Json::object_t&>())
                 if (!wellFormedUtf8(k) || !travelsUnchanged(v)) return false;
             return true;
         case Json::value_t::number_float:
