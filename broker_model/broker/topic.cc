@@ -245,8 +245,8 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
                                             const AttachedConsumer& consumer, bool earliest) {
     touched(true);
     if (fenced_) return fencedError();
-    auto it = subscriptions_.find(subscription);
-    if (it != subscriptions_.end()) {
+    auto it = subscriptions_.lower_bound(subscription);
+    if (it != subscriptions_.end() && it->first == subscription) {
         auto& sub = it->second;
         if (!sub.consumers.empty() && sub.subType != subType) {
             return busy(RefusalKind::subscriptionBusy,
@@ -260,14 +260,19 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
         sub.consumers.push_back(consumer);
         return std::nullopt;
     }
-    auto& created = subscriptions_[subscription];
-    created = {subscription, subType, durable, {consumer}, {}, 0};
-    auto start = earliest ? 0 : log().size();
+    // Built in its node; a persistent topic's log is its ledger's, found once.
+    auto& created = subscriptions_.emplace_hint(it, subscription, Subscription{})->second;
+    created.name = subscription;
+    created.subType = subType;
+    created.durable = durable;
+    created.consumers.push_back(consumer);
+    ManagedLedgerState* ledger = persistent() ? &broker_.ledger(name_) : nullptr;
+    auto start = earliest ? 0 : (ledger ? ledger->log : liveLog_).size();
     created.cursor.markDelete = start;
     created.cursor.readPosition = start;
-    if (durable && persistent()) {
-        broker_.ledger(name_).durableCursors[subscription] = subType;
-        persistCursor(created);
+    if (durable && ledger) {
+        ledger->durableCursors[subscription] = subType;
+        persistCursor(created, *ledger);
     }
     return std::nullopt;
 }

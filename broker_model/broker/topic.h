@@ -27,6 +27,7 @@
 namespace cnx {
 
 class Broker;
+struct ManagedLedgerState;
 
 struct AttachedProducer {
     std::string name;
@@ -183,6 +184,8 @@ private:
     bool tracksRedelivery(const Subscription& sub) const;
     /// Keeps a durable subscription's acknowledged state in the managed ledger.
     void persistCursor(const Subscription& sub);
+    /// The same into `ledger`, this topic's, found already.
+    void persistCursor(const Subscription& sub, ManagedLedgerState& ledger);
     std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     // The continuations' bodies: each posted lambda holds a strong reference
     // to the topic (shared_from_this) and calls one of these on it.

@@ -40,7 +40,12 @@ std::pair<Subscription*, AttachedConsumer*> Topic::findConsumer(std::uint64_t co
 
 void Topic::persistCursor(const Subscription& sub) {
     if (fenced_ || !sub.durable || !persistent()) return;
-    auto& state = broker_.ledger(name_).cursorState[sub.name];
+    persistCursor(sub, broker_.ledger(name_));
+}
+
+void Topic::persistCursor(const Subscription& sub, ManagedLedgerState& ledger) {
+    if (fenced_ || !sub.durable || !persistent()) return;
+    auto& state = ledger.cursorState[sub.name];
     state.markDelete = sub.cursor.markDelete;
     state.acked = sub.cursor.acked;
 }
