@@ -184,7 +184,8 @@ private:
     bool tracksRedelivery(const Subscription& sub) const;
     /// Keeps a durable subscription's acknowledged state in the managed ledger.
     void persistCursor(const Subscription& sub);
-    /// The same into `ledger`, this topic's, found already.
+    /// The same into `ledger`, this topic's, found already; `sub` is durable
+    /// and the topic persistent and not fenced (the caller checked).
     void persistCursor(const Subscription& sub, ManagedLedgerState& ledger);
     std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     // The continuations' bodies: each posted lambda holds a strong reference

@@ -44,7 +44,6 @@ void Topic::persistCursor(const Subscription& sub) {
 }
 
 void Topic::persistCursor(const Subscription& sub, ManagedLedgerState& ledger) {
-    if (fenced_ || !sub.durable || !persistent()) return;
     auto& state = ledger.cursorState[sub.name];
     state.markDelete = sub.cursor.markDelete;
     state.acked = sub.cursor.acked;
