@@ -377,6 +377,9 @@ void printSummary() {
     std::printf("\n== cnxsim admission benchmark: seed %llu, %zu scenarios, %zu steps (%zu admissions, %.1f%% refused)\n",
                 static_cast<unsigned long long>(gShape.seed), loadedSuite().scenarios.size(), gCounts.stepsRun,
                 gCounts.admissions, 100.0 * static_cast<double>(gCounts.admissionsRefused) / static_cast<double>(gCounts.admissions));
+    // Which build measured: the figures of a plain and a CNXSIM_PGO build differ (bench/README.md).
+    std::printf("build: %s\n", CNXSIM_PGO_BUILD ? "profile-guided (CNXSIM_PGO=ON, trained on scenarios/)"
+                                                 : "without a profile (CNXSIM_PGO=OFF)");
     std::printf("%-58s %14s %10s\n", "figure", "absolute", "x baseline");
     std::printf("%-58s %11.0f ns %10.2f\n", "baseline: wire round trip of one admission frame (no model)", baseNs, 1.0);
     if (const auto &before = gFigures["baseline-before"], &after = gFigures["baseline-after"]; before.items && after.items)
