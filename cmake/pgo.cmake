@@ -64,7 +64,9 @@ function(cnxsim_pgo_wait_for_training)
       "-DCNXSIM_STATIC_PROTOBUF=${CNXSIM_STATIC_PROTOBUF}"
       "-DCNXSIM_PROTO_GENERATED_IN=${CMAKE_BINARY_DIR}"
     DEPENDS cnx_proto_sources
-    BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target cnxsim
+    # The default build (everything there is with tests and benchmarks off:
+    # cnxsim and its libraries), which under make shares the jobs of the
+    # outer make instead of running on one.
     INSTALL_COMMAND ${CMAKE_COMMAND} "-DCNXSIM=<BINARY_DIR>/sim/cnxsim" "-DSCENARIOS=${PROJECT_SOURCE_DIR}/scenarios"
                     "-DPROFILE=${_cnxsim_pgo_profile}" "-DLOG=${CNXSIM_PGO_DIR}/training.log"
                     -P "${PROJECT_SOURCE_DIR}/cmake/pgo_train.cmake"
