@@ -17,7 +17,7 @@
 # Functions the training never ran are optimised as without a profile
 # (-fprofile-partial-training), not for size.
 
-function(cnxsim_pgo_wait_for_training)
+function(cnxsim_pgo_train_first)
 endfunction()
 
 if(NOT CNXSIM_PGO)
@@ -42,7 +42,7 @@ add_compile_options(-fprofile-use=${_cnxsim_pgo_profile} -fprofile-prefix-path=$
 # Called once every target is defined (the training build waits for this
 # build's protobuf sources): each compiled target waits for the training, so
 # no object is built before its profile exists.
-function(cnxsim_pgo_wait_for_training)
+function(cnxsim_pgo_train_first)
   # The profile's files are named after the objects' paths below each build
   # directory (-fprofile-prefix-path), so the two builds find the same names.
   # A function's profile is used only where its source file has the same path
