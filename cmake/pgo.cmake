@@ -2,9 +2,10 @@
 #
 # A run step walks more code than the instruction cache holds (bench/README.md,
 # "Why the wall clock ratio is worse"): its cost is spread over protobuf, the
-# scheduler, the registry and the runner, no function above 2%. What GCC does
-# with a profile (hot and cold code apart, inlining where the calls are) is
-# what that needs, and no source change gives it.
+# scheduler, the registry and the runner, none of cnxsim's own functions above
+# about 2% of its instructions. What GCC does with a profile (hot and cold
+# code apart, inlining where the calls are) is what that needs, and no source
+# change gives it.
 #
 # The profile is cnxsim's own main job: an instrumented cnxsim, built from the
 # same sources in <build>/pgo/build, runs the bundled scenarios (scenarios/)
@@ -17,10 +18,9 @@
 # Functions the training never ran are optimised as without a profile
 # (-fprofile-partial-training), not for size.
 
-function(cnxsim_pgo_train_first)
-endfunction()
-
 if(NOT CNXSIM_PGO)
+  function(cnxsim_pgo_train_first)  # nothing to train for
+  endfunction()
   return()
 endif()
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
@@ -64,9 +64,9 @@ function(cnxsim_pgo_train_first)
       "-DCNXSIM_STATIC_PROTOBUF=${CNXSIM_STATIC_PROTOBUF}"
       "-DCNXSIM_PROTO_GENERATED_IN=${CMAKE_BINARY_DIR}"
     DEPENDS cnx_proto_sources
-    # The default build (everything there is with tests and benchmarks off:
-    # cnxsim and its libraries), which under make shares the jobs of the
-    # outer make instead of running on one.
+    # No BUILD_COMMAND: ExternalProject's default (all there is with tests and
+    # benchmarks off, cnxsim and its libraries) shares the outer make's jobs
+    # instead of running on one. The training runs as the install step.
     INSTALL_COMMAND ${CMAKE_COMMAND} "-DCNXSIM=<BINARY_DIR>/sim/cnxsim" "-DSCENARIOS=${PROJECT_SOURCE_DIR}/scenarios"
                     "-DPROFILE=${_cnxsim_pgo_profile}" "-DLOG=${CNXSIM_PGO_DIR}/training.log"
                     -P "${PROJECT_SOURCE_DIR}/cmake/pgo_train.cmake"
