@@ -17,12 +17,16 @@ constexpr GapAffects lacking = GapAffects::lacking;
 const std::vector<GapInfo>& table() {
     static const std::vector<GapInfo> all{
         {Gap::unreachable, "#5563, #6683", "§4.11", "lost locator updates are retried (write only)",
-         "concurrent registrations: races are not run by this cnxsim", {v(2, 5, 0)}, carrying,
+         "2.4's answer to a lost locator update (BadVersionException, #4807): concurrent registrations are "
+         "raced (`concurrently`), but before #18701 every release retries the write alone, as 2.5.0 does",
+         {v(2, 5, 0)}, carrying,
          {}},
         {Gap::unreachable, "#9212", "§4.2", "unreadable schema ledgers are cleaned and the topic loads",
          "storage failures: the modelled storage never fails", {v(2, 7, 1), v(2, 8, 0)}, carrying, {}},
         {Gap::unreachable, "#11606", "§4.9", "a race in concurrent schema deletion is fixed",
-         "concurrent deletes: races are not run by this cnxsim", {v(2, 8, 2), v(2, 9, 0)}, lacking, {}},
+         "concurrent topic deletions: a topic deletion is one stage of the model, so no race interleaves two "
+         "(the race was between reading a schema and deleting its ledgers, apache/pulsar#11605)",
+         {v(2, 8, 2), v(2, 9, 0)}, lacking, {}},
         {Gap::branch29SystemTopicFull, "#17986", "§5.3",
          "on the 2.9 line after #13557, system topics fell back to FULL instead of "
          "systemTopicSchemaCompatibilityStrategy until 2.9.4; which 2.9 releases had the bug is UNCONFIRMED",
@@ -80,7 +84,9 @@ const std::vector<GapInfo>& table() {
         {Gap::unreachable, "PIP-457", "§7.1", "the V1 admin API is removed", "this cnxsim models V2 paths only",
          {v(4, 2, 0)}, carrying, {}},
         {Gap::unreachable, "#25352", "§1.1 §2.1", "a race in ServerCnx producer/consumer callbacks is fixed",
-         "races are not run by this cnxsim", {v(4, 0, 10), v(4, 2, 0)}, lacking, {}},
+         "thread timing: Java ran an already-completed future's callback at once on the calling thread, out of "
+         "the connection's order; the model's stages have no threads, so no raced schedule reproduces it",
+         {v(4, 0, 10), v(4, 2, 0)}, lacking, {}},
         {Gap::unreachable, "#25437", "§1.7", "AUTO_PRODUCE producers refresh the schema and retry after IncompatibleSchema",
          "client and replicator side: the broker's answers are unchanged", {v(4, 0, 10), v(4, 2, 5), v(5, 0, 0)},
          carrying, {}},
