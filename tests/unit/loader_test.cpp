@@ -541,3 +541,19 @@ TEST_CASE("duplicate keys are found in small and large mappings alike", "[loader
     CHECK(smallErrors.find("small.yaml:2:1: duplicate key 'name' (first at 1:1)") != std::string::npos);
     CHECK(smallErrors.find("small.yaml:4:27: duplicate key 'topic' (first at 4:17)") != std::string::npos);
 }
+
+// Issue 40 item 29: a setup file's steps are optional, so `steps: []` (what a
+// generator writes for "no steps") loads as none; a scenario still needs one.
+TEST_CASE("a setup file may hold an empty steps list but a scenario may not", "[loader][setup]") {
+    auto dir = scratchDir("setup-empty-steps");
+    writeFile(dir / "setup.yaml", "broker: { version: \"3.0\" }\nschemas:\n  v1: { type: STRING }\nsteps: []\n");
+    auto setup = loadSetupFile(dir / "setup.yaml");
+    INFO(errorsOf(setup));
+    REQUIRE(setup.ok());
+    REQUIRE(setup.scenarios.size() == 1);
+    CHECK(setup.scenarios.front().steps.empty());
+
+    writeFile(dir / "scenario.yaml", "name: n\nsteps: []\n");
+    auto scenario = loadScenarioFile(dir / "scenario.yaml");
+    CHECK(errorsOf(scenario).find("scenario.yaml:2:8: steps: a scenario needs at least one step") != std::string::npos);
+}

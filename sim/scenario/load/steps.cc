@@ -21,7 +21,9 @@ void DocumentLoader::loadSteps(const Value& v) {
     auto items = sequenceOf(ctx_, v);
     if (!items) return;
     if (items->empty()) {
-        ctx_.error(v.pos, "steps: a scenario needs at least one step");
+        // A setup file preloads the broker: its steps are optional, so an empty
+        // list says the same as none (doc/scenario-format.md "cnxsim serve").
+        if (!ctx_.setupFile) ctx_.error(v.pos, "steps: a scenario needs at least one step");
         return;
     }
     for (const Value& item : *items) {
