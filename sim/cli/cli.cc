@@ -262,8 +262,31 @@ std::string joinedTags(const std::vector<std::string>& tags) {
     return out;
 }
 
+// "--tags 'idle-topik': no loaded scenario carries it; did you mean 'idle-topic'?"
+// for each filter tag that no loaded scenario carries and that is close to one
+// some scenario does (closestMatch, as for misspelt keys): a misspelling, which
+// would otherwise select nothing or exclude nothing without a word.
+std::vector<std::string> misspeltTags(const Loaded& loaded, const RunOptions& options) {
+    std::set<std::string> carried;
+    for (const auto& entry : loaded.scenarios) carried.insert(entry.second.tags.begin(), entry.second.tags.end());
+    std::vector<std::string> known(carried.begin(), carried.end());
+    std::vector<std::string> out;
+    const std::pair<const char*, const std::vector<std::string>*> filters[] = {{"--tags", &options.tags},
+                                                                               {"--exclude-tags", &options.excludeTags}};
+    for (const auto& [name, tags] : filters) {
+        for (const auto& tag : *tags) {
+            if (carried.count(tag)) continue;
+            if (auto match = closestMatch(tag, known))
+                out.push_back(std::string(name) + " '" + tag + "': no loaded scenario carries it; did you mean '" +
+                              *match + "'?");
+        }
+    }
+    return out;
+}
+
 // The scenarios the tag filters select. A filter that leaves nothing is an
-// input error naming it (a CI run must not pass having checked nothing).
+// input error naming it (a CI run must not pass having checked nothing), with
+// the misspelt tags that explain it.
 std::optional<std::string> selectScenarios(const Loaded& loaded, const RunOptions& options,
                                            std::vector<const std::pair<std::string, Scenario>*>& out) {
     if (loaded.scenarios.empty()) return "no scenario in the given paths; nothing would be checked";
@@ -274,10 +297,12 @@ std::optional<std::string> selectScenarios(const Loaded& loaded, const RunOption
         if (!excludedByTags(entry.second, options.excludeTags)) out.push_back(&entry);
     }
     std::string of = " of the " + std::to_string(loaded.scenarios.size()) + " loaded";
-    if (tagged == 0) return "--tags " + joinedTags(options.tags) + " selected no scenario" + of;
+    std::string hints;
+    for (const auto& h : misspeltTags(loaded, options)) hints += "\n  " + h;
+    if (tagged == 0) return "--tags " + joinedTags(options.tags) + " selected no scenario" + of + hints;
     if (out.empty())
         return "--exclude-tags " + joinedTags(options.excludeTags) + " left no scenario" +
-               (options.tags.empty() ? of : " of the " + std::to_string(tagged) + " --tags selected");
+               (options.tags.empty() ? of : " of the " + std::to_string(tagged) + " --tags selected") + hints;
     return std::nullopt;
 }
 
@@ -405,6 +430,8 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         err << "cnxsim run: " << *e << "\n";
         return kExitInvalid;
     }
+    // The run goes on (other tags selected something); the likely typo is said.
+    for (const auto& h : misspeltTags(loaded, options)) err << "cnxsim run: warning: " << h << "\n";
     if (!quiet) console << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
     auto plan = planRuns(selected, onlyVersion);
     bool byInterleavings = false;
