@@ -12,6 +12,7 @@
 
 #include "broker_model/core/release_version.h"
 #include "broker_model/core/utf8.h"
+#include "broker_model/profile/profile.h"
 #include "sim/report/race_text.h"
 #include "sim/report/scenario_diagram.h"
 #include "sim/report/sequence_diagram.h"
@@ -373,6 +374,13 @@ Matrix matrixOf(const std::vector<ScenarioResult>& results) {
     return m;
 }
 
+// The exact release a run modelled: "4.2.5" for a run asked as "4.2" (the
+// line's newest modelled release); the text itself when it names no release.
+std::string exactRelease(const ScenarioResult& r) {
+    const auto* profile = profileFor(r.version);
+    return profile ? profile->release.toString() : r.version;
+}
+
 std::string status(const ScenarioResult& r) {
     if (!r.passed) return "FAIL";
     return gapNotes(r).empty() ? "pass" : "not modelled";
@@ -405,7 +413,7 @@ std::string mdCell(const std::vector<const ScenarioResult*>& runs) {
     std::string sep = " ";
     for (const auto* r : runs) {
         if (status(*r) == word) {
-            out += sep + r->version;
+            out += sep + exactRelease(*r);
             sep = ", ";
         }
     }
@@ -502,7 +510,7 @@ std::string html(const std::vector<ScenarioResult>& results, std::uint64_t seed)
             }
             h << "<details" << (word == "FAIL" ? " open" : "") << "><summary>" << htmlEscape(word) << " ("
               << runs.size() << ")</summary><ul>";
-            for (const auto* r : runs) h << "<li>" << htmlEscape(r->version + " " + status(*r)) << "</li>";
+            for (const auto* r : runs) h << "<li>" << htmlEscape(exactRelease(*r) + " " + status(*r)) << "</li>";
             h << "</ul></details></td>";
         }
         h << "</tr>\n";

@@ -1,5 +1,6 @@
 #include "sim/report/scenario_diagram.h"
 
+#include <map>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -20,8 +21,33 @@ std::string schemaText(const SchemaRef& s) {
     return s.alias.empty() ? std::string("inline schema") : s.alias;
 }
 
+// The lifeline of each producer and consumer name: "producer p1" or
+// "consumer c1", as the step that opens it draws it. A name both opens is
+// the producer's, which a `close` of it closes first (ScenarioRun::close).
+using Lifelines = std::map<std::string, std::string>;
+
+void addLifelines(const Step& step, Lifelines& out) {
+    if (const auto* p = std::get_if<ProducerStep>(&step.body)) out[p->name] = "producer " + p->name;
+    if (const auto* c = std::get_if<SubscribeStep>(&step.body)) out.emplace(c->consumer, "consumer " + c->consumer);
+    if (const auto* race = std::get_if<ConcurrentlyStep>(&step.body))
+        for (const auto& branch : race->branches) addLifelines(branch, out);
+}
+
+// A close is sent on the closed producer's or consumer's lifeline: the one its
+// trace names (CLOSE_PRODUCER / CLOSE_CONSUMER), else the one its name opened.
+std::string closer(const CloseStep& close, const StepResult* result, const Lifelines& lifelines) {
+    if (result) {
+        for (const auto& e : result->observed.trace.entries()) {
+            if (e.rule.view() == "CLOSE_PRODUCER") return "producer " + close.name;
+            if (e.rule.view() == "CLOSE_CONSUMER") return "consumer " + close.name;
+        }
+    }
+    auto it = lifelines.find(close.name);
+    return it == lifelines.end() ? close.name : it->second;
+}
+
 // Who sends a step's request, and what it says.
-std::pair<std::string, std::string> request(const Step& step) {
+std::pair<std::string, std::string> request(const Step& step, const StepResult* result, const Lifelines& lifelines) {
     return std::visit(
         [&](const auto& a) -> std::pair<std::string, std::string> {
             using T = std::decay_t<decltype(a)>;
@@ -30,7 +56,7 @@ std::pair<std::string, std::string> request(const Step& step) {
             else if constexpr (std::is_same_v<T, SubscribeStep>)
                 return {"consumer " + a.consumer, "SUBSCRIBE " + a.topic + " (" + schemaText(a.schema) + ")"};
             else if constexpr (std::is_same_v<T, CloseStep>)
-                return {a.name, "CLOSE " + a.name};
+                return {closer(a, result, lifelines), "CLOSE " + a.name};
             else if constexpr (std::is_same_v<T, PublishStep>)
                 return {"producer " + a.producer,
                         a.schema ? "GET_OR_CREATE_SCHEMA (" + schemaText(*a.schema) + ")"
@@ -85,16 +111,18 @@ std::string answer(const StepResult& s) {
 
 SequenceDiagram diagramOf(const ScenarioResult& r) {
     SequenceDiagram d;
+    Lifelines lifelines;
+    for (const auto& step : r.scenario->steps) addLifelines(step, lifelines);
     // Fixed order: the clients in order of appearance first, then broker and registry.
     for (const auto& s : r.steps) {
-        if (s.step && s.step->action != "check") d.participant(request(*s.step).first);
+        if (s.step && s.step->action != "check") d.participant(request(*s.step, &s, lifelines).first);
     }
     std::size_t broker = d.participant("broker");
     std::size_t registry = d.participant("schema registry");
     for (const auto& s : r.steps) {
         if (!s.step) continue;
         bool failed = s.status == StepStatus::failed;
-        auto [who, what] = request(*s.step);
+        auto [who, what] = request(*s.step, &s, lifelines);
         if (s.step->action == "check") {
             d.add(broker, registry, what, false, failed);
             d.add(registry, broker, answer(s), true, failed);

@@ -27,9 +27,18 @@ struct SequenceDiagram {
     void add(std::size_t from, std::size_t to, std::string label, bool reply, bool highlight);
 };
 
-/// `<svg>` ... `</svg>`, every text escaped for HTML/XML; a long label is
-/// shortened on the canvas and carried whole in its `<title>`. `id` prefixes
-/// the element ids (arrow heads), unique per diagram of a page.
+/// `label` as at most `maxLines` lines of at most `width` monospace cells
+/// (a wide East Asian character takes two), broken at spaces where a word
+/// fits, inside a word where none does; the last line ends in "…" when text
+/// is left over. Whole code points only. At least one line.
+std::vector<std::string> wrapLabel(const std::string& label, std::size_t width, std::size_t maxLines);
+
+/// `<svg>` ... `</svg>`, every text escaped for HTML/XML. Labels are set in
+/// monospace, each inside the span of its arrow (wrapped to two lines, five
+/// for a failing step, then cut with "…") and carried whole in its `<title>`;
+/// rows grow with their labels' lines, so no label reaches another row's
+/// arrow or a lifeline beyond its own arrow. `id` prefixes the element ids
+/// (arrow heads), unique per diagram of a page.
 std::string toSvg(const SequenceDiagram& diagram, const std::string& id = "seq");
 
 /// A mermaid `sequenceDiagram` (without the fence): participants aliased
