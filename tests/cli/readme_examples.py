@@ -14,7 +14,10 @@ is a file in WORKDIR. Each must exit 0.
 
 An installed `cnxsim ...` that is word for word a `build/sim/cnxsim ...`
 already run (`cnxsim run`, the bundled suite) is not run twice: here both
-are CNXSIM on the same files, and runs are deterministic.
+are CNXSIM on the same files, and runs are deterministic. For the same
+reason `run scenarios/FOLDER` without options is not run again after `run`
+(the bundled suite, every folder of it) passed: under the sanitizers each
+exploration of the races takes minutes.
 
 Commands that run until stopped: `serve ... --port 0` is started, must print
 its ready line within 60 s, and must exit 0 on SIGTERM. `serve` on the fixed
@@ -58,6 +61,18 @@ def sh_commands(readme):
 def words(command):
     """The command's words up to its comment."""
     return command.split(" #")[0].split()
+
+
+def within(key, earlier):
+    """Whether `key` is `run FOLDER` without options and `earlier`, a passing
+    `run` without options, ran the bundled suite or a folder holding FOLDER:
+    then every scenario of FOLDER passed there already (runs are
+    deterministic and a scenario's runs do not depend on the others)."""
+    if len(key) != 3 or key[1] != "run" or key[2].startswith("-") or earlier[:2] != key[:2]:
+        return False
+    if len(earlier) == 2:
+        return os.path.normpath(key[2]).split(os.sep)[0] == "scenarios"
+    return len(earlier) == 3 and os.path.normpath(key[2]).startswith(os.path.normpath(earlier[2]) + os.sep)
 
 
 def plan(command):
@@ -142,6 +157,10 @@ def main(argv):
         key = tuple("build/sim/cnxsim" if w == "cnxsim" else w for w in words(command))
         if key in first_line:  # runs are deterministic: the same command on the same files, the same answer
             print(f"README.md:{n}: as README.md:{first_line[key]} (the installed cnxsim is this one): {command}")
+            continue
+        covering = next((first_line[k] for k in first_line if within(key, k)), None)
+        if covering:
+            print(f"README.md:{n}: its scenarios passed in README.md:{covering}, the same run without options: {command}")
             continue
         first_line[key] = n
         started = time.monotonic()
