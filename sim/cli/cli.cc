@@ -1,6 +1,7 @@
 #include "sim/cli/cli.h"
 
 #include <charconv>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -105,6 +106,10 @@ constexpr std::string_view kRunUsage =
     "                           prints it; combine with commas (random,3:0.1)\n"
     "  --max-interleavings N    stop an exhaustive race after N schedules and report\n"
     "                           it as not exhaustive (default 100000; --strict fails)\n"
+    "  --max-explore-time D     stop an exhaustive race once it has explored for D\n"
+    "                           (500ms, 30s; checked after each schedule, so 0s runs\n"
+    "                           one): reported as not exhaustive, with how far it\n"
+    "                           got (default: no time bound; --strict fails)\n"
     "  --explore-all            explore every interleaving of an exhaustive race, no\n"
     "                           partial-order reduction (to check the reduction)\n"
     "  --version V              run each scenario on release V only (a line, \"2.10\",\n"
@@ -183,6 +188,9 @@ constexpr std::string_view kProfilesUsage =
     "implement (with VERSION: those affecting that release), the paths each\n"
     "touches and the releases it affects. A step whose decision meets one says\n"
     "`not modelled: #NNNN (...)` beside its outcome; `run --strict` fails it.\n";
+
+// The longest --max-explore-time: a day (a bound past it is no bound).
+constexpr std::chrono::milliseconds kMaxExploreTime = std::chrono::hours(24);
 
 void setVerbosity(int v) {
     static auto logger = [] {
@@ -372,6 +380,14 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), options.maxInterleavings);
         if (ec != std::errc() || p != s.data() + s.size() || options.maxInterleavings == 0) {
             err << "cnxsim run: --max-interleavings expects a positive integer, got '" << s << "'\n";
+            return kExitInvalid;
+        }
+    }
+    if (auto it = args.options.find("--max-explore-time"); it != args.options.end()) {
+        options.maxExploreTime = parseDuration(it->second, kMaxExploreTime);
+        if (!options.maxExploreTime) {
+            err << "cnxsim run: --max-explore-time expects a duration such as 500ms or 30s, at most 24 hours, got '"
+                << it->second << "'\n";
             return kExitInvalid;
         }
     }
