@@ -1,6 +1,7 @@
 #include "sim/cli/cli.h"
 
 #include <charconv>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -21,10 +22,12 @@
 #include "sim/scenario/load/json_schema.h"
 #include "sim/scenario/loader.h"
 #include "sim/parallel/ordered_pool.h"
+#include "sim/io/file_write.h"
 #include "sim/report/json_report.h"
 #include "sim/report/reports.h"
 #include "sim/run/runner.h"
 #include "sim/run/shard.h"
+#include "sim/runtime/duration.h"
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
 #include "sim/record/record_command.h"
@@ -103,6 +106,10 @@ constexpr std::string_view kRunUsage =
     "                           prints it; combine with commas (random,3:0.1)\n"
     "  --max-interleavings N    stop an exhaustive race after N schedules and report\n"
     "                           it as not exhaustive (default 100000; --strict fails)\n"
+    "  --max-explore-time D     stop an exhaustive race once it has explored for D\n"
+    "                           (500ms, 30s; checked after each schedule, so 0s runs\n"
+    "                           one): reported as not exhaustive, with how far it\n"
+    "                           got (default: no time bound; --strict fails)\n"
     "  --explore-all            explore every interleaving of an exhaustive race, no\n"
     "                           partial-order reduction (to check the reduction)\n"
     "  --version V              run each scenario on release V only (a line, \"2.10\",\n"
@@ -128,8 +135,10 @@ constexpr std::string_view kRunUsage =
     "\n"
     "Reports and --accept replace files atomically and never write through a\n"
     "symbolic link, fifo or device (a symlinked scenario is followed to its file\n"
-    "by --accept); --accept refuses read-only scenarios and cannot be combined with\n"
-    "--shard or --version (it rewrites a step from every version it runs on).\n"
+    "by --accept); they refuse a read-only file, root included (exit 2): --junit,\n"
+    "--report and --json check their targets before anything runs. --accept\n"
+    "cannot be combined with --shard or --version (it rewrites a step from every\n"
+    "version it runs on).\n"
     "\n"
     "Limits: only regular files are read; a scenario file is at most 8 MiB and\n"
     "1,000,000 YAML nodes (an alias counts as what it expands to), one scalar at\n"
@@ -179,6 +188,9 @@ constexpr std::string_view kProfilesUsage =
     "implement (with VERSION: those affecting that release), the paths each\n"
     "touches and the releases it affects. A step whose decision meets one says\n"
     "`not modelled: #NNNN (...)` beside its outcome; `run --strict` fails it.\n";
+
+// The longest --max-explore-time: a day (a bound past it is no bound).
+constexpr std::chrono::milliseconds kMaxExploreTime = std::chrono::hours(24);
 
 void setVerbosity(int v) {
     static auto logger = [] {
@@ -339,6 +351,18 @@ std::optional<std::string> parseSelection(const Args& args, std::optional<Shard>
     return std::nullopt;
 }
 
+// The --junit, --report and --json targets, each checked as its writer will
+// check it (sim/io/file_write.h), before anything runs: a run must not end
+// unable to write its report, nor replace a file its owner made read-only.
+std::optional<std::string> checkReportTargets(const Args& args) {
+    for (std::string_view name : {"--junit", "--report", "--json"}) {
+        auto it = args.options.find(std::string(name));
+        if (it == args.options.end() || (name == "--report" && it->second == "-")) continue;
+        if (auto e = checkWriteTarget(it->second)) return std::string(name) + ": " + *e;
+    }
+    return std::nullopt;
+}
+
 // The 1-based document of each loaded scenario in its file when the file has
 // several, else 0; indexed as loaded.scenarios (one pass: a file's documents
 // are adjacent there).
@@ -384,6 +408,14 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             return kExitInvalid;
         }
     }
+    if (auto it = args.options.find("--max-explore-time"); it != args.options.end()) {
+        options.maxExploreTime = parseDuration(it->second, kMaxExploreTime);
+        if (!options.maxExploreTime) {
+            err << "cnxsim run: --max-explore-time expects a duration such as 500ms or 30s, at most 24 hours, got '"
+                << it->second << "'\n";
+            return kExitInvalid;
+        }
+    }
     if (auto it = args.options.find("--tags"); it != args.options.end()) options.tags = splitTags(it->second);
     if (auto it = args.options.find("--exclude-tags"); it != args.options.end())
         options.excludeTags = splitTags(it->second);
@@ -414,6 +446,10 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
             err << "cnxsim run: --report takes a .md or .html file, got '" << it->second << "'\n";
             return kExitInvalid;
         }
+    }
+    if (auto e = checkReportTargets(args)) {
+        err << "cnxsim run: " << *e << "\n";
+        return kExitInvalid;
     }
     // `--report -`: the Markdown report owns stdout; the run's own lines go to stderr.
     bool reportToStdout = args.options.count("--report") && args.options.at("--report") == "-";

@@ -72,7 +72,7 @@ const std::vector<CommandSpec>& commandTable() {
         {"run", "replay scenarios", true,
          {value("--tags"), value("--exclude-tags"), file("--junit"), file("--report"), file("--json"), value("--seed"),
           oneOf("--schedule", {"fifo", "random"}), value("--shard"), value("--version"), value("--max-interleavings"),
-          value("--jobs"), oneOf("--shard-by", {"runs", "interleavings"}), flag("--accept"), flag("--strict"), flag("--explore-all"),
+          value("--max-explore-time"), value("--jobs"), oneOf("--shard-by", {"runs", "interleavings"}), flag("--accept"), flag("--strict"), flag("--explore-all"),
           shortFlag("-q", "--quiet")}},
         {"explain", "print the decision trace of every step of FILE", true, {value("--version"), value("--step")}},
         {"lint", "check scenario files without running them", true, {}},

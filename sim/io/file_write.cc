@@ -38,6 +38,17 @@ struct Existing {
     std::optional<std::string> error;
 };
 
+// Why the regular file `file` (its status `st`) may not be replaced: read-only
+// (no write permission bit set, or no write access for this process). The
+// mode bits are checked as well as access(2): root passes access(2) on any
+// file, and a file nobody may write is one its owner meant to keep.
+std::optional<std::string> readOnly(const std::filesystem::path& file, const struct stat& st) {
+    bool writable = (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0 && ::access(file.c_str(), W_OK) == 0;
+    if (writable) return std::nullopt;
+    return "refusing to write " + file.string() + ": the file is read-only (mode " + octal(st.st_mode) +
+           "); make it writable, or name another file";
+}
+
 Existing examine(const std::filesystem::path& target) {
     struct stat st {};
     if (::lstat(target.c_str(), &st) != 0) {
@@ -45,7 +56,7 @@ Existing examine(const std::filesystem::path& target) {
         if (error == ENOENT) return {};
         return {std::nullopt, "cannot write " + target.string() + ": " + reason(error)};
     }
-    if (S_ISREG(st.st_mode)) return {st, std::nullopt};
+    if (S_ISREG(st.st_mode)) return {st, readOnly(target, st)};
     std::string why = kindOf(st.st_mode) + ", not a regular file";
     if (S_ISLNK(st.st_mode)) why += " (cnxsim does not write through links)";
     return {std::nullopt, "refusing to write " + target.string() + ": it is " + why};
@@ -158,11 +169,9 @@ std::optional<std::string> refuseToReplace(const std::filesystem::path& file) {
     }
     if (!S_ISREG(st.st_mode))
         return "refusing to write " + file.string() + ": it is " + kindOf(st.st_mode) + ", not a regular file";
-    bool writable = (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0 && ::access(file.c_str(), W_OK) == 0;
-    if (!writable)
-        return "refusing to write " + file.string() + ": the file is read-only (mode " + octal(st.st_mode) +
-               "); make it writable to accept outcomes into it";
-    return std::nullopt;
+    return readOnly(file, st);
 }
+
+std::optional<std::string> checkWriteTarget(const std::filesystem::path& target) { return examine(target).error; }
 
 }  // namespace cnx::sim

@@ -231,8 +231,21 @@ Leaf runSchedule(Execution& execution, const std::vector<std::size_t>& choices) 
     return leaf;
 }
 
+std::string_view to_string_view(Stopped s) {
+    switch (s) {
+        case Stopped::no: return "no";
+        case Stopped::interleavings: return "interleavings";
+        case Stopped::time: return "time";
+    }
+    return "?";
+}
+
 ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf) {
     ExploreStats stats;
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    };
     Counting counting;
     std::vector<Node> path;
     std::vector<Asleep> sleep;  // of the state being entered
@@ -298,15 +311,25 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
         } else if (!foreign) {
             ++stats.blocked;
         }
-        if (stats.explored >= limits.maxInterleavings) {
+        if (!path.empty() && stats.firstMoves == 0) stats.firstMoves = path.front().enabled.size();
+        const bool atBound = stats.explored >= limits.maxInterleavings;
+        const bool outOfTime = !atBound && stats.explored > 0 && limits.maxTime && elapsed() >= *limits.maxTime;
+        if (atBound || outOfTime) {
             // Stop, unless nothing is left anyway.
-            bool more = false;
-            for (auto& n : path) {
-                Node copy = n;
-                copy.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-                if (nextCandidate(copy, limits.reduce, sourceSets)) more = true;
+            bool more = false, moreBelowRoot = false;
+            for (std::size_t d = 0; d < path.size(); ++d) {
+                Node copy = path[d];
+                copy.done.push_back({copy.enabled[copy.chosen].id, copy.enabled[copy.chosen].footprint});
+                if (!nextCandidate(copy, limits.reduce, sourceSets)) continue;
+                more = true;
+                moreBelowRoot = moreBelowRoot || d > 0;
             }
             stats.exhaustive = !more;
+            if (more) stats.stopped = atBound ? Stopped::interleavings : Stopped::time;
+            // The first moves covered: those done at the root, and the one under way when nothing is left under it.
+            stats.firstMovesDone = !more || path.empty() ? stats.firstMoves
+                                                         : path.front().done.size() + (moreBelowRoot ? 0 : 1);
+            stats.elapsed = elapsed();
             return stats;
         }
         // Back up to the deepest state with a candidate left.
@@ -317,7 +340,11 @@ ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits
             if ((next = nextCandidate(n, limits.reduce, sourceSets))) break;
             path.pop_back();
         }
-        if (path.empty()) return stats;
+        if (path.empty()) {
+            stats.firstMovesDone = stats.firstMoves;
+            stats.elapsed = elapsed();
+            return stats;
+        }
         // Re-execute the path up to that state, then take the candidate.
         exec = make();
         leaf = Leaf{};

@@ -19,12 +19,14 @@
 // point; past its end the first enabled transition runs (the "canonical"
 // continuation, which the execution orders as the branches are written).
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cnx::sim::race {
@@ -79,6 +81,12 @@ using LeafHandler = std::function<void(const Leaf&)>;
 
 struct ExploreLimits {
     std::size_t maxInterleavings = 100000;  // complete schedules; reaching it stops: not exhaustive
+    // Time spent exploring, checked after each schedule (complete or cut
+    // short): once it is reached the exploration stops, not exhaustive. At
+    // least one schedule always runs, so 0 explores exactly the canonical one.
+    // nullopt: no time bound (the default: a verdict must not depend on the
+    // machine's speed unless asked).
+    std::optional<std::chrono::milliseconds> maxTime;
     bool reduce = true;                     // sleep sets (false: every interleaving, for verification)
     // Explore only this shard's part (0-based index of count): the states at
     // the split depth are dealt round-robin in depth-first order and each
@@ -90,11 +98,22 @@ struct ExploreLimits {
     std::size_t shardCount = 1;
 };
 
+/// Why an exhaustive exploration stopped before it was complete.
+enum class Stopped { no, interleavings, time };
+std::string_view to_string_view(Stopped s);
+
 struct ExploreStats {
     std::size_t explored = 0;       // complete schedules explored
     std::size_t blocked = 0;        // schedules cut short: every enabled transition asleep (redundant)
     std::size_t transitions = 0;    // transitions run, re-executions included
-    bool exhaustive = true;         // false: stopped at maxInterleavings
+    bool exhaustive = true;         // false: stopped at maxInterleavings or maxTime (or not exhaustive at all)
+    Stopped stopped = Stopped::no;  // which bound stopped an exhaustive exploration
+    std::chrono::milliseconds elapsed{0};  // time spent exploring (exhaustively)
+    // How far an exhaustive exploration got: of the transitions enabled at
+    // the race's start (its first moves), those whose every schedule was
+    // explored (all of them when it is exhaustive).
+    std::size_t firstMoves = 0;
+    std::size_t firstMovesDone = 0;
     /// The number of interleavings without reduction (every order of the
     /// enabled transitions): the sum, over the distinct traces explored, of
     /// their linear extensions. Exact when naiveExact.

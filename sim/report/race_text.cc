@@ -30,7 +30,7 @@ std::string raceSummary(const RaceReport& r) {
     if (s.naive > 0) out += std::string(" of ") + (s.naiveExact ? "" : "at least ") + countText(s.naive) + " interleavings";
     out += ", " + std::to_string(s.traces) + " distinct trace" + (s.traces == 1 ? "" : "s");
     out += ", " + std::to_string(r.outcomes.size()) + " outcome" + (r.outcomes.size() == 1 ? "" : "s");
-    if (!s.exhaustive && r.exploration == "exhaustive") out += "; NOT EXHAUSTIVE (stopped at --max-interleavings)";
+    if (!r.stopped.empty()) out += "; NOT EXHAUSTIVE: " + r.stopped;
     return out;
 }
 

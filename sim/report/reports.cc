@@ -144,6 +144,10 @@ std::string consoleLine(const ScenarioResult& r) {
     std::string line = std::string(r.passed ? "PASS  " : "FAIL  ") + r.file + ": " + title(r);
     if (int n = notAsserted(r)) line += "  (" + std::to_string(n) + " step(s) not asserted on " + r.version + ")";
     for (const auto& g : gapNotes(r)) line += "\n      " + g;
+    // A passing race that a bound stopped passes on the schedules explored only: say how far it got.
+    for (const auto& s : r.steps)
+        if (s.race && !s.race->stopped.empty() && s.status != StepStatus::failed)
+            line += "\n      NOT EXHAUSTIVE at " + s.label() + ": " + s.race->stopped;
     return line;
 }
 

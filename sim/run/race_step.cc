@@ -1,7 +1,7 @@
 #include "sim/run/race_step.h"
 
 #include <algorithm>
-
+#include <cstdio>
 #include <memory>
 
 #include "sim/run/expectation.h"
@@ -81,6 +81,25 @@ bool setAllows(const std::vector<Expect>& set, const std::vector<Observed>& resu
     for (std::size_t i = 0; i < set.size() && i < results.size(); ++i)
         if (!mismatch(set[i], results[i]).empty()) return false;
     return set.size() == results.size();
+}
+
+// "1500ms" / "2s": a --max-explore-time as the option takes it.
+std::string durationText(std::chrono::milliseconds d) {
+    return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + "s" : std::to_string(d.count()) + "ms";
+}
+
+// RaceReport::stopped: how far an exhaustive exploration got before a bound stopped it.
+std::string stoppedText(const race::ExploreStats& s, const RaceSetting& setting) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(s.elapsed.count()) / 1000.0);
+    std::string explored = std::to_string(s.explored) + " of at most " + std::to_string(setting.maxInterleavings) +
+                           " schedule" + (setting.maxInterleavings == 1 ? "" : "s");
+    std::string out = s.stopped == race::Stopped::time
+                          ? "explored " + explored + " in " + seconds + " s (time bound --max-explore-time " +
+                                durationText(*setting.maxExploreTime) + " reached)"
+                          : "explored " + explored + " (--max-interleavings reached)";
+    return out + "; " + std::to_string(s.firstMovesDone) + " of the race's " + std::to_string(s.firstMoves) +
+           " first moves covered";
 }
 
 std::string renderSet(const std::vector<Expect>& set) {
@@ -193,6 +212,7 @@ RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race,
         report.exploration = "exhaustive";
         race::ExploreLimits limits;
         limits.maxInterleavings = setting.maxInterleavings;
+        limits.maxTime = setting.maxExploreTime;
         limits.reduce = setting.reduce;
         if (setting.shardCount > 1) {
             limits.shardIndex = static_cast<std::size_t>(setting.shardIndex - 1);
@@ -201,6 +221,8 @@ RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race,
                                  std::to_string(setting.shardCount) + " of the interleavings";
         }
         report.stats = race::exploreExhaustive(make, limits, onLeaf);
+        if (report.stats.stopped != race::Stopped::no && setting.shardCount <= 1)
+            report.stopped = stoppedText(report.stats, setting);
     }
     // The verdict.
     auto fail = [&](std::string why) {
@@ -237,9 +259,7 @@ RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race,
                  " schedule(s)");
         }
     }
-    if (!report.stats.exhaustive && !race.randomRuns && setting.forced.count(setting.stepIndex) == 0 && !sharded) {
-        if (strict) fail("not exhaustive: stopped at --max-interleavings " + std::to_string(setting.maxInterleavings) + " (--strict)");
-    }
+    if (!report.stopped.empty() && strict) fail("not exhaustive: " + report.stopped + " (--strict)");
     if (!covered && strict) fail("no outcomes cover version " + release.toString() + " (--strict)");
     if (!allowed && covered && !report.outcomesSkipped && strict) fail("the race has no outcomes (--strict)");
     return report;

@@ -7,6 +7,7 @@
 // canonical schedule (the branches as written, each before the next), or the
 // one `--schedule STEP:CHOICES` forces.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -35,6 +36,7 @@ struct RaceSetting {
     /// Schedules given with --schedule, by step index: that race runs only that schedule.
     std::map<std::size_t, std::vector<std::size_t>> forced;
     std::size_t maxInterleavings = 100000;
+    std::optional<std::chrono::milliseconds> maxExploreTime;  // --max-explore-time; nullopt: none
     bool reduce = true;
     int shardIndex = 0;  // 1-based; 0: the whole exploration
     int shardCount = 0;
@@ -66,6 +68,11 @@ struct RaceReport {
     std::vector<std::string> unreached; // `reachable` sets not reached, rendered
     std::string stuck;                  // a schedule in which the race could not finish
     std::vector<std::string> notes;     // what this exploration could not judge
+    /// How far an exhaustive exploration that stopped at a bound got, e.g.
+    /// "explored 1 of at most 100000 schedules in 0.0 s (time bound
+    /// --max-explore-time 0ms reached); 0 of the race's 2 first moves covered";
+    /// empty when it was complete (or not exhaustive by design: random, a shard, --schedule).
+    std::string stopped;
     bool passed = true;
     std::string why;                    // the first reason it failed
 };

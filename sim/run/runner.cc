@@ -243,6 +243,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     race.mode = options.schedule;
     race.seed = options.seed;
     race.maxInterleavings = options.maxInterleavings;
+    race.maxExploreTime = options.maxExploreTime;
     race.reduce = options.reduce;
     race.shardIndex = options.raceShardIndex;
     race.shardCount = options.raceShardCount;

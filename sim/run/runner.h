@@ -2,6 +2,7 @@
 // Runs scenarios against the model: one run per scenario and broker version,
 // each step matched against the expectation that applies to that version.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,6 +69,9 @@ struct RunOptions {
     };
     std::vector<RaceSchedule> raceSchedules;
     std::size_t maxInterleavings = 100000;  // --max-interleavings: bound of an exhaustive race
+    /// --max-explore-time: the time an exhaustive race may take (checked after each
+    /// schedule, at least one runs); nullopt: no time bound.
+    std::optional<std::chrono::milliseconds> maxExploreTime;
     bool reduce = true;  // false (--explore-all): every interleaving, no partial-order reduction
     /// `--shard K/N --shard-by interleavings`: every exhaustive race explores only
     /// shard K (1-based) of N of its interleavings. 0: not sharded.

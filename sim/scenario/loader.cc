@@ -167,6 +167,11 @@ const ImportedFile* ImportCache::get(const std::filesystem::path& file, std::vec
     return &files_.emplace(key, std::move(loaded)).first->second;
 }
 
+const std::string& ImportCache::chainStart() const {
+    static const std::string none;
+    return loading_.empty() ? none : loading_.front().second;
+}
+
 void ImportCache::remember(const std::filesystem::path& file, ImportedFile loaded) {
     files_.emplace(keyOf(file), std::move(loaded));
 }

@@ -61,6 +61,15 @@ public:
     void remember(const std::filesystem::path& file, ImportedFile loaded);
     /// How many files were read from disk.
     int reads() const { return reads_; }
+    /// How many schemas files are being loaded, one inside the other: the
+    /// depth of the import chain at the file being read.
+    std::size_t depth() const { return loading_.size(); }
+    /// The longest import chain: a scenario and at most this many schemas
+    /// files below it (doc/scenario-format.md, Limits). Loading recurses once
+    /// per file of the chain; the bound keeps that far from the stack's end.
+    static constexpr std::size_t kMaxDepth = 64;
+    /// The file at the top of the chain being loaded ("" when none is).
+    const std::string& chainStart() const;
 
 private:
     static std::filesystem::path keyOf(const std::filesystem::path& file);

@@ -1,9 +1,9 @@
 #include "sim/serve/fault.h"
 
 #include <charconv>
-#include <cmath>
 
 #include "broker_model/wire/commands.h"
+#include "sim/runtime/duration.h"
 
 namespace cnx::serve {
 namespace {
@@ -11,25 +11,6 @@ namespace {
 using pulsar::proto::BaseCommand;
 
 constexpr auto kMaxDelay = std::chrono::hours(1);
-
-std::optional<std::chrono::milliseconds> durationOf(std::string_view v) {
-    double scale = 0;
-    if (v.ends_with("ms")) {
-        scale = 1;
-        v.remove_suffix(2);
-    } else if (v.ends_with("s")) {
-        scale = 1000;
-        v.remove_suffix(1);
-    } else {
-        return std::nullopt;
-    }
-    double n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc() || p != v.data() + v.size() || !(n >= 0) || !std::isfinite(n)) return std::nullopt;
-    auto ms = std::chrono::milliseconds(static_cast<long long>(std::llround(n * scale)));
-    if (ms > kMaxDelay) return std::nullopt;
-    return ms;
-}
 
 }  // namespace
 
@@ -60,7 +41,7 @@ std::variant<Fault, std::string> parseFault(std::string_view text) {
         if (key == "drop" && eq == std::string_view::npos) {
             f.drop = true;
         } else if (key == "delay") {
-            auto d = durationOf(value);
+            auto d = sim::parseDuration(value, kMaxDelay);
             if (!d) return "delay takes a duration such as 200ms or 1.5s, at most 1 hour (got '" + std::string(value) + "')";
             f.delay = *d;
         } else if (key == "error") {

@@ -128,3 +128,45 @@ TEST_CASE("an imported file's problems are reported once, at its own positions",
     CHECK(r.errors[0].format() == (dir / "bad.yaml").string() + ":4:1: a schemas file holds one document; this is a second ('---')");
     CHECK(r.scenarios.empty());
 }
+
+namespace {
+
+// A scenario importing f1.yaml, which imports f2.yaml, ... down to f<depth>.yaml.
+std::filesystem::path importChain(const std::string& name, int depth) {
+    auto dir = scratchDir(name);
+    for (int i = 1; i <= depth; ++i) {
+        std::string text = i < depth ? "imports: [f" + std::to_string(i + 1) + ".yaml]\n" : "";
+        writeFile(dir / ("f" + std::to_string(i) + ".yaml"), text + "schemas:\n  s" + std::to_string(i) + ": { type: STRING }\n");
+    }
+    writeFile(dir / "scenario.yaml", scenarioUsing("chain", "[f1.yaml]", "s" + std::to_string(depth)));
+    return dir;
+}
+
+}  // namespace
+
+// Issue 40 item 17: a chain 3,000 files deep crashed the loader (SIGSEGV: it
+// recurses once per file). Imports nest at most ImportCache::kMaxDepth (64).
+TEST_CASE("an import chain 3000 files deep is refused at the import past the bound, not a crash",
+          "[loader][imports][issue40]") {
+    auto dir = importChain("deep", 3000);
+    auto r = loadScenarioFile(dir / "scenario.yaml");
+    INFO(errorsOf(r));
+    CHECK(r.scenarios.empty());
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].format() == (dir / "f64.yaml").string() +
+                                      ":1:11: imported file 'f65.yaml': imports nest more than 64 schemas files deep "
+                                      "(the chain from " + (dir / "f1.yaml").string() + "); flatten the chain");
+}
+
+TEST_CASE("an import chain of exactly 64 schemas files loads; 65 is one too many", "[loader][imports][issue40]") {
+    STATIC_REQUIRE(ImportCache::kMaxDepth == 64);
+    auto ok = loadScenarioFile(importChain("depth64", 64) / "scenario.yaml");
+    INFO(errorsOf(ok));
+    CHECK(ok.errors.empty());
+    REQUIRE(ok.scenarios.size() == 1);
+    CHECK(ok.scenarios[0].schemas.count("s1") == 1);
+    CHECK(ok.scenarios[0].schemas.count("s64") == 1);
+    auto over = loadScenarioFile(importChain("depth65", 65) / "scenario.yaml");
+    REQUIRE(over.errors.size() == 1);
+    CHECK(over.errors[0].message.find("imports nest more than 64 schemas files deep") != std::string::npos);
+}

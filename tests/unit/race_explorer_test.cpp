@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -143,6 +144,49 @@ TEST_CASE("a bound stops exhaustive exploration and says so", "[race]") {
     auto stats = exploreExhaustive([&] { return std::make_unique<Toy>(together); }, limits, [](const Leaf&) {});
     CHECK(stats.explored == 2);
     CHECK_FALSE(stats.exhaustive);
+}
+
+// Issue 40 item 18: a bounded exploration says how far it got, and a time
+// bound stops it beside the interleaving bound. A time bound of 0 stops after
+// the first schedule whatever the machine's speed (checked after each one).
+TEST_CASE("a bounded exhaustive exploration says which bound stopped it and how far it got", "[race][issue40]") {
+    std::vector<std::vector<Op>> together{{{0, true}}, {{0, true}}, {{0, true}}};
+    auto make = [&] { return std::make_unique<Toy>(together); };
+    ExploreLimits limits;
+    limits.maxInterleavings = 2;
+    auto bound = exploreExhaustive(make, limits, [](const Leaf&) {});
+    CHECK(bound.stopped == Stopped::interleavings);
+    CHECK(bound.firstMoves == 3);
+    CHECK(bound.firstMovesDone == 1);  // the first writer's two orders of the others: 1 of 3 first moves covered
+    limits.maxInterleavings = 100;
+    auto all = exploreExhaustive(make, limits, [](const Leaf&) {});
+    CHECK(all.exhaustive);
+    CHECK(all.stopped == Stopped::no);
+    CHECK(all.explored == 6);
+    CHECK(all.firstMovesDone == 3);
+    // At the bound exactly, with nothing left: exhaustive, not stopped.
+    limits.maxInterleavings = 6;
+    CHECK(exploreExhaustive(make, limits, [](const Leaf&) {}).stopped == Stopped::no);
+}
+
+TEST_CASE("a time bound of 0 stops an exhaustive exploration after exactly the first schedule", "[race][issue40]") {
+    std::vector<std::vector<Op>> together{{{0, true}}, {{0, true}}, {{0, true}}};
+    ExploreLimits limits;
+    limits.maxTime = std::chrono::milliseconds(0);
+    std::vector<std::string> leaves;
+    auto stats = exploreExhaustive([&] { return std::make_unique<Toy>(together); }, limits,
+                                   [&](const Leaf& leaf) { leaves.push_back(formatChoices(leaf.choices)); });
+    CHECK(stats.explored == 1);
+    CHECK(leaves == std::vector<std::string>{""});  // the canonical schedule
+    CHECK_FALSE(stats.exhaustive);
+    CHECK(stats.stopped == Stopped::time);
+    CHECK(stats.firstMoves == 3);
+    CHECK(stats.firstMovesDone == 0);
+    // A race with one schedule is exhaustive under any time bound.
+    std::vector<std::vector<Op>> one{{{0, true}, {0, true}}};
+    auto single = exploreExhaustive([&] { return std::make_unique<Toy>(one); }, limits, [](const Leaf&) {});
+    CHECK(single.exhaustive);
+    CHECK(single.stopped == Stopped::no);
 }
 
 TEST_CASE("a schedule replays to the same state, and random exploration is seeded", "[race]") {

@@ -58,6 +58,12 @@ void DocumentLoader::loadImports(const Value& v) {
             ctx_.error(item.pos, "imported file " + inQuotes(*name) + ": imports are not read here");
             continue;
         }
+        if (ctx_.imports->depth() >= ImportCache::kMaxDepth) {
+            ctx_.error(item.pos, "imported file " + inQuotes(*name) + ": imports nest more than " +
+                                     std::to_string(ImportCache::kMaxDepth) + " schemas files deep (the chain from " +
+                                     ctx_.imports->chainStart() + "); flatten the chain");
+            continue;
+        }
         std::vector<std::string> cycle;
         const ImportedFile* imported = ctx_.imports->get(file, cycle);
         if (!imported) {
