@@ -21,6 +21,15 @@ AdminResponse refused(TracePtr trace, TraceText what, int status, std::string re
 
 std::string tenantOf(const std::string& ns) { return ns.substr(0, ns.find('/')); }
 
+// PersistentTopicsBase / AdminResource (create and update): with
+// maxNumPartitionsPerPartitionedTopic set, a larger count is NOT_ACCEPTABLE.
+// cnxsim always has it set, to Broker::kMaxPartitions.
+std::optional<AdminResponse> overMaxPartitions(const TracePtr& trace, TraceText what, int partitions) {
+    if (partitions <= Broker::kMaxPartitions) return std::nullopt;
+    return refused(trace, std::move(what), 406,
+                   "Number of partitions should be less than or equal to " + std::to_string(Broker::kMaxPartitions));
+}
+
 bool isStrategyField(std::string_view field) {
     return field == "schema_compatibility_strategy" || field == "schemaCompatibilityStrategy";
 }
@@ -61,6 +70,9 @@ std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName&
 AdminResponse AdminApi::createTenant(const std::string& tenant) {
     auto trace = std::make_shared<Trace>();
     auto& meta = broker_.metadata();
+    // TenantsBase.createTenant: NamedEntity.checkName first (issue 40 item 2: a
+    // 0xFF byte in the name was stored, and killed the server when listed).
+    if (!TopicName::validNamePart(tenant)) return refused(trace, "create tenant", 412, "Tenant name is not valid");
     if (meta.tenantExists(tenant)) return refused(trace, "create tenant", 409, "Tenant already exist");
     meta.tenants.insert(tenant);
     trace->add("§7", "create tenant", [&] { return tenant + " created"; });
@@ -92,6 +104,11 @@ AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
 AdminResponse AdminApi::createNamespace(const std::string& ns) {
     auto trace = std::make_shared<Trace>();
     auto& meta = broker_.metadata();
+    // Namespaces.createNamespace: validateNamespaceName (NamespaceName.get) first.
+    auto slash = ns.find('/');
+    if (slash == std::string::npos || !TopicName::validNamePart(ns.substr(0, slash)) ||
+        !TopicName::validNamePart(ns.substr(slash + 1)))
+        return refused(trace, "create namespace", 412, "Namespace name is not valid");
     if (!meta.tenantExists(tenantOf(ns))) return refused(trace, "create namespace", 404, "Tenant does not exist");
     if (meta.namespaceExists(ns) && !meta.implicit) return refused(trace, "create namespace", 409, "Namespace already exists");
     meta.namespaces.insert(ns);
@@ -252,6 +269,7 @@ AdminResponse AdminApi::createPartitionedTopic(const TopicName& topic, int parti
     if (!broker_.metadata().namespaceExists(topic.namespaceName()))
         return refused(trace, "create partitioned topic", 404, "Namespace not found");
     if (partitions < 1) return refused(trace, "create partitioned topic", 406, "Number of partitions should be more than 0");
+    if (auto tooMany = overMaxPartitions(trace, "create partitioned topic", partitions)) return *tooMany;
     if (broker_.partitionsOf(topic) > 0 || broker_.topicExists(topic))
         return refused(trace, "create partitioned topic", 409, "This topic already exists");
     broker_.declareTopic(topic, partitions);
@@ -291,6 +309,7 @@ AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int parti
                                std::to_string(existing) + ".");
         return refused(trace, "update partitions", 409, "number of partitions must be more than existing " + std::to_string(existing));
     }
+    if (auto tooMany = overMaxPartitions(trace, "update partitions", partitions)) return *tooMany;
     broker_.declareTopic(topic, partitions);
     trace->add("§3", "update partitions", [&] {
         return topic.toString() + ": " + std::to_string(existing) + " -> " + std::to_string(partitions);

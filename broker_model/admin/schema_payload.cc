@@ -1,5 +1,6 @@
 #include "broker_model/admin/schema_payload.h"
 
+#include "broker_model/compat/json/json_nesting.h"
 #include "broker_model/compat/key_value/key_value_check.h"
 #include "broker_model/core/schema_type.h"
 
@@ -19,7 +20,27 @@ std::optional<std::string> componentBytes(const OrderedJson& c) {
 
 }  // namespace
 
+std::variant<nlohmann::json, PayloadError> parseAdminJson(std::string_view body) {
+    // Jackson 2.15+ (jackson-core#943) refuses the document at the first level
+    // past the limit with StreamConstraintsException, a JsonProcessingException:
+    // Jersey's JsonParseExceptionMapper answers it 400.
+    if (compat::jsonNestsDeeperThan(body)) return PayloadError{400, compat::jacksonNestingMessage()};
+    try {
+        return nlohmann::json::parse(body);
+    } catch (const nlohmann::json::parse_error& e) {
+        // The text may quote the body's bytes (invalid UTF-8 included): whoever
+        // writes it as JSON writes it with a non-throwing dump.
+        return PayloadError{400, std::string("Unable to parse the request body as JSON: ") + e.what()};
+    }
+}
+
 std::optional<std::string> keyValueDataFromRendering(std::string_view text, std::string* error) {
+    // The components are written back with dump(), which recurses per level:
+    // the rendering is measured before it is parsed (issue 40 item 1).
+    if (compat::jsonNestsDeeperThan(text)) {
+        if (error) *error = compat::jacksonNestingMessage();
+        return std::nullopt;
+    }
     auto kv = OrderedJson::parse(text, nullptr, false);
     if (kv.is_discarded() || !kv.is_object() || !kv.contains("key") || !kv.contains("value")) {
         if (error) *error = "KEY_VALUE data is not a {\"key\": …, \"value\": …} object";
@@ -37,9 +58,10 @@ std::optional<std::string> keyValueDataFromRendering(std::string_view text, std:
 }
 
 std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view body) {
-    auto json = nlohmann::json::parse(body, nullptr, false);
     // Jackson's refusal of a body that is not the payload: 400 (JsonMappingException).
-    if (json.is_discarded()) return PayloadError{400, "Unable to parse the request body as JSON"};
+    auto parsed = parseAdminJson(body);
+    if (auto* e = std::get_if<PayloadError>(&parsed)) return std::move(*e);
+    auto& json = std::get<nlohmann::json>(parsed);
     if (!json.is_object()) return PayloadError{400, "The request body is not a PostSchemaPayload object"};
     SchemaData schema;
     std::string typeName = "NONE";
@@ -64,6 +86,8 @@ std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view bo
     }
     if (schema.type == SchemaType::KEY_VALUE) {
         std::string error;
+        // A component nested past Jackson's limit: the same 400 as a deep body (issue 40 item 1).
+        if (compat::jsonNestsDeeperThan(schema.data)) return PayloadError{400, compat::jacksonNestingMessage()};
         auto data = keyValueDataFromRendering(schema.data, &error);
         if (!data) return PayloadError{500, error};
         schema.data = std::move(*data);

@@ -24,6 +24,15 @@ struct PayloadError {
     std::string reason;
 };
 
+/// The one parse every JSON body of the admin API goes through (issue 40
+/// item 1): the nesting is measured by an iterative scan first
+/// (compat::jsonNestsDeeperThan, the same bound the CLI and the checkers use),
+/// so nothing that recurses per level (copying, dump(), our walkers) ever sees
+/// a document deeper than Jackson's StreamReadConstraints allow. Past it, or on
+/// text that is not JSON, the 400 a Jersey resource answers a body Jackson
+/// refuses, with Jackson's message as the reason.
+std::variant<nlohmann::json, PayloadError> parseAdminJson(std::string_view body);
+
 /// Parses a PostSchemaPayload body (the request's text).
 std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view body);
 

@@ -31,6 +31,12 @@ struct ManagedLedgerState {
 
 class Broker {
 public:
+    /// The most partitions a topic may have: cnxsim keeps every partition in
+    /// memory, so it always sets what Pulsar's `maxNumPartitionsPerPartitionedTopic`
+    /// (0, unbounded, by default) would; scenarios and the admin API refuse more
+    /// as the broker does past that key (issue 40 item 4).
+    static constexpr int kMaxPartitions = 100'000;
+
     /// `profile` and `scheduler` must outlive the broker, and the scheduler serves
     /// this broker alone: continuations still pending when the broker is
     /// destroyed are dropped, never run against it. All calls on one thread.

@@ -5,8 +5,12 @@
 namespace cnx {
 namespace {
 
+// Digits only: from_chars alone takes a sign, so "3.0.-1" read as patch -1,
+// which means "the line" (issue 40 item 4).
 bool parseNumber(std::string_view s, int& out) {
     if (s.empty() || s.size() > 4) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc() && ptr == s.data() + s.size();
 }

@@ -45,6 +45,8 @@ bool fail(std::string* error, std::string_view text, std::string_view why) {
 
 }  // namespace
 
+bool TopicName::validNamePart(std::string_view part) { return validSegment(part); }
+
 std::optional<TopicName> TopicName::parse(std::string_view text, std::string* error) {
     TopicName t;
     std::string_view rest = text;

@@ -18,6 +18,10 @@ public:
     /// Parses `text`; on failure returns nullopt and sets `error` to the
     /// broker's "Invalid topic name" wording.
     static std::optional<TopicName> parse(std::string_view text, std::string* error = nullptr);
+    /// Pulsar's NamedEntity.checkName: a tenant or namespace name is
+    /// [-=:.A-Za-z0-9_]+ (Java's `\w` is ASCII), so no byte past ASCII (no
+    /// invalid UTF-8 either) is ever part of one.
+    static bool validNamePart(std::string_view part);
 
     bool persistent() const { return persistent_; }
     /// The parts are views into the full name: valid while this name is.

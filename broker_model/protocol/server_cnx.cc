@@ -103,40 +103,43 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
     closeEach(consumers_, false);
 }
 
-namespace {
-
-// The kept trace of a request, or nullptr. Traces are kept oldest first and a
-// request's trace is nearly always asked for soon after its answer, so the
-// search starts from the newest.
-template <class Traces>
-auto keptTrace(Traces& traces, std::uint64_t requestId) -> decltype(&traces.back().second) {
-    for (auto it = traces.rbegin(); it != traces.rend(); ++it)
-        if (it->first == requestId && it->second) return &it->second;
-    return nullptr;
+// A request id has at most one trace that is not taken, in its newest slot:
+// newTrace fills a slot whose trace is still there and adds one only when the
+// last was taken.
+std::optional<std::size_t> ServerCnx::keptTrace(std::uint64_t requestId) const {
+    auto it = traceSlots_.find(requestId);
+    if (it == traceSlots_.end()) return std::nullopt;
+    auto at = static_cast<std::size_t>(it->second - tracesDropped_);
+    if (!traces_[at].second) return std::nullopt;
+    return at;
 }
 
-}  // namespace
-
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {
-    const auto* kept = keptTrace(traces_, requestId);
-    return kept ? *kept : std::make_shared<Trace>();
+    auto at = keptTrace(requestId);
+    return at ? traces_[*at].second : std::make_shared<Trace>();
 }
 
 TracePtr ServerCnx::takeTrace(std::uint64_t requestId) {
-    auto* kept = keptTrace(traces_, requestId);
-    if (!kept) return std::make_shared<Trace>();
+    auto at = keptTrace(requestId);
+    if (!at) return std::make_shared<Trace>();
     // The emptied slot keeps its place until it is the oldest and dropped.
-    return std::move(*kept);
+    return std::move(traces_[*at].second);
 }
 
 TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
     auto t = std::make_shared<Trace>();
-    if (auto* kept = keptTrace(traces_, requestId)) {
-        *kept = t;
+    if (auto at = keptTrace(requestId)) {
+        traces_[*at].second = t;
         return t;
     }
+    traceSlots_[requestId] = tracesDropped_ + traces_.size();
     traces_.emplace_back(requestId, t);
-    while (traces_.size() > kKeptTraces) traces_.pop_front();
+    while (traces_.size() > kKeptTraces) {
+        auto it = traceSlots_.find(traces_.front().first);
+        if (it != traceSlots_.end() && it->second == tracesDropped_) traceSlots_.erase(it);
+        traces_.pop_front();
+        ++tracesDropped_;
+    }
     return t;
 }
 

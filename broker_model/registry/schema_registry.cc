@@ -36,10 +36,22 @@ std::vector<SchemaData> schemasOf(std::span<const StoredSchema> list) {
     return out;
 }
 
+// The versions of a list as a trace writes them. A long history is written by
+// its ends: the text of every upload's trace listed every live version, which
+// made each upload's cost grow with the history where the broker's does not
+// (issue 40 item 4).
 std::string versionsOf(std::span<const StoredSchema> list) {
+    constexpr std::size_t kHead = 3, kTail = 2;
     std::string out = "[";
-    for (const auto& e : list) out += (out.size() > 1 ? "," : "") + std::to_string(e.version);
-    return out + "]";
+    auto put = [&out](const StoredSchema& e) { out += (out.size() > 1 ? "," : "") + std::to_string(e.version); };
+    if (list.size() <= kHead + kTail + 1) {
+        for (const auto& e : list) put(e);
+        return out + "]";
+    }
+    for (std::size_t i = 0; i < kHead; ++i) put(list[i]);
+    out += ",...";
+    for (std::size_t i = list.size() - kTail; i < list.size(); ++i) put(list[i]);
+    return out + "] (" + std::to_string(list.size()) + " versions)";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // what the broker sends back until the runner asks for it.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,7 +88,9 @@ private:
     void arrived(wire::PooledCommand command, std::string_view frame);
 
     ClientModel model_;
-    std::vector<Received> inbox_;  // kept as they arrived until taken
+    // Kept as they arrived until taken; answers are mostly taken oldest first,
+    // which a deque does without moving the rest (issue 40 item 19).
+    std::deque<Received> inbox_;
     std::vector<BrokerClose> closes_;
     // every-request-answered: request id -> (command name, answers so far); SENDs by (producer, sequence)
     // Sorted vectors (flat_map), not a node a request: ids are handed out in

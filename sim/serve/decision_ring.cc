@@ -1,19 +1,55 @@
 #include "sim/serve/decision_ring.h"
 
+#include <algorithm>
+
 #include "broker_model/wire/commands.h"
 #include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
 
-nlohmann::json traceJson(const Trace& trace) {
+std::string shortenedText(std::string_view text, std::size_t max) {
+    if (text.size() <= max) return std::string(text);
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a sequence
+    return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+namespace {
+
+/// The text one decision may still keep (DecisionRing::kDecisionBytes).
+class TextBudget {
+public:
+    /// `text` shortened to what is left (at most kTextBytes), and charged.
+    std::string take(std::string_view text) {
+        auto kept = shortenedText(text, std::min(left_, DecisionRing::kTextBytes));
+        left_ -= std::min(left_, kept.size());
+        return kept;
+    }
+    bool spent() const { return left_ == 0; }
+
+private:
+    std::size_t left_ = DecisionRing::kDecisionBytes;
+};
+
+nlohmann::json traceJson(const Trace& trace, TextBudget& budget) {
     auto out = nlohmann::json::array();
-    for (const auto& e : trace.entries()) {
-        nlohmann::json entry{{"section", e.section.view()}, {"rule", e.rule.view()}, {"detail", e.detail}};
+    const auto& entries = trace.entries();
+    std::size_t kept = 0;
+    for (const auto& e : entries) {
+        if (budget.spent()) break;
+        nlohmann::json entry{{"section", budget.take(e.section.view())}, {"rule", budget.take(e.rule.view())},
+                             {"detail", budget.take(e.detail)}};
         if (e.notModelled) entry["notModelled"] = true;
         out.push_back(std::move(entry));
+        ++kept;
     }
+    if (kept < entries.size())
+        out.push_back({{"section", ""}, {"rule", "shortened"},
+                       {"detail", std::to_string(entries.size() - kept) + " more entries not kept"}});
     return out;
 }
+
+}  // namespace
 
 void DecisionRing::keep(nlohmann::json decision) {
     decision["seq"] = ++seq_;
@@ -31,7 +67,8 @@ void DecisionRing::received(std::uint64_t connection, const pulsar::proto::BaseC
     if (!rid) return;
     auto& count = pendingCount_[connection];
     if (count >= kPendingPerConnection) return;  // a peer that never reads its answers: forget the text
-    if (requests_.emplace(std::pair{connection, *rid}, describeCommand(command)).second) ++count;
+    auto text = shortenedText(describeCommand(command), kTextBytes);
+    if (requests_.emplace(std::pair{connection, *rid}, std::move(text)).second) ++count;
 }
 
 void DecisionRing::sent(std::uint64_t connection, const pulsar::proto::BaseCommand& command, const Trace* trace) {
@@ -46,17 +83,20 @@ void DecisionRing::sent(std::uint64_t connection, const pulsar::proto::BaseComma
         }
     }
     if (!trace || trace->empty()) return;  // no decision behind it
-    nlohmann::json d{{"connection", connection}, {"answer", describeCommand(command)}, {"trace", traceJson(*trace)}};
-    if (!request.empty()) d["request"] = request;
+    TextBudget budget;
+    nlohmann::json d{{"connection", connection}, {"answer", budget.take(describeCommand(command))}};
+    if (!request.empty()) d["request"] = budget.take(request);
+    d["trace"] = traceJson(*trace, budget);
     keep(std::move(d));
 }
 
-void DecisionRing::event(const std::string& text) { keep({{"event", text}}); }
+void DecisionRing::event(const std::string& text) { keep({{"event", shortenedText(text, kTextBytes)}}); }
 
 void DecisionRing::admin(const AdminExchange& exchange) {
     if (exchange.target.rfind("/cnxsim/", 0) == 0) return;  // reading the ring is no decision; lifecycle comes as events
-    nlohmann::json d{{"admin", exchange.method + " " + exchange.target}, {"status", exchange.status}};
-    d["trace"] = exchange.trace ? traceJson(*exchange.trace) : nlohmann::json::array();
+    TextBudget budget;
+    nlohmann::json d{{"admin", budget.take(exchange.method + " " + exchange.target)}, {"status", exchange.status}};
+    d["trace"] = exchange.trace ? traceJson(*exchange.trace, budget) : nlohmann::json::array();
     keep(std::move(d));
 }
 

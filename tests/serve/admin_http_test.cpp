@@ -365,3 +365,258 @@ TEST_CASE("GetSchemaResponse exactly, then topic unload and delete with force an
           R"({"reason":"Topic not found"})");
     CHECK(server.stop() == 0);
 }
+
+// --- issue 40: one request must never hurt the server ------------------------------------
+
+namespace {
+
+/// What a raw exchange got back: the bytes, and whether the server closed the connection.
+struct RawAnswer {
+    std::string bytes;
+    bool closed = false;
+};
+
+/// Writes `bytes` on a fresh connection and reads until the server closes it or
+/// `wait` passes.
+RawAnswer rawExchange(std::uint16_t port, const std::string& bytes, std::chrono::seconds wait = 10s) {
+    boost::asio::io_context io;
+    boost::beast::tcp_stream stream(io);
+    stream.expires_after(wait);
+    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+    boost::beast::error_code ec;
+    boost::asio::write(stream.socket(), boost::asio::buffer(bytes), ec);
+    RawAnswer a;
+    char buf[4096];
+    for (;;) {
+        auto n = stream.read_some(boost::asio::buffer(buf), ec);
+        a.bytes.append(buf, n);
+        if (ec) {
+            a.closed = ec != boost::beast::error::timeout;
+            return a;
+        }
+    }
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+const std::string kDeep = std::string(100000, '[') + std::string(100000, ']');
+
+/// A PostSchemaPayload whose KEY_VALUE key (or value) is `component`.
+std::string keyValuePayload(const std::string& key, const std::string& value) {
+    std::string kv = R"({"key":)" + key + R"(,"value":)" + value + "}";
+    return payload("KEY_VALUE", kv, {{"key.schema.type", "JSON"}, {"value.schema.type", "JSON"}, {"kv.encoding.type", "INLINE"}});
+}
+
+/// A connection that has sent part of a request's headers and nothing more.
+struct SlowPeer {
+    explicit SlowPeer(boost::asio::io_context& io, std::uint16_t port) : socket(io) {
+        boost::system::error_code ec;
+        socket.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port), ec);
+        if (!ec) boost::asio::write(socket, boost::asio::buffer(std::string("GET /admin/v2/clusters HTTP/1.1\r\nHo")), ec);
+    }
+    boost::asio::ip::tcp::socket socket;
+};
+
+}  // namespace
+
+TEST_CASE("issue 40 item 1: a body nested 100,000 deep answers 400 on every JSON entry point", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    const std::string shallow = R"({"type":"string"})";
+    struct Case {
+        http::verb method;
+        std::string target;
+        std::string body;
+    };
+    const std::vector<Case> cases{
+        {http::verb::post, kBase + "-kv/schema", keyValuePayload(kDeep, shallow)},
+        {http::verb::post, kBase + "-kv/schema", keyValuePayload(shallow, kDeep)},
+        {http::verb::post, kBase + "-kv/compatibility", keyValuePayload(kDeep, shallow)},
+        {http::verb::post, kBase + "-kv/compatibility", keyValuePayload(shallow, kDeep)},
+        {http::verb::post, kBase + "-kv/version", keyValuePayload(kDeep, shallow)},
+        {http::verb::post, kBase + "/schema", R"({"type":"AVRO","schema":"x","properties":)" + kDeep + "}"},
+        {http::verb::put, "/admin/v2/tenants/x", kDeep},
+        {http::verb::put, "/admin/v2/tenants/x", R"({"allowedClusters":)" + kDeep + "}"},
+        {http::verb::put, "/admin/v2/namespaces/public/deep", kDeep},
+        {http::verb::put, "/admin/v2/namespaces/public/deep", R"({"schema_compatibility_strategy":)" + kDeep + "}"},
+        {http::verb::post, "/admin/v2/namespaces/public/default/isAllowAutoUpdateSchema", kDeep},
+        {http::verb::put, "/admin/v2/namespaces/public/default/schemaCompatibilityStrategy", kDeep},
+        {http::verb::put, "/admin/v2/persistent/public/default/deep/partitions", kDeep},
+        {http::verb::post, "/admin/v2/persistent/public/default/deep/partitions", kDeep},
+        {http::verb::put, "/admin/v2/persistent/public/default/deep/schemaCompatibilityStrategy", kDeep},
+        {http::verb::post, "/admin/v2/persistent/public/default/deep/schemaValidationEnforced", kDeep},
+    };
+    for (const auto& c : cases) {
+        INFO(std::string(http::to_string(c.method)) << " " << c.target << " " << c.body.substr(0, 80));
+        auto a = call(port, c.method, c.target, c.body);
+        CHECK(a.status == 400);
+        CHECK_THAT(a.json().value("reason", std::string()), Catch::Contains("nesting depth"));
+    }
+    CHECK(call(port, http::verb::get, "/admin/v2/clusters").status == 200);
+    CHECK(call(port, http::verb::get, "/admin/v2/tenants").json() == Json{"public", "pulsar"});
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 2: invalid UTF-8 in a path, a query, a body or a topic name never kills the server",
+          "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    auto badVersion = call(port, http::verb::get, kBase + "/schema/%ff");
+    CHECK(badVersion.status == 500);
+    CHECK(badVersion.json().value("reason", std::string()) == "For input string: \"\xEF\xBF\xBD\"");  // U+FFFD
+    CHECK(call(port, http::verb::put, "/admin/v2/persistent/bad%ff/default/t").status == 412);
+    CHECK(call(port, http::verb::get, "/admin/v2/schemas/bad%c3%28x/default/t/schema").status == 412);
+    CHECK(call(port, http::verb::post, "/cnxsim/upgrade?version=%ff").status == 400);
+    CHECK(call(port, http::verb::get, "/cnxsim/trace?last=%ff").status == 400);
+    CHECK(call(port, http::verb::put, "/admin/v2/namespaces/public/default/schemaCompatibilityStrategy", "\"\xff\"").status ==
+          400);
+    CHECK(call(port, http::verb::put, "/admin/v2/tenants/t", "{\"allowedClusters\":[\"\xff\"]}").status == 400);
+    // TenantsBase and Namespaces refuse a name NamedEntity.checkName refuses.
+    const std::string info = R"({"allowedClusters":["standalone"]})";
+    auto tenant = call(port, http::verb::put, "/admin/v2/tenants/bad%ff", info);
+    CHECK(tenant.status == 412);
+    CHECK(tenant.body == R"({"reason":"Tenant name is not valid"})");
+    auto ns = call(port, http::verb::put, "/admin/v2/namespaces/public/bad%ff");
+    CHECK(ns.status == 412);
+    CHECK(ns.body == R"({"reason":"Namespace name is not valid"})");
+    CHECK(call(port, http::verb::get, "/admin/v2/tenants").json() == Json{"public", "pulsar"});
+
+    // A topic whose local name has a 0xFF byte, created on the binary protocol, then listed.
+    Client c(server.port());
+    REQUIRE(c.handshake().type() == BaseCommand::CONNECTED);
+    REQUIRE(c.call(cmd::producer("persistent://public/default/t\xff", 1, 1)).type() == BaseCommand::PRODUCER_SUCCESS);
+    for (const auto* list : {"/admin/v2/persistent/public/default", "/admin/v2/namespaces/public/default/topics"}) {
+        INFO(list);
+        auto topics = call(port, http::verb::get, list);
+        CHECK(topics.status == 200);
+        CHECK(topics.json() == Json{"persistent://public/default/t\xEF\xBF\xBD"});
+    }
+    CHECK(call(port, http::verb::get, "/cnxsim/trace?last=10").status == 200);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 3: ambiguous framing is refused with 400 and the connection closed, nothing after it runs",
+          "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    const std::string smuggled =
+        "PUT /admin/v2/tenants/smuggled HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 34\r\n\r\n"
+        R"({"allowedClusters":["standalone"]})";
+    const std::vector<std::string> heads{
+        "POST /admin/v2/clusters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\nContent-Length: " +
+            std::to_string(smuggled.size()) + "\r\n\r\n",
+        "POST /admin/v2/clusters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+        "POST /admin/v2/clusters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n",
+        "POST /admin/v2/clusters HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n",
+    };
+    for (const auto& head : heads) {
+        INFO(head);
+        auto a = rawExchange(port, head + smuggled);
+        CHECK(a.closed);
+        CHECK(a.bytes.rfind("HTTP/1.1 400 ", 0) == 0);
+        CHECK(count(a.bytes, "HTTP/1.1 ") == 1);
+    }
+    CHECK(call(port, http::verb::get, "/admin/v2/tenants").json() == Json{"public", "pulsar"});
+
+    // The reason phrase is fixed text: no byte of the path (here ESC and NUL) reaches the status line.
+    auto a = rawExchange(port, "GET /admin/v2/schemas/a%1b%00b/default/t/schema HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+    auto statusLine = a.bytes.substr(0, a.bytes.find("\r\n"));
+    CHECK(statusLine.rfind("HTTP/1.1 412 ", 0) == 0);
+    for (char ch : statusLine) CHECK(static_cast<unsigned char>(ch) >= 0x20);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 4: partition counts past the maximum get the broker's 406", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    const std::string p = "/admin/v2/persistent/public/default/huge/partitions";
+    for (const auto* n : {"2147483647", "100000000", "100001"}) {
+        auto a = call(port, http::verb::put, p, n);
+        CHECK(a.status == 406);
+        CHECK(a.body == R"({"reason":"Number of partitions should be less than or equal to 100000"})");
+    }
+    REQUIRE(call(port, http::verb::put, p, "2").status == 204);
+    CHECK(call(port, http::verb::post, p, "2147483647").status == 406);
+    CHECK(call(port, http::verb::get, p).body == R"({"partitions":2})");
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 4: 300 slow and 300 idle connections do not lock another client out", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    boost::asio::io_context io;
+    {
+        std::vector<std::unique_ptr<SlowPeer>> slow;
+        for (int i = 0; i < 300; ++i) slow.push_back(std::make_unique<SlowPeer>(io, port));
+        auto a = call(port, http::verb::get, "/admin/v2/clusters");
+        CHECK(a.status == 200);
+    }
+    {
+        // Keep-alive connections that were answered once and stay open, idle.
+        std::vector<std::unique_ptr<boost::beast::tcp_stream>> idle;
+        for (int i = 0; i < 300; ++i) {
+            auto s = std::make_unique<boost::beast::tcp_stream>(io);
+            s->expires_after(10s);
+            s->connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+            http::request<http::string_body> req{http::verb::get, "/admin/v2/clusters", 11};
+            req.set(http::field::host, "127.0.0.1");
+            http::write(*s, req);
+            boost::beast::flat_buffer buffer;
+            http::response<http::string_body> res;
+            boost::beast::error_code ec;
+            http::read(*s, buffer, res, ec);
+            idle.push_back(std::move(s));
+        }
+        auto a = call(port, http::verb::get, "/admin/v2/clusters");
+        CHECK(a.status == 200);
+    }
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 4: a connection that does not finish its headers is closed", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    // The header deadline is 10 s; the idle timeout (60 s) was all there was. The
+    // wait is generous: only a server that never closes the connection misses it.
+    auto a = rawExchange(port, "GET /admin/v2/clusters HTTP/1.1\r\nHo", 40s);
+    CHECK(a.closed);
+    CHECK(call(port, http::verb::get, "/admin/v2/clusters").status == 200);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 4: the decision ring keeps a bounded text per decision", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    REQUIRE(port != 0);
+    REQUIRE(call(port, http::verb::post, kBase + "/schema", payload("AVRO", kV1)).status == 200);
+    // An incompatible 1 MiB schema (a long doc), refused: its text is in the request and the checker's message.
+    const std::string big = R"({"type":"record","name":"User","doc":")" + std::string(1u << 20, 'd') +
+                            R"(","fields":[{"name":"x","type":"string"}]})";
+    for (int i = 0; i < 20; ++i) REQUIRE(call(port, http::verb::post, kBase + "/schema", payload("AVRO", big)).status == 409);
+    auto trace = call(port, http::verb::get, "/cnxsim/trace?last=1024");
+    CHECK(trace.status == 200);
+    CHECK(trace.json()["decisions"].size() == 21);
+    CHECK(trace.body.size() < 21 * 8192);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("issue 40 item 4: a release name is digits only", "[serve][admin][issue40]") {
+    ServeProcess server({"--broker-version", "3.0"});
+    auto port = server.adminPort();
+    for (const auto* bad : {"3.0.-1", "3.-0", "+3.0", "3.0.+1", "3.0.1x"}) {
+        INFO(bad);
+        CHECK(call(port, http::verb::post, std::string("/cnxsim/upgrade?version=") + bad).status == 400);
+    }
+    CHECK_THAT(call(port, http::verb::get, "/cnxsim/status").json()["release"].get<std::string>(), Catch::StartsWith("3.0."));
+    CHECK(server.stop() == 0);
+}

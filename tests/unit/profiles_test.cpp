@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "broker_model/core/release_version.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/profile/protocol.h"
 #include "sim/clients/client_library.h"
@@ -45,6 +46,18 @@ TEST_CASE("§10 unknown or malformed versions are refused with the modelled rang
     CHECK(profileFor("4.3", &error) == nullptr);
     CHECK(profileFor("ten", &error) == nullptr);
     CHECK_THAT(error, Catch::Contains("is not a Pulsar release number"));
+}
+
+TEST_CASE("issue 40 item 4: a release name is digits and dots only, no sign", "[profiles][issue40]") {
+    for (const char* bad : {"3.0.-1", "3.-0", "-3.0", "+3.0", "3.+0", "3.0.+1", "3.0. 1", "3.0.1x", "3..0", "3.0."}) {
+        INFO(bad);
+        CHECK_FALSE(ReleaseVersion::parse(bad).has_value());
+        std::string error;
+        CHECK(profileFor(bad, &error) == nullptr);
+        CHECK_THAT(error, Catch::Contains("is not a Pulsar release number"));
+    }
+    CHECK(ReleaseVersion::parse("3.0.17").has_value());
+    CHECK(ReleaseVersion::parse("3.0")->patch == -1);
 }
 
 TEST_CASE("§9.1 patch-level fixes: a line carries a fix from the patch that lists it", "[profiles]") {

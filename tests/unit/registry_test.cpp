@@ -546,3 +546,26 @@ TEST_CASE("§4.1/§6.7 a BYTES schema is stored as NONE", "[registry][ref-4.1][r
     REQUIRE(f.registry.latest(kId).has_value());
     CHECK(f.registry.latest(kId)->schema.type == SchemaType::NONE);
 }
+
+TEST_CASE("issue 40 item 4: an upload's trace does not list the whole history", "[registry][issue40]") {
+    // ALWAYS_COMPATIBLE and a new field name each time: every upload appends.
+    RegistryFixture f;
+    auto record = [](int i) {
+        return schemaOf(SchemaType::AVRO,
+                        R"({"type":"record","name":"R","fields":[{"name":"f)" + std::to_string(i) + R"(","type":"string"}]})");
+    };
+    for (int i = 0; i < 300; ++i) REQUIRE(f.put(record(i), CompatibilityStrategy::ALWAYS_COMPATIBLE).ok());
+    auto trace = std::make_shared<cnx::Trace>();
+    std::optional<Result<SchemaVersion>> out;
+    f.registry.putSchemaIfAbsent(kId, record(300), CompatibilityStrategy::ALWAYS_COMPATIBLE, trace,
+                                 [&](Result<SchemaVersion> r) { out.emplace(std::move(r)); });
+    f.scheduler.runUntilIdle();
+    REQUIRE(out.has_value());
+    REQUIRE(out->ok());
+    std::size_t text = 0;
+    for (const auto& e : trace->entries()) text += e.detail.size();
+    CHECK(text < 1000);  // listing 300 versions alone takes over 1,000 characters
+    bool named = false;
+    for (const auto& e : trace->entries()) named = named || e.detail.find("[0,1,2,...,298,299] (300 versions)") != std::string::npos;
+    CHECK(named);
+}

@@ -9,6 +9,7 @@
 #include <array>
 #include <limits>
 
+#include "broker_model/broker/broker.h"
 #include "sim/scenario/load/document_loader.h"
 
 namespace cnx::sim::load {
@@ -90,7 +91,7 @@ constexpr std::array<Field<Scenario>, 4> kBrokerFields{{
 }};
 
 constexpr std::array<Field<TopicDecl>, 2> kTopicDeclFields{{
-    {"partitions", Need::optional, integerValue(0, 100'000), store<&TopicDecl::partitions>},
+    {"partitions", Need::optional, integerValue(0, Broker::kMaxPartitions), store<&TopicDecl::partitions>},
     {"policies", Need::optional, settingsValue(SettingScope::topicPolicy), store<&TopicDecl::policies>},
 }};
 

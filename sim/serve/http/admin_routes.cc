@@ -85,13 +85,13 @@ void AdminRoutes::handle(const Request& req, Answer done) {
                 Json names = Json::array();
                 for (auto key : BrokerConfig::keys())
                     if (BrokerConfig::isDynamic(key)) names.push_back(std::string(key));
-                return reply(makeResponse(req.version(), req.keep_alive(), 200, names.dump()));
+                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(names)));
             }
             if (s.size() == 5 && s[4] == "values" && method == V::get) {
                 Json values = Json::object();
                 for (const auto& [key, value] : broker_.configOverrides())
                     if (BrokerConfig::isDynamic(key)) values[key] = value;
-                return reply(makeResponse(req.version(), req.keep_alive(), 200, values.dump()));
+                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(values)));
             }
             if (s.size() == 6 && method == V::post) return answer(admin_.updateDynamicConfig(s[4], s[5]));
             if (s.size() == 5 && method == V::delete_) return answer(admin_.updateDynamicConfig(s[4], std::nullopt));
@@ -153,7 +153,7 @@ void AdminRoutes::handleCnxsim(const Request& req, const Target& target, const A
     using V = beast_http::verb;
     auto reply = [&done](Response r) { done(std::move(r), nullptr); };
     auto json = [&req](int status, const Json& body) {
-        return makeResponse(req.version(), req.keep_alive(), status, body.dump(-1, ' ', false, Json::error_handler_t::replace));
+        return makeResponse(req.version(), req.keep_alive(), status, dumpJson(body));
     };
     if (!lifecycle_ || s.size() != 2) return reply(error(req, 404, "HTTP 404 Not Found"));
     const auto& what = s[1];

@@ -4,6 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
+#include <cctype>
+#include <string_view>
+#include <utility>
 
 namespace cnx::serve::http {
 
@@ -40,13 +43,59 @@ std::string reasonJson(const std::string& reason) {
     return out + "\"}";
 }
 
+// Case-insensitive ASCII equality (header values).
+bool equalsNoCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    return true;
+}
+
+/// A header's value without the spaces around it.
+std::string_view trimmed(boost::beast::string_view value) {
+    std::string_view v(value.data(), value.size());
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    return v;
+}
+
+/// Why a request's framing is refused (RFC 9112 §6.1, §6.3: a request with
+/// both headers, an unknown transfer coding, or several lengths cannot be
+/// delimited the same way by every hop), or empty when it is sound.
+std::string framingRefusal(const beast_http::fields& h) {
+    auto te = h.count(beast_http::field::transfer_encoding);
+    auto cl = h.count(beast_http::field::content_length);
+    if (te > 0 && cl > 0) return "Bad request: both Transfer-Encoding and Content-Length";
+    if (cl > 1) return "Bad request: more than one Content-Length";
+    if (cl == 1) {
+        auto v = trimmed(h[beast_http::field::content_length]);
+        if (v.empty()) return "Bad request: Content-Length is not a number";
+        for (char c : v)
+            if (c < '0' || c > '9') return "Bad request: Content-Length is not a number";
+    }
+    if (te > 1) return "Bad request: more than one Transfer-Encoding";
+    if (te == 1 && !equalsNoCase(trimmed(h[beast_http::field::transfer_encoding]), "chunked"))
+        return "Bad request: unsupported Transfer-Encoding (only chunked is)";
+    return {};
+}
+
 }  // namespace
 
 class HttpServer::Session : public std::enable_shared_from_this<Session> {
 public:
-    Session(HttpServer& owner, tcp::socket socket) : owner_(owner), stream_(std::move(socket)) {}
+    Session(HttpServer& owner, tcp::socket socket, asio::ip::address client)
+        : owner_(owner), stream_(std::move(socket)), client_(std::move(client)) {}
 
     void start() { read(); }
+    const asio::ip::address& client() const { return client_; }
+    /// Waiting for a request's headers (new, or idle between keep-alive requests).
+    bool waiting() const { return waiting_ && !closed_; }
+    /// Has answered a request (an idle keep-alive connection when waiting).
+    bool served() const { return served_; }
+    /// When its wait began, in the server's order of waits.
+    std::uint64_t waitSerial() const { return waitSerial_; }
+    /// Closes the connection and forgets it (to make room for another).
+    void evict() { end(); }
     void close() {
         closed_ = true;
         beast::error_code ec;
@@ -78,31 +127,55 @@ private:
         parser_.emplace();
         parser_->body_limit(kMaxBody);
         parser_->header_limit(static_cast<std::uint32_t>(kMaxHeader));
-        stream_.expires_after(kIdle);
-        beast_http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            self->onRead(ec);
+        waiting_ = true;
+        waitSerial_ = owner_.nextSerial_++;
+        // A new connection has kHeaderTimeout for its headers (slowloris); an
+        // idle keep-alive one kIdle for its next request's.
+        stream_.expires_after(served_ ? kIdle : kHeaderTimeout);
+        beast_http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            self->onHeader(ec);
         });
     }
 
-    void onRead(beast::error_code ec) {
-        if (closed_ || owner_.stopped_) return;
+    void onHeader(beast::error_code ec) {
+        waiting_ = false;
+        if (failed(ec)) return;
+        if (auto why = framingRefusal(parser_->get()); !why.empty()) {
+            refuse(400, why);
+            return;
+        }
+        stream_.expires_after(kIdle);
+        beast_http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code e, std::size_t) {
+            self->onRead(e);
+        });
+    }
+
+    /// Ends or refuses the session on a read error; false when there is none.
+    bool failed(beast::error_code ec) {
+        if (closed_ || owner_.stopped_) return true;
         if (ec == beast_http::error::end_of_stream || ec == asio::error::eof || ec == beast::error::timeout ||
             ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
             end();
-            return;
+            return true;
         }
         if (ec == beast_http::error::body_limit) {
             refuse(413, "Request body is over " + std::to_string(kMaxBody) + " bytes");
-            return;
+            return true;
         }
         if (ec == beast_http::error::header_limit) {
             refuse(431, "Request headers are over " + std::to_string(kMaxHeader) + " bytes");
-            return;
+            return true;
         }
         if (ec) {
             refuse(400, "Bad request: " + ec.message());
-            return;
+            return true;
         }
+        return false;
+    }
+
+    void onRead(beast::error_code ec) {
+        if (failed(ec)) return;
+        served_ = true;
         auto request = std::make_shared<Request>(parser_->release());
         stream_.expires_never();  // the handler may answer later (the registry is asynchronous)
         auto self = shared_from_this();
@@ -145,6 +218,10 @@ private:
 
     HttpServer& owner_;
     beast::tcp_stream stream_;
+    asio::ip::address client_;
+    bool waiting_ = false;
+    bool served_ = false;
+    std::uint64_t waitSerial_ = 0;
     beast::flat_buffer buffer_{kMaxHeader};
     std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
     std::array<char, 16 * 1024> drainBuffer_{};
@@ -192,12 +269,40 @@ void HttpServer::accept() {
             });
             return;
         }
-        auto session = std::make_shared<Session>(*this, std::move(socket));
+        boost::system::error_code peerError;
+        auto peer = socket.remote_endpoint(peerError);
+        auto client = peerError ? asio::ip::address() : peer.address();
+        bool room = makeRoom(client);
+        auto session = std::make_shared<Session>(*this, std::move(socket), client);
         sessions_.insert(session);
-        if (sessions_.size() > kMaxSessions) session->refuse(503, "Too many admin connections");
+        if (!room) session->refuse(503, "Too many admin connections");
         else session->start();
         accept();
     });
+}
+
+std::shared_ptr<HttpServer::Session> HttpServer::oldestWaiting(const asio::ip::address* client) const {
+    std::shared_ptr<Session> best;
+    for (const auto& s : sessions_) {
+        if (!s->waiting() || (client && s->client() != *client)) continue;
+        // Idle keep-alive connections go before new ones; then the oldest wait.
+        if (!best || std::pair(!s->served(), s->waitSerial()) < std::pair(!best->served(), best->waitSerial())) best = s;
+    }
+    return best;
+}
+
+bool HttpServer::makeRoom(const asio::ip::address& client) {
+    std::size_t waitingOfClient = 0;
+    for (const auto& s : sessions_)
+        if (s->waiting() && s->client() == client) ++waitingOfClient;
+    if (waitingOfClient >= kMaxWaitingPerClient) {
+        if (auto victim = oldestWaiting(&client)) victim->evict();
+    }
+    if (sessions_.size() < kMaxSessions) return true;
+    auto victim = oldestWaiting(nullptr);
+    if (!victim) return false;
+    victim->evict();
+    return true;
 }
 
 void HttpServer::stop() {

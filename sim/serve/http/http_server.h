@@ -6,7 +6,22 @@
 //
 // Bad peers are answered and closed, never served forever: a body over
 // kMaxBody gets 413, headers over kMaxHeader 431, unparsable bytes 400, a
-// peer silent for kIdle is closed, and at most kMaxSessions are open at once.
+// request whose framing is ambiguous (Transfer-Encoding with Content-Length,
+// a transfer coding other than `chunked`, two Content-Length values: the
+// request smuggling of issue 40 item 3) 400 and the connection closed. A
+// request's headers must arrive within kHeaderTimeout of the connection
+// (slowloris), a keep-alive connection waiting for its next request is
+// closed after kIdle.
+//
+// Connections are bounded per client and in total (issue 40 item 4): a
+// connection that is waiting for a request (a new one that has not sent its
+// headers yet, or an idle keep-alive one) may be closed to make room. When a
+// client (a remote address) has kMaxWaitingPerClient such connections, its
+// oldest one is closed for its new one; when kMaxSessions are open, the
+// oldest waiting connection of any client is closed (idle keep-alive ones
+// first). Only when every open connection is busy with a request is a new one
+// answered 503. So slow or idle connections, from one client or many, never
+// lock a client that sends its request out.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -34,6 +49,8 @@ public:
     static constexpr std::size_t kMaxBody = 8u << 20;
     static constexpr std::size_t kMaxHeader = 16u << 10;
     static constexpr std::size_t kMaxSessions = 256;
+    static constexpr std::size_t kMaxWaitingPerClient = 16;
+    static constexpr std::chrono::seconds kHeaderTimeout{10};
     static constexpr std::chrono::seconds kIdle{60};
 
     HttpServer(boost::asio::io_context& io, Handler handler);
@@ -52,11 +69,17 @@ public:
 private:
     class Session;
     void accept();
+    /// Makes room for a new connection from `client` by closing a waiting one,
+    /// as the class comment says; false when every connection is busy.
+    bool makeRoom(const boost::asio::ip::address& client);
+    /// The oldest waiting session (of `client` only, when given), idle keep-alive ones first.
+    std::shared_ptr<Session> oldestWaiting(const boost::asio::ip::address* client) const;
 
     Handler handler_;
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer retry_;
     std::set<std::shared_ptr<Session>> sessions_;
+    std::uint64_t nextSerial_ = 0;  // orders the sessions' waits, oldest first
     bool stopped_ = false;
 };
 

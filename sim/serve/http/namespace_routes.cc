@@ -68,7 +68,7 @@ std::optional<std::string> policyValue(const Request& req, const PolicyPath& p, 
     if (!body) return std::nullopt;
     bool kindOk = p.bodyKind == Json::value_t::boolean ? body->is_boolean() : body->is_string();
     if (!kindOk) {
-        *refusal = error(req, 400, "Cannot deserialize value of type `" + std::string(p.bodyType) + "` from " + body->dump());
+        *refusal = error(req, 400, "Cannot deserialize value of type `" + std::string(p.bodyType) + "` from " + dumpJson(*body));
         return std::nullopt;
     }
     return body->is_boolean() ? std::string(body->get<bool>() ? "true" : "false") : body->get<std::string>();
@@ -80,7 +80,7 @@ std::optional<int> countBody(const Request& req, Response* refusal) {
     if (!body) return std::nullopt;
     if (!body->is_number_integer() || body->get<std::int64_t>() > std::numeric_limits<int>::max() ||
         body->get<std::int64_t>() < std::numeric_limits<int>::min()) {
-        *refusal = error(req, 400, "Cannot deserialize value of type `int` from " + body->dump());
+        *refusal = error(req, 400, "Cannot deserialize value of type `int` from " + dumpJson(*body));
         return std::nullopt;
     }
     return body->get<int>();
@@ -107,7 +107,7 @@ void AdminRoutes::handleTenants(const Request& req, const Target& target, const 
         if (req.body().empty()) return reply(error(req, 412, "Clusters can not be empty"));
         auto body = jsonBody(req, &refusal);
         if (!body) return reply(std::move(refusal));
-        if (!body->is_object()) return reply(error(req, 400, "Cannot deserialize value of type `TenantInfo` from " + body->dump()));
+        if (!body->is_object()) return reply(error(req, 400, "Cannot deserialize value of type `TenantInfo` from " + dumpJson(*body)));
         auto clusters = body->find("allowedClusters");
         if (clusters == body->end() || !clusters->is_array() || clusters->empty())
             return reply(error(req, 412, "Clusters can not be empty"));
@@ -140,12 +140,12 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
                 auto body = jsonBody(req, &refusal);
                 if (!body) return reply(std::move(refusal));
                 if (!body->is_object())
-                    return reply(error(req, 400, "Cannot deserialize value of type `Policies` from " + body->dump()));
+                    return reply(error(req, 400, "Cannot deserialize value of type `Policies` from " + dumpJson(*body)));
                 NamespacePolicies probe;
                 for (auto field : NamespacePolicies::fields()) {
                     auto it = body->find(std::string(field));
                     if (it == body->end() || it->is_null()) continue;
-                    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+                    std::string text = it->is_string() ? it->get<std::string>() : dumpJson(*it);
                     if (auto bad = probe.set(field, text)) return reply(error(req, 400, *bad));
                     given.emplace_back(field, text);
                 }
@@ -165,7 +165,7 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
         if (method != V::get) return reply(methodNotAllowed(req, "GET"));
         if (!broker_.metadata().namespaceExists(ns)) return reply(error(req, 404, "Namespace does not exist"));
         return reply(makeResponse(req.version(), req.keep_alive(), 200,
-                                  Json(broker_.topicsOfNamespace(ns, true, false)).dump()));
+                                  dumpJson(Json(broker_.topicsOfNamespace(ns, true, false)))));
     }
     const auto* policy = findPolicy(kNamespacePolicies, s[5]);
     if (!policy) return reply(error(req, 404, "HTTP 404 Not Found"));
@@ -194,7 +194,7 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
         if (!broker_.metadata().namespaceExists(ns)) return reply(error(req, 404, "Namespace does not exist"));
         auto names = s.size() == 5 ? broker_.topicsOfNamespace(ns, persistent, !persistent)
                                    : broker_.partitionedTopicsOfNamespace(ns, persistent);
-        return reply(makeResponse(req.version(), req.keep_alive(), 200, Json(names).dump()));
+        return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(Json(names))));
     }
     std::string why;
     auto topic = TopicName::parse(s[2] + "://" + s[3] + "/" + s[4] + "/" + s[5], &why);

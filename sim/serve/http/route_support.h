@@ -21,10 +21,14 @@ namespace cnx::serve::http::detail {
 using Json = nlohmann::json;
 
 using Target = RequestTarget;
+/// Compact JSON text that never throws: invalid UTF-8 (a name from the binary
+/// protocol, a quoted body) becomes U+FFFD, as Java's decoders make it
+/// (issue 40 item 2: nlohmann's type_error 316 killed the server).
+std::string dumpJson(const Json& json);
 std::string reasonBody(const std::string& reason);
 /// The AdminApi answer as an HTTP response.
 Response fromAdmin(const Request& req, const AdminResponse& r);
-/// A RestException(status, reason): `{"reason": …}` and the reason phrase.
+/// A RestException(status, reason): `{"reason": …}` and the status's standard reason phrase.
 Response error(const Request& req, int status, const std::string& reason);
 Response methodNotAllowed(const Request& req, const std::string& allow);
 inline bool isTrue(const Target& t, const char* key) { return queryIsTrue(t, key); }
