@@ -325,14 +325,64 @@ AdminResponse AdminApi::unloadTopic(const TopicName& topic) {
     return AdminResponse::success(trace, 204, nullptr);
 }
 
-// Two known gaps of §3.6: topic policies kept, and partitioned schema deletion before its fixes.
+// Two known gaps of §3.6: a partitioned topic's policies kept, and partitioned schema deletion before its fixes.
 void AdminApi::noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const {
     const auto& profile = broker_.profile();
+    if (partitions == 0) return;
     auto kept = broker_.policies().topicOf(topic);
     if (kept.schemaCompatibilityStrategy || kept.schemaValidationEnforced)
-        noteGap(profile, Gap::topicDeleteKeepsTopicPolicies, &trace, "topic-level policies kept by the model");
-    if (partitions > 0)
-        noteGap(profile, Gap::partitionedTopicSchemaDeletion, &trace, std::to_string(partitions) + " partition(s)");
+        noteGap(profile, Gap::topicDeleteKeepsTopicPolicies, &trace, "topic-level policies of a partitioned topic kept by the model");
+    noteGap(profile, Gap::partitionedTopicSchemaDeletion, &trace, std::to_string(partitions) + " partition(s)");
+}
+
+// §3.6: a loaded topic deletes its topic-level policies (PersistentTopic#delete); the path of a
+// topic that is not loaded deletes only its managed ledger until #21093 (#21075). Partitioned
+// topics: a known gap (noteDeleteTopicGaps).
+void AdminApi::deleteTopicPolicies(const TopicName& topic, int partitions, bool unloaded, Trace& trace) {
+    auto& stored = broker_.policies().topics;
+    auto it = stored.find(topic.toString());
+    if (partitions > 0 || it == stored.end()) return;
+    if (unloaded && !broker_.profile().topicDeleteUnloadedDeletesPolicies) {
+        trace.add("§3.6", "delete topic", "topic not loaded: only its managed ledger is deleted, topic-level policies kept (#21075)");
+        return;
+    }
+    stored.erase(it);
+    trace.add("§3.6", "delete topic",
+              unloaded ? "topic not loaded: topic-level policies deleted (#21093)" : "topic-level policies deleted with the loaded topic");
+}
+
+// §3.6: what the deletion does to the schema, by release (topicDeleteSchema).
+void AdminApi::deleteTopicSchema(const TopicName& topic, bool deleteSchema, bool unloaded, Trace& trace) {
+    auto id = topic.schemaId();
+    bool live = broker_.registry().latest(id).has_value();
+    if (live && unloaded && broker_.profile().topicDeleteUnloadedKeepsSchema) {
+        trace.add("§3.6", "delete topic", "topic not loaded: only its managed ledger is deleted, the schema is kept (#21075, fixed by #21093)");
+        return;
+    }
+    switch (broker_.profile().topicDeleteSchema) {
+        case TopicDeleteSchema::softWhenAsked:
+            if (deleteSchema && live) {
+                auto v = broker_.registry().deleteSchema(id, false);
+                trace.add("§3.6", "delete topic", [&] { return "schema soft-deleted, marker version " + std::to_string(v); });
+                return;
+            }
+            break;
+        case TopicDeleteSchema::hardWhenAsked:
+            if (deleteSchema && live) {
+                broker_.registry().deleteSchema(id, true);
+                trace.add("§3.6", "delete topic", "schema storage hard-deleted (#8167); versions restart at 0");
+                return;
+            }
+            break;
+        case TopicDeleteSchema::hardAlways:
+            if (live) {
+                broker_.registry().deleteSchema(id, true);
+                trace.add("§3.6", "delete topic", "schema storage hard-deleted (#14608); versions restart at 0");
+                return;
+            }
+            break;
+    }
+    trace.add("§3.6", "delete topic", live ? "schema kept (delete_schema not asked)" : "no live schema to delete");
 }
 
 AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool deleteSchema) {
@@ -353,37 +403,12 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
         return AdminResponse::failure(trace, 412, "Topic has active producers/subscriptions");
     }
     noteDeleteTopicGaps(topic, partitions, *trace);
+    // BrokerService#deleteTopic: a persistent topic that is not loaded is deleted through the
+    // managed ledger factory, not PersistentTopic#delete (#21075).
+    bool unloaded = partitions == 0 && topic.persistent() && broker_.findTopic(topic) == nullptr;
+    deleteTopicPolicies(topic, partitions, unloaded, *trace);
     broker_.deleteTopicState(topic);
-    auto id = topic.schemaId();
-    bool live = broker_.registry().latest(id).has_value();
-    switch (broker_.profile().topicDeleteSchema) {
-        case TopicDeleteSchema::softWhenAsked:
-            if (deleteSchema && live) {
-                auto v = broker_.registry().deleteSchema(id, false);
-                trace->add("§3.6", "delete topic", [&] {
-                    return "schema soft-deleted, marker version " + std::to_string(v);
-                });
-                return AdminResponse::success(trace, 204, nullptr);
-            }
-            break;
-        case TopicDeleteSchema::hardWhenAsked:
-            if (deleteSchema && live) {
-                broker_.registry().deleteSchema(id, true);
-                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#8167); versions restart at 0");
-                return AdminResponse::success(trace, 204, nullptr);
-            }
-            break;
-        case TopicDeleteSchema::hardAlways:
-            if (live) {
-                broker_.registry().deleteSchema(id, true);
-                trace->add("§3.6", "delete topic", "schema storage hard-deleted (#14608); versions restart at 0");
-                return AdminResponse::success(trace, 204, nullptr);
-            }
-            break;
-    }
-    trace->add("§3.6", "delete topic", [&] {
-        return live ? "schema kept (delete_schema not asked)" : "no live schema to delete";
-    });
+    deleteTopicSchema(topic, deleteSchema, unloaded, *trace);
     return AdminResponse::success(trace, 204, nullptr);
 }
 

@@ -121,6 +121,10 @@ private:
                                                           bool readsNamespacePolicies, const TracePtr& trace) const;
     /// Notes the known gaps (gaps.h) a topic deletion meets.
     void noteDeleteTopicGaps(const TopicName& topic, int partitions, Trace& trace) const;
+    /// §3.6: a deletion's effect on the topic-level policies and on the schema; `unloaded`:
+    /// a persistent non-partitioned topic that is not loaded (#21075, #21093).
+    void deleteTopicPolicies(const TopicName& topic, int partitions, bool unloaded, Trace& trace);
+    void deleteTopicSchema(const TopicName& topic, bool deleteSchema, bool unloaded, Trace& trace);
 
     Broker& broker_;
 };

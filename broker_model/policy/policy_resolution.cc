@@ -122,10 +122,14 @@ CompatibilityStrategy resolve(StrategyResolution order, const Levels& l, const T
 CompatibilityStrategy effectiveStrategy(const BehaviourProfile& profile, const PolicyStore& store,
                                         const TopicName& topic, Trace* trace) {
     if (profile.systemTopicStrategy && topic.isSystemTopic()) {
+        if (profile.systemTopicsCheckedUnderFull) {
+            note(trace, "§5.3", "effective strategy",
+                 "system topic -> AbstractTopic's initial FULL: branch-2.9's #13557 never sets it (#17979, fixed by #17986)");
+            return CompatibilityStrategy::FULL;
+        }
         auto s = store.broker.systemTopicSchemaCompatibilityStrategy;
         note(trace, "§5.3", "effective strategy",
              [&] { return "system topic -> systemTopicSchemaCompatibilityStrategy=" + name(s); });
-        noteGap(profile, Gap::branch29SystemTopicFull, trace, "system topic " + topic.toString());
         return s;
     }
     if (!topic.persistent() && topicLevel(store, topic))

@@ -27,10 +27,6 @@ const std::vector<GapInfo>& table() {
          "concurrent topic deletions: a topic deletion is one stage of the model, so no race interleaves two "
          "(the race was between reading a schema and deleting its ledgers, apache/pulsar#11605)",
          {v(2, 8, 2), v(2, 9, 0)}, lacking, {}},
-        {Gap::branch29SystemTopicFull, "#17986", "§5.3",
-         "on the 2.9 line after #13557, system topics fell back to FULL instead of "
-         "systemTopicSchemaCompatibilityStrategy until 2.9.4; which 2.9 releases had the bug is UNCONFIRMED",
-         "the effective strategy of a system topic", {v(2, 9, 4)}, lacking, {v(2, 9, -1)}},
         // The pre-#21645 KEY_VALUE payload answers are modelled from 2.5.0 (the PIP-44
         // registry) on; what 2.4.2's endpoints answered is UNCONFIRMED.
         {Gap::keyValueAdminPayloadBeforePip44, "#21645, #21632 (2.4.x)", "§7.2 §7.4",
@@ -41,9 +37,12 @@ const std::vector<GapInfo>& table() {
         {Gap::unreachable, "#20730", "§4.2", "non-recoverable storage errors keep the readable entries",
          "storage failures: the modelled storage never fails", {v(2, 10, 6), v(2, 11, 2), v(3, 0, 2), v(3, 1, 0)},
          carrying, {}},
-        {Gap::topicDeleteKeepsTopicPolicies, "#21093", "§3.6",
-         "deleting a topic also deletes its topic-level policies",
-         "delete-topic of a topic with topic-level policies (the model keeps them)", {v(3, 0, 2), v(3, 2, 0)},
+        // Non-partitioned topics are modelled (topicDeleteUnloadedDeletesPolicies); a partitioned
+        // topic's deletion depends on which partitions are loaded, #21093 skips partitions and
+        // #24350 (3.0.13, 3.3.8, 4.0.6) moved the deletion to the partitioned metadata.
+        {Gap::topicDeleteKeepsTopicPolicies, "#21093, #24350", "§3.6",
+         "deleting a partitioned topic deletes its topic-level policies, depending on which partitions are loaded",
+         "delete-topic of a partitioned topic with topic-level policies (the model keeps them)", {v(2, 10, 0)},
          carrying, {}},
         {Gap::partitionedTopicSchemaDeletion, "#21574, #21977", "§3.6",
          "schema deletion when a partitioned topic (with many partitions) is deleted was fixed; the "

@@ -27,9 +27,8 @@ struct BehaviourProfile;
 enum class Gap {
     replicatorValidationEnforced,    // #25012
     replicatorAutoUpdateDisabled,    // #25461
-    branch29SystemTopicFull,         // #17986
     getSchemaNotFoundRecycledField,  // #22377
-    topicDeleteKeepsTopicPolicies,   // #21093
+    topicDeleteKeepsTopicPolicies,   // #21093, #24350: a partitioned topic's policies
     partitionedTopicSchemaDeletion,  // #21574, #21977
     nonPersistentTopicPoliciesLoad,  // #26134
     keyValueAdminPayloadBeforePip44, // #21645/#21632 on 2.4.x

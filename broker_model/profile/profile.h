@@ -119,6 +119,12 @@ struct BehaviourProfile {
     bool systemTopicsAlwaysAutoUpdate = false;            // §3.3/§4.8 (#14809)
     bool softDeleteMarkerIsSchema = true;                 // §3.2: 2.4.0 returned the marker as the latest schema (#4669)
     TopicDeleteSchema topicDeleteSchema = TopicDeleteSchema::softWhenAsked;  // §3.6
+    // §3.6 (#21075): deleting a persistent topic that is not loaded deletes only its managed
+    // ledger: on 3.0.1 and 3.1.0 its schema stays (#21093 deletes it from 3.0.2, 3.1.1, 3.2.0).
+    bool topicDeleteUnloadedKeepsSchema = false;
+    // §3.6 (#21093, 3.0.2, 3.1.1, 3.2.0): that path deletes the topic-level policies too; before,
+    // only a loaded topic's deletion did (PersistentTopic#delete).
+    bool topicDeleteUnloadedDeletesPolicies = false;
 
     // --- registry (§4) ---
     bool pip44Registry = false;  // §4.3 (#5227): live-list dedup before any check; else 2.4's storage-level dedup
@@ -139,6 +145,10 @@ struct BehaviourProfile {
     // --- policies (§5) ---
     StrategyResolution strategyResolution = StrategyResolution::namespaceAutoUpdateOnly;
     bool systemTopicStrategy = false;  // §5.3 (#12598): system topics use systemTopicSchemaCompatibilityStrategy
+    // §5.3 (#17979): on 2.9.2-2.9.3 branch-2.9's #13557 left a system topic's strategy at
+    // AbstractTopic's initial FULL (systemTopicSchemaCompatibilityStrategy never applied);
+    // #17986 (2.9.4) set it in the constructor again. Master never had the bug.
+    bool systemTopicsCheckedUnderFull = false;
     AutoUpdateResolution autoUpdateResolution = AutoUpdateResolution::absent;
     EnforcementSource enforcementSource = EnforcementSource::namespaceOnly;
     // §5.2: what a namespace created on this release stores. Policies are data in

@@ -132,6 +132,12 @@ const std::vector<Fix>& fixes() {
              p.namespaceCreatedWithAutoUpdateFull = false;
              p.nullAutoUpdateIsAlwaysIncompatible = false;
          }},
+        // #13557 ("Allow both limit and limitsize be null", listed in pulsar-2.9.2.md) as
+        // cherry-picked to branch-2.9: AbstractTopic#setSchemaCompatibilityStrategy is no longer
+        // called for system topics, whose field keeps its initial FULL (#17979; PR #17986: "This
+        // bug only exists in branch 2.9 after #13557 merged. The master code is fine.").
+        {"#13557 (branch-2.9)", "§5.3", {v(2, 9, 2)}, {"systemTopicsCheckedUnderFull"},
+         [](BehaviourProfile& p) { p.systemTopicsCheckedUnderFull = true; }},
         {"ProtocolVersion v19", "§8.5", {v(2, 9, 0)}, {"maxProtocolVersion"},
          [](BehaviourProfile& p) { p.maxProtocolVersion = 19; }},
         // 2.9.0 is inferred from the PR's merge date (October 2021): UNCONFIRMED.
@@ -145,6 +151,10 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.systemTopicsAlwaysAutoUpdate = true; }},
         {"#14626", "§1.9", {v(2, 9, 3), v(2, 10, 1), v(2, 11, 0)}, {"getSchemaEmptyVersionIsError"},
          [](BehaviourProfile& p) { p.getSchemaEmptyVersionIsError = true; }},
+        // Label release/2.9.4 (the 2.9.4 notes do not list it): the AbstractTopic constructor sets a
+        // system topic's strategy to systemTopicSchemaCompatibilityStrategy again.
+        {"#17986", "§5.3", {v(2, 9, 4)}, {"systemTopicsCheckedUnderFull"},
+         [](BehaviourProfile& p) { p.systemTopicsCheckedUnderFull = false; }},
         {"#18701, #18760, #18762", "§4.11", {v(2, 9, 4), v(2, 10, 3), v(2, 11, 0)},
          {"registryRetriesWholeDecision", "softDeleteConflictFails"},
          [](BehaviourProfile& p) {
@@ -191,6 +201,17 @@ const std::vector<Fix>& fixes() {
          }},
         {"#20888", "§3.5", {v(2, 10, 6), v(2, 11, 3), v(3, 0, 2), v(3, 1, 0)}, {"idleIgnoresReplicatorProducersPersistent"},
          [](BehaviourProfile& p) { p.idleIgnoresReplicatorProducersPersistent = true; }},
+        // The releases whose unloaded-topic deletion keeps the schema are issue 40's (3.0.1, 3.1.0);
+        // which change brought the bug to them is UNCONFIRMED.
+        {"#21075", "§3.6", {v(3, 0, 1), v(3, 1, 0)}, {"topicDeleteUnloadedKeepsSchema"},
+         [](BehaviourProfile& p) { p.topicDeleteUnloadedKeepsSchema = true; }},
+        // pulsar-3.0.2.md and pulsar-3.1.1.md list it; 3.2.0 from master (merged 2023-08-30).
+        {"#21093", "§3.6", {v(3, 0, 2), v(3, 1, 1), v(3, 2, 0)},
+         {"topicDeleteUnloadedKeepsSchema", "topicDeleteUnloadedDeletesPolicies"},
+         [](BehaviourProfile& p) {
+             p.topicDeleteUnloadedKeepsSchema = false;
+             p.topicDeleteUnloadedDeletesPolicies = true;
+         }},
         // 3.1.2, not 3.1.3: pulsar-3.1.2.md lists it ("fix the vague response if topic not found").
         {"#20932", "§1.8 §1.9", {v(2, 10, 6), v(2, 11, 4), v(3, 0, 3), v(3, 1, 2), v(3, 2, 0)},
          {"getSchemaNotFoundIncludesTopic", "getOrCreateNotFoundIncludesTopic"},
@@ -478,6 +499,8 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"systemTopicsAlwaysAutoUpdate", flag(p.systemTopicsAlwaysAutoUpdate)},
         {"softDeleteMarkerIsSchema", flag(p.softDeleteMarkerIsSchema)},
         {"topicDeleteSchema", topicDelete(p.topicDeleteSchema)},
+        {"topicDeleteUnloadedKeepsSchema", flag(p.topicDeleteUnloadedKeepsSchema)},
+        {"topicDeleteUnloadedDeletesPolicies", flag(p.topicDeleteUnloadedDeletesPolicies)},
         {"pip44Registry", flag(p.pip44Registry)},
         {"dedupRule", dedup(p.dedupRule)},
         {"typeCheckRule", typeCheck(p.typeCheckRule)},
@@ -491,6 +514,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"validatorRefusesAvroTopLevelUnion", flag(p.validatorRefusesAvroTopLevelUnion)},
         {"strategyResolution", strategy(p.strategyResolution)},
         {"systemTopicStrategy", flag(p.systemTopicStrategy)},
+        {"systemTopicsCheckedUnderFull", flag(p.systemTopicsCheckedUnderFull)},
         {"autoUpdateResolution", autoUpdate(p.autoUpdateResolution)},
         {"enforcementSource", enforcement(p.enforcementSource)},
         {"namespaceCreatedWithAutoUpdateFull", flag(p.namespaceCreatedWithAutoUpdateFull)},

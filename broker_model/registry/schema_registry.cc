@@ -124,6 +124,15 @@ SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& sc
     return v;
 }
 
+SchemaVersion SchemaRegistry::storeAsHistory(const std::string& id, const SchemaData& schema) {
+    if (!profile_->pip44Registry) {
+        if (auto v = storageDedup(id, schema)) return *v;  // §4.4 v2.4: storage-level hash
+    } else if (auto found = findEqualSchema(*profile_, liveList(id), schema); found.version) {
+        return *found.version;  // §4.3 step 1 (an equality that throws finds nothing here)
+    }
+    return append(id, schema, false);
+}
+
 SchemaVersion SchemaRegistry::deleteSchema(const std::string& id, bool force) {
     scheduler_.touch("schema", id, true);
     if (force) {

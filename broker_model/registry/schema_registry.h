@@ -84,6 +84,14 @@ public:
 
     // --- writes (synchronous: admin paths post them themselves) ---
 
+    /// A history as an earlier broker stored it (`cnxsim compat --existing`): appends
+    /// `schema` to `id`'s history without validating or checking it, unless the
+    /// profile's de-duplication (§4.3, §4.4) finds an equal live entry, whose version
+    /// is returned. A stored schema is never validated again: the broker validates
+    /// only the schema being registered (§6.7), e.g. a top-level AVRO union stored
+    /// before #24103.
+    SchemaVersion storeAsHistory(const std::string& id, const SchemaData& schema);
+
     /// §4.9: soft delete appends a marker and returns its version; force
     /// removes the history and returns -1.
     SchemaVersion deleteSchema(const std::string& id, bool force);

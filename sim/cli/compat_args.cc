@@ -22,6 +22,7 @@ std::optional<Failure> parseArgs(const std::vector<std::string>& in, CompatArgs&
     single("--strategy", out.strategy);
     single("--new", out.newFile);
     single("--avro", out.avro);
+    single("--broker-version", out.brokerVersion);
     single("--root-message", out.rootMessage);
     single("--root-file", out.rootFile);
     out.existing = args.all("--existing");

@@ -20,12 +20,16 @@ using namespace compat_cli;
 constexpr std::string_view kUsage =
     "usage: cnxsim compat --strategy S [--existing FILE...] --new FILE [options]\n"
     "\n"
-    "Would the newest broker accept a producer registering the --new schema on a\n"
-    "topic whose live schema history is the --existing files, oldest first? The\n"
-    "model's registry decides (reference §4.3, §4.6, §6): definition validation,\n"
-    "de-duplication, transitive strategies against every live version and the\n"
-    "others against the latest, the type check, the identical-schema shortcut and\n"
-    "the checker of the new schema's type. No --existing: empty history, compatible.\n"
+    "Would a broker (the newest, or --broker-version V) accept a producer\n"
+    "registering the --new schema on a topic whose live schema history is the\n"
+    "--existing files, oldest first? The model's registry decides with that\n"
+    "release's behaviour profile (reference §4.3, §4.6, §6): validation of the new\n"
+    "definition, de-duplication, transitive strategies against every live version\n"
+    "and the others against the latest, the type check, the identical-schema\n"
+    "shortcut and the checker of the new schema's type. The existing files are the\n"
+    "stored history: the broker does not validate them again (one any modelled\n"
+    "release stored is accepted, e.g. a top-level AVRO union stored before #24103).\n"
+    "No --existing: empty history, compatible.\n"
     "\n"
     "files:\n"
     "  *.desc             a protobuf FileDescriptorSet (protoc --descriptor_set_out\n"
@@ -41,9 +45,13 @@ constexpr std::string_view kUsage =
     "                     ALWAYS_INCOMPATIBLE (case-insensitive)\n"
     "  --existing FILE... the live history, oldest first (may be repeated)\n"
     "  --new FILE         the schema the producer registers\n"
+    "  --broker-version V the Pulsar release whose behaviour decides, as run\n"
+    "                     --version and serve --broker-version take it (\"3.0\" =\n"
+    "                     the line's newest modelled release, \"3.0.11\" exact;\n"
+    "                     cnxsim profiles lists them). Default: the newest\n"
     "  --avro V           Avro release whose validator decides: 1.8 (1.8.2), 1.9\n"
     "                     (1.9.1), 1.10 (1.10.2), 1.11 (1.11.4), 1.11.3, 1.12\n"
-    "                     (1.12.0, the default: the newest broker's)\n"
+    "                     (1.12.0). Default: the one of the broker's release\n"
     "  --root-message M   .desc files: the root message (full name; a name without\n"
     "                     the file's package is qualified with it). Default: the\n"
     "                     first message of the root file\n"
@@ -52,7 +60,8 @@ constexpr std::string_view kUsage =
     "  -v, --verbose      print the registry's decision trace on stderr\n"
     "\n"
     "output: `compatible`, or `incompatible` (`error`) with the broker's exception,\n"
-    "the existing file it failed against and each problem as `  PATH: detail (kind)`\n"
+    "the existing file it failed against and each problem as `  PATH: detail (kind)`;\n"
+    "then `  broker: Pulsar R (profile P), Avro A`, the release that decided\n"
     "\n"
     "exit status: 0 compatible, 1 incompatible, 2 invalid input (arguments, an\n"
     "unreadable or malformed file, a definition the broker's validator rejects),\n"
@@ -66,6 +75,9 @@ struct Registry {
     explicit Registry(BehaviourProfile p) : profile(std::move(p)) {}
     Registry(const Registry&) = delete;
     Registry& operator=(const Registry&) = delete;
+
+    /// The history as the broker stored it: not validated again, de-duplicated (§4.3).
+    SchemaVersion store(const SchemaData& schema) { return registry.storeAsHistory(std::string(kSchemaId), schema); }
 
     Result<SchemaVersion> put(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace) {
         std::optional<Result<SchemaVersion>> got;
@@ -101,14 +113,13 @@ Decision decide(Registry& reg, const std::vector<Input>& existing, const Input& 
     Decision d;
     std::map<SchemaVersion, std::string> files;
     for (const auto& e : existing) {
-        // The history as the broker would have stored it: each file registered in turn.
-        auto r = reg.put(e.schema, CompatibilityStrategy::ALWAYS_COMPATIBLE, std::make_shared<Trace>());
-        if (!r.ok()) continue;  // not reached: every file was validated
-        if (files.count(r.value())) {
-            d.notes.push_back(e.path + " equals " + describe(files, r.value()) +
+        // The history as the broker stored it: each file in turn, de-duplicated, never re-validated.
+        SchemaVersion v = reg.store(e.schema);
+        if (files.count(v)) {
+            d.notes.push_back(e.path + " equals " + describe(files, v) +
                               ": the broker de-duplicates it (§4.3), so the history holds it once");
         } else {
-            files[r.value()] = e.path;
+            files[v] = e.path;
         }
     }
     auto r = reg.put(candidate.schema, strategy, d.trace);
@@ -136,10 +147,17 @@ void printIndented(std::ostream& out, const std::string& text) {
     while (std::getline(lines, line)) out << "  " << line << "\n";
 }
 
-void printDecision(std::ostream& out, std::ostream& err, const Decision& d, bool verbose) {
+// The release whose behaviour decided, and its Avro validator.
+std::string brokerLine(const BehaviourProfile& p) {
+    return "  broker: Pulsar " + p.release.toString() + " (profile " + p.name + "), Avro " +
+           std::string(compat::to_string_view(p.checkOptions.avro)) + "\n";
+}
+
+void printDecision(std::ostream& out, std::ostream& err, const Decision& d, const BehaviourProfile& profile,
+                   bool verbose) {
     if (verbose) err << "decision trace:\n" << d.trace->format("  ");
     if (!d.refusal) {
-        out << "compatible\n";
+        out << "compatible\n" << brokerLine(profile);
         for (const auto& n : d.notes) err << "note: " << n << "\n";
         return;
     }
@@ -153,6 +171,7 @@ void printDecision(std::ostream& out, std::ostream& err, const Decision& d, bool
         if (verbose && !p.reader.empty()) out << "      reader: " << p.reader << "\n";
         if (verbose && !p.writer.empty()) out << "      writer: " << p.writer << "\n";
     }
+    out << brokerLine(profile);
 }
 
 // ---- the command ----------------------------------------------------------------
@@ -168,6 +187,12 @@ std::variant<Setup, Failure> setupFrom(const CompatArgs& a) {
     auto strategy = strategyFrom(*a.strategy);
     if (auto* f = std::get_if<Failure>(&strategy)) return *f;
     BehaviourProfile profile = newestProfile();
+    if (a.brokerVersion) {
+        std::string error;
+        const BehaviourProfile* chosen = profileFor(*a.brokerVersion, &error);  // run --version's parser
+        if (!chosen) return Failure{"--broker-version: " + error};
+        profile = *chosen;
+    }
     if (a.avro) {
         auto v = avroVersionFrom(*a.avro);
         if (auto* f = std::get_if<Failure>(&v)) return *f;
@@ -176,11 +201,16 @@ std::variant<Setup, Failure> setupFrom(const CompatArgs& a) {
     return Setup{std::get<CompatibilityStrategy>(strategy), std::move(profile)};
 }
 
-std::variant<Input, Failure> loadInput(const std::string& path, const DescOptions& o, const BehaviourProfile& profile) {
+enum class Role { stored, registered };
+
+// The new schema goes through the release's validator (§4.10); a stored one does not (§6.7).
+std::variant<Input, Failure> loadInput(const std::string& path, const DescOptions& o, const BehaviourProfile& profile,
+                                       Role role) {
     auto loaded = loadSchemaFile(path, o);
     if (auto* f = std::get_if<Failure>(&loaded)) return Failure{path + ": " + f->text};
     auto& schema = std::get<SchemaData>(loaded);
-    if (auto f = invalidDefinition(profile, schema)) return Failure{path + ": " + f->text};
+    auto invalid = role == Role::registered ? invalidDefinition(profile, schema) : unstorableDefinition(profile, schema);
+    if (invalid) return Failure{path + ": " + invalid->text};
     return Input{path, std::move(schema)};
 }
 
@@ -209,15 +239,15 @@ int runCompat(const std::vector<std::string>& args, std::ostream& out, std::ostr
     DescOptions desc{a.rootMessage, a.rootFile};
     std::vector<Input> existing;
     for (const auto& path : a.existing) {
-        auto in = loadInput(path, desc, s.profile);
+        auto in = loadInput(path, desc, s.profile, Role::stored);
         if (auto* f = std::get_if<Failure>(&in)) return invalid(err, *f);
         existing.push_back(std::move(std::get<Input>(in)));
     }
-    auto candidate = loadInput(*a.newFile, desc, s.profile);
+    auto candidate = loadInput(*a.newFile, desc, s.profile, Role::registered);
     if (auto* f = std::get_if<Failure>(&candidate)) return invalid(err, *f);
     Registry reg(s.profile);
     Decision d = decide(reg, existing, std::get<Input>(candidate), s.strategy);
-    printDecision(out, err, d, a.verbose);
+    printDecision(out, err, d, s.profile, a.verbose);
     return d.status;
 }
 

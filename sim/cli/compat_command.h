@@ -1,7 +1,8 @@
 #pragma once
-// `cnxsim compat`: would the newest broker register schema N on a topic whose
-// live history is the given files (oldest first)? Decided by the model's own
-// registry (reference §4.3, §4.6, §6.7): definition validation, the
+// `cnxsim compat`: would the newest broker (or --broker-version's release) register
+// schema N on a topic whose live history is the given files (oldest first)? Decided
+// by the model's own registry with that release's profile (reference §4.3, §4.6,
+// §6.7): validation of the new definition (stored ones are not validated again), the
 // producer-side routing (transitive strategies against all live versions,
 // the others against the latest), the type check, the identical-schema
 // shortcut and the checker of §6.1. The answer is printed with the checker's

@@ -209,4 +209,14 @@ std::optional<Failure> invalidDefinition(const BehaviourProfile& profile, const 
     return Failure{"invalid " + std::string(to_string_view(s.type)) + " definition: " + *invalid + why};
 }
 
+std::optional<Failure> unstorableDefinition(const BehaviourProfile& profile, const SchemaData& s) {
+    auto invalid = invalidDefinition(profile, s);
+    if (!invalid) return std::nullopt;
+    for (const auto& release : allProfiles()) {
+        if (!validateSchemaDefinition(release, s, false)) return std::nullopt;  // that release stored it
+    }
+    invalid->text += " (no modelled release's validator accepts it, so no broker stored it)";
+    return invalid;
+}
+
 }  // namespace cnx::sim::compat_cli

@@ -24,6 +24,7 @@ struct CompatArgs {
     std::vector<std::string> existing;
     std::optional<std::string> newFile;
     std::optional<std::string> avro;
+    std::optional<std::string> brokerVersion;
     std::optional<std::string> rootMessage;
     std::optional<std::string> rootFile;
     bool help = false;
@@ -54,5 +55,10 @@ Loaded loadSchemaFile(const std::string& path, const DescOptions& o);
 
 /// §6.7, with the Avro parser's reason for Avro-based types.
 std::optional<Failure> invalidDefinition(const BehaviourProfile& profile, const SchemaData& s);
+
+/// A stored schema (--existing): the broker never validates it again (§6.7 validates only
+/// the schema being registered), so it is refused only when no modelled release's
+/// validator accepts it, i.e. no broker could have stored it; `profile`'s reason then.
+std::optional<Failure> unstorableDefinition(const BehaviourProfile& profile, const SchemaData& s);
 
 }  // namespace cnx::sim::compat_cli

@@ -1,5 +1,6 @@
 #include "tests/differential/answers.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sys/wait.h>
@@ -92,6 +93,47 @@ std::pair<int, Answer> parseAnswerLine(const std::string& line) {
     if (k == "parse-error") return {id, {AnswerKind::parseError, "", col(2)}};
     if (k == "error") return {id, {AnswerKind::error, col(2), col(3)}};
     return {-1, {}};
+}
+
+namespace {
+
+bool writeHarnessInput(const std::vector<Case>& cases, const std::string& path) {
+    std::ofstream out(path);
+    for (const Case& c : cases) {
+        out << c.id << '\t' << to_string_view(c.strategy) << '\t' << (c.all ? "all" : "latest") << '\t' << c.existing.size();
+        for (const auto& e : c.existing) out << '\t' << e;
+        out << '\t' << c.candidate << '\n';
+    }
+    return static_cast<bool>(out);
+}
+
+}  // namespace
+
+std::map<int, Answer> runJavaHarness(const std::string& java, const std::string& classpath, const std::string& work,
+                                     const std::vector<Case>& cases, std::string& error) {
+    const std::string in = work + "/java-cases.tsv", out = work + "/java-answers.tsv";
+    std::map<int, Answer> answers;
+    if (!writeHarnessInput(cases, in)) {
+        error = "cannot write " + in;
+        return answers;
+    }
+    std::remove(out.c_str());
+    std::string cmd = shellQuote(java) + " -cp " + shellQuote(classpath) + " AvroValidatorHarness " + shellQuote(in) + " " + shellQuote(out);
+    if (int rc = runCommand(cmd); rc != 0) {
+        error = "the Java harness exited " + std::to_string(rc) + ": " + cmd;
+        return answers;
+    }
+    std::vector<std::string> lines = readLines(out);
+    // The 1.8.2 comparison is only meaningful against Avro 1.8.2 (Pulsar 2.4-2.5).
+    if (lines.empty() || lines.front() != "#avro\t1.8.2") {
+        error = "the harness ran Avro '" + (lines.empty() ? std::string() : lines.front()) + "', expected 1.8.2 (Debian bookworm libavro-java)";
+        return answers;
+    }
+    for (const auto& line : lines) {
+        auto [id, ans] = parseAnswerLine(line);
+        if (id >= 0) answers[id] = ans;
+    }
+    return answers;
 }
 
 int runCommand(const std::string& command) {

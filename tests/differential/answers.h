@@ -32,6 +32,13 @@ Answer ourCanRead(const std::string& reader, const std::string& writer, compat::
 /// Parses one harness output line "<id>\t<kind>[\t...]"; id -1 when malformed.
 std::pair<int, Answer> parseAnswerLine(const std::string& line);
 
+/// Puts `cases` to the Avro Java harness (java/AvroValidatorHarness.java, on `classpath`)
+/// through files in `work`; its answers by case id. The harness must run Avro 1.8.2
+/// (Pulsar 2.4-2.5's, Debian bookworm's libavro-java); otherwise, or when it cannot
+/// run, `error` says why and nothing is answered.
+std::map<int, Answer> runJavaHarness(const std::string& java, const std::string& classpath, const std::string& work,
+                                     const std::vector<Case>& cases, std::string& error);
+
 /// Runs `command` through the shell; returns its exit status (-1 if it could not run).
 int runCommand(const std::string& command);
 

@@ -74,39 +74,10 @@ private:
     int count_ = 0, shown_ = 0;
 };
 
-bool writeInput(const std::vector<Case>& cases, const std::string& path) {
-    std::ofstream out(path);
-    for (const Case& c : cases) {
-        out << c.id << '\t' << to_string_view(c.strategy) << '\t' << (c.all ? "all" : "latest") << '\t' << c.existing.size();
-        for (const auto& e : c.existing) out << '\t' << e;
-        out << '\t' << c.candidate << '\n';
-    }
-    return static_cast<bool>(out);
-}
-
 std::map<int, Answer> runJava(const Args& a, const std::vector<Case>& cases, Failures& f) {
-    const std::string in = a.work + "/java-cases.tsv", out = a.work + "/java-answers.tsv";
-    std::map<int, Answer> answers;
-    if (!writeInput(cases, in)) {
-        f.fail("cannot write " + in);
-        return answers;
-    }
-    std::remove(out.c_str());
-    std::string cmd = shellQuote(a.java) + " -cp " + shellQuote(a.classpath) + " AvroValidatorHarness " + shellQuote(in) + " " + shellQuote(out);
-    if (int rc = runCommand(cmd); rc != 0) {
-        f.fail("the Java harness exited " + std::to_string(rc) + ": " + cmd);
-        return answers;
-    }
-    std::vector<std::string> lines = readLines(out);
-    // The 1.8.2 comparison is only meaningful against Avro 1.8.2 (Pulsar 2.4-2.5).
-    if (lines.empty() || lines.front() != "#avro\t1.8.2") {
-        f.fail("the harness ran Avro '" + (lines.empty() ? std::string() : lines.front()) + "', expected 1.8.2 (Debian bookworm libavro-java)");
-        return answers;
-    }
-    for (const auto& line : lines) {
-        auto [id, ans] = parseAnswerLine(line);
-        if (id >= 0) answers[id] = ans;
-    }
+    std::string error;
+    auto answers = runJavaHarness(a.java, a.classpath, a.work, cases, error);
+    if (!error.empty()) f.fail(error);
     return answers;
 }
 

@@ -1,7 +1,8 @@
 # ctest driver of differential.avro_java: finds the JDK and Debian's Avro Java
 # jars, compiles the harness into the build directory, runs the comparison.
 # Anything missing fails the test naming the Debian package that provides it.
-#   -DDRIVER=<avro_java_differential> -DHARNESS_SOURCE=<.java> -DWORK=<dir>
+#   -DDRIVER=<avro_java_differential> -DHARNESS_SOURCE=<.java> -DWORK=<dir> [-DDRIVER_ARGS=<more words>]
+# (also the driver of differential.compat_java_corpus, whose DRIVER_ARGS name cnxsim).
 
 function(require_package what package)
   message(FATAL_ERROR "differential.avro_java: ${what} not found; install the Debian package '${package}' "
@@ -48,7 +49,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "differential.avro_java: javac failed (${rc}) on ${HARNESS_SOURCE}")
 endif()
 
-execute_process(COMMAND ${DRIVER} --java ${JAVA} --classpath ${CLASSPATH}${CLASSES} --work ${WORK}
+execute_process(COMMAND ${DRIVER} --java ${JAVA} --classpath ${CLASSPATH}${CLASSES} --work ${WORK} ${DRIVER_ARGS}
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "differential.avro_java: failed (exit ${rc})")

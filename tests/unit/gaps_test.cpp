@@ -35,7 +35,7 @@ TEST_CASE("every triggered gap has exactly one row, and each row names its PR, s
         CHECK_FALSE(g.releases.empty());
         if (g.id != Gap::unreachable) CHECK(seen.insert(g.id).second);
     }
-    for (auto g : {Gap::replicatorValidationEnforced, Gap::replicatorAutoUpdateDisabled, Gap::branch29SystemTopicFull,
+    for (auto g : {Gap::replicatorValidationEnforced, Gap::replicatorAutoUpdateDisabled,
                    Gap::getSchemaNotFoundRecycledField, Gap::topicDeleteKeepsTopicPolicies,
                    Gap::partitionedTopicSchemaDeletion, Gap::nonPersistentTopicPoliciesLoad,
                    Gap::keyValueAdminPayloadBeforePip44})
@@ -59,11 +59,6 @@ TEST_CASE("a gap affects exactly the releases of its row", "[gaps]") {
     CHECK(affects(Gap::getSchemaNotFoundRecycledField, "3.1.2"));
     CHECK_FALSE(affects(Gap::getSchemaNotFoundRecycledField, "3.3.0"));
     CHECK_FALSE(affects(Gap::getSchemaNotFoundRecycledField, "4.2.5"));
-    // #17986: only the 2.9 line before 2.9.4.
-    CHECK(affects(Gap::branch29SystemTopicFull, "2.9.3"));
-    CHECK_FALSE(affects(Gap::branch29SystemTopicFull, "2.9.4"));
-    CHECK_FALSE(affects(Gap::branch29SystemTopicFull, "2.8.4"));
-    CHECK_FALSE(affects(Gap::branch29SystemTopicFull, "2.10.0"));
     // #25461: 5.0 only.
     CHECK_FALSE(affects(Gap::replicatorAutoUpdateDisabled, "4.2.5"));
     CHECK(affects(Gap::replicatorAutoUpdateDisabled, "5.0.0"));

@@ -237,3 +237,39 @@ TEST_CASE("the client models read the release -> protocol table from the profile
     CHECK_FALSE(cnx::protocol::supportsAutoConsumeSchemaType(19));
     CHECK(cnx::protocol::supportsAutoConsumeSchemaType(21));
 }
+
+TEST_CASE("§5.3 #17979: system topics are checked under FULL on 2.9.2 and 2.9.3 only (#13557 on branch-2.9, #17986)",
+          "[profiles][ref-5.3]") {
+    for (const char* fine : {"2.8.4", "2.9.0", "2.9.1", "2.9.4", "2.9.5", "2.10.0", "2.10", "4.2"}) {
+        INFO(fine);
+        CHECK_FALSE(at(fine).systemTopicsCheckedUnderFull);
+    }
+    CHECK(at("2.9.2").systemTopicsCheckedUnderFull);
+    CHECK(at("2.9.3").systemTopicsCheckedUnderFull);
+    CHECK(at("2.9.2").provenance.at("systemTopicsCheckedUnderFull") == "#13557 (branch-2.9) §5.3");
+    CHECK(at("2.9.4").provenance.at("systemTopicsCheckedUnderFull") == "#17986 §5.3");
+    // The gap it replaces is gone from every release (it was shown on 2.9.0 and 2.9.1 as well).
+    for (const auto& g : knownGaps()) CHECK(g.pr.find("#17986") == std::string_view::npos);
+}
+
+TEST_CASE("§3.6 #21075 / #21093: deleting a topic that is not loaded, by release", "[profiles][ref-3.6]") {
+    // The schema stays on 3.0.1 and 3.1.0 only.
+    for (const char* keeps : {"3.0.1", "3.1.0"}) {
+        INFO(keeps);
+        CHECK(at(keeps).topicDeleteUnloadedKeepsSchema);
+    }
+    for (const char* deletes : {"2.11.4", "3.0.0", "3.0.2", "3.0.17", "3.1.1", "3.1.3", "3.2.0", "3.3", "4.2", "5.0"}) {
+        INFO(deletes);
+        CHECK_FALSE(at(deletes).topicDeleteUnloadedKeepsSchema);
+    }
+    // Its topic-level policies go from #21093 on (3.0.2, 3.1.1, 3.2.0 and later lines).
+    for (const char* keeps : {"2.10", "2.11", "3.0.0", "3.0.1", "3.1.0"}) {
+        INFO(keeps);
+        CHECK_FALSE(at(keeps).topicDeleteUnloadedDeletesPolicies);
+    }
+    for (const char* deletes : {"3.0.2", "3.1.1", "3.2.0", "3.3.0", "4.0", "5.0"}) {
+        INFO(deletes);
+        CHECK(at(deletes).topicDeleteUnloadedDeletesPolicies);
+    }
+    CHECK(at("3.1.1").provenance.at("topicDeleteUnloadedDeletesPolicies") == "#21093 §3.6");
+}
