@@ -560,6 +560,14 @@ void longTraceLines(Client& c, int count) {
     }
 }
 
+/// A new client is still served, and SIGTERM stops the server (exit 0).
+void servedThenStopped(ServeProcess& server) {
+    Client late(server.port());
+    CHECK(late.handshake().type() == BaseCommand::CONNECTED);
+    CHECK(late.call(make(BaseCommand::PING)).type() == BaseCommand::PONG);
+    CHECK(server.stop(SIGTERM) == 0);
+}
+
 }  // namespace
 
 TEST_CASE("serve --trace - on a pipe nobody reads keeps serving, drops and counts, stops on SIGTERM", "[serve][issue40]") {
@@ -571,10 +579,7 @@ TEST_CASE("serve --trace - on a pipe nobody reads keeps serving, drops and count
     Client flood(server.port());
     REQUIRE(flood.handshake().type() == BaseCommand::CONNECTED);
     longTraceLines(flood, 3'000);
-    Client late(server.port());
-    CHECK(late.handshake().type() == BaseCommand::CONNECTED);
-    CHECK(late.call(make(BaseCommand::PING)).type() == BaseCommand::PONG);
-    CHECK(server.stop(SIGTERM) == 0);
+    servedThenStopped(server);
     CHECK_THAT(slurp(errFile), Catch::Contains("line(s) dropped (the reader did not keep up)"));
 }
 
@@ -586,10 +591,7 @@ TEST_CASE("serve -v with a stderr nobody reads keeps serving and stops on SIGTER
         Client c(server.port());
         if (!c.connected()) break;
     }
-    Client late(server.port());
-    CHECK(late.handshake().type() == BaseCommand::CONNECTED);
-    CHECK(late.call(make(BaseCommand::PING)).type() == BaseCommand::PONG);
-    CHECK(server.stop(SIGTERM) == 0);
+    servedThenStopped(server);
 }
 
 TEST_CASE("serve --trace - whose reader has gone (| head -1) is not killed by SIGPIPE", "[serve][issue40]") {
@@ -600,10 +602,7 @@ TEST_CASE("serve --trace - whose reader has gone (| head -1) is not killed by SI
     server.closeStdout();  // the ready line was read; nobody reads what follows
     Client first(server.port());
     CHECK(first.handshake().type() == BaseCommand::CONNECTED);  // its trace line meets EPIPE
-    Client second(server.port());
-    CHECK(second.handshake().type() == BaseCommand::CONNECTED);
-    CHECK(second.call(make(BaseCommand::PING)).type() == BaseCommand::PONG);
-    CHECK(server.stop(SIGTERM) == 0);
+    servedThenStopped(server);
     CHECK_THAT(slurp(errFile), Catch::Contains("line(s) dropped (the output was closed)"));
 }
 
