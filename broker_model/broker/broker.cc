@@ -158,7 +158,10 @@ std::vector<std::string> Broker::partitionedTopicsOfNamespace(const std::string&
 
 ManagedLedgerState& Broker::ledger(const TopicName& name) {
     auto [it, created] = ledgers_.try_emplace(name.toString());
-    if (created) it->second.log.ledgerId = nextLedgerId();
+    if (created) {
+        it->second.log.ledgerId = nextLedgerId();
+        it->second.log.setBudget(logBudget_);
+    }
     return it->second;
 }
 

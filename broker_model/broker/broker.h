@@ -110,6 +110,13 @@ public:
     void deleteTopicState(const TopicName& name);
 
     ManagedLedgerState& ledger(const TopicName& name);
+    /// What every topic's message log holds, against the bound below.
+    const std::shared_ptr<LogBudget>& logBudget() const { return logBudget_; }
+    /// Bytes of messages the logs may hold together (0: no bound); over it a
+    /// SEND is refused with PersistenceError (ServerCnx::handleSend).
+    void setMaxLogBytes(std::uint64_t bytes) { logBudget_->limit = bytes; }
+    /// The default bound: 256 MiB of messages not yet acknowledged by every subscription.
+    static constexpr std::uint64_t kDefaultMaxLogBytes = 256ull * 1024 * 1024;
     const ManagedLedgerState* findLedger(const TopicName& name) const;
 
     std::uint64_t nextConnectionId() { return ++lastConnectionId_; }
@@ -141,6 +148,8 @@ private:
     std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
     std::set<std::string> declared_;                          // full names of existing non-partitioned topics / partitions
     std::map<std::string, int> partitioned_;                  // base full name -> partitions
+    // Before ledgers_: the logs return their bytes to it when they go.
+    std::shared_ptr<LogBudget> logBudget_ = std::make_shared<LogBudget>(LogBudget{0, kDefaultMaxLogBytes});
     std::map<std::string, ManagedLedgerState> ledgers_;       // persistent topics, by full name
     std::uint64_t lastConnectionId_ = 0;
     std::uint64_t lastLedgerId_ = 0;

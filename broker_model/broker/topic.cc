@@ -31,7 +31,10 @@ Topic::Topic(TopicName name, Broker& broker)
             s.cursor.readPosition = s.cursor.markDelete;
         }
     }
-    if (!persistent()) liveLog_.ledgerId = broker_.nextLedgerId();
+    if (!persistent()) {
+        liveLog_.ledgerId = broker_.nextLedgerId();
+        liveLog_.setBudget(broker_.logBudget());
+    }
 }
 
 void Topic::touched(bool write) const { broker_.scheduler().touch("topic", name_.toString(), write); }
@@ -219,6 +222,7 @@ const AttachedProducer* Topic::exclusiveHolder() const {
 
 void Topic::attachProducer(const AttachedProducer& producer) {
     touched(true);
+    producerAt_[{producer.connectionId, producer.producerId}] = producers_.size();
     producers_.push_back(producer);
     producerNames_.insert(producer.name);
     if (producer.accessMode != "Shared") ++nonSharedProducers_;
@@ -226,19 +230,34 @@ void Topic::attachProducer(const AttachedProducer& producer) {
 
 template <typename Pred>
 void Topic::detachProducersIf(Pred detach) {
-    std::erase_if(producers_, [&](const AttachedProducer& p) {
+    auto removed = std::erase_if(producers_, [&](const AttachedProducer& p) {
         if (!detach(p)) return false;
         producerNames_.erase(p.name);
+        producerAt_.erase({p.connectionId, p.producerId});
         if (p.accessMode != "Shared") --nonSharedProducers_;
         return true;
     });
+    if (removed == 0) return;
+    for (std::size_t i = 0; i < producers_.size(); ++i)
+        producerAt_[{producers_[i].connectionId, producers_[i].producerId}] = i;
 }
 
+// One producer: found by its index and replaced by the last one, so that
+// closing n producers one by one costs O(n), not O(n^2) (issue 40 item 6).
+// The order of producers_ is no part of what the model answers.
 void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId) {
     touched(true);
-    detachProducersIf([&](const AttachedProducer& p) {
-        return p.connectionId == connectionId && p.producerId == producerId;
-    });
+    auto it = producerAt_.find({connectionId, producerId});
+    if (it == producerAt_.end()) return;
+    std::size_t at = it->second;
+    producerAt_.erase(it);
+    producerNames_.erase(producers_[at].name);
+    if (producers_[at].accessMode != "Shared") --nonSharedProducers_;
+    if (at + 1 != producers_.size()) {
+        producers_[at] = std::move(producers_.back());
+        producerAt_[{producers_[at].connectionId, producers_[at].producerId}] = at;
+    }
+    producers_.pop_back();
 }
 
 std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
@@ -267,7 +286,8 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
     created.durable = durable;
     created.consumers.push_back(consumer);
     ManagedLedgerState* ledger = persistent() ? &broker_.ledger(name_) : nullptr;
-    auto start = earliest ? 0 : (ledger ? ledger->log : liveLog_).size();
+    const auto& entries = ledger ? ledger->log : liveLog_;
+    auto start = earliest ? entries.first() : entries.size();  // the oldest entry not trimmed
     created.cursor.markDelete = start;
     created.cursor.readPosition = start;
     if (durable && ledger) {
@@ -305,16 +325,22 @@ void Topic::removeConnection(std::uint64_t connectionId) {
     std::erase_if(subscriptions_, [](const auto& kv) { return kv.second.consumers.empty() && !kv.second.durable; });
 }
 
-Position Topic::publish(std::size_t bytes, const pulsar::proto::MessageMetadata& metadata, std::string_view payload) {
+std::optional<Position> Topic::publish(std::size_t bytes, const pulsar::proto::MessageMetadata& metadata,
+                                      std::string_view payload) {
     touched(true);
-    ++entriesAdded_;
     MessageLog* l = &liveLog_;
-    if (persistent()) {  // log() is the ledger's: found once
-        auto& ledger = broker_.ledger(name_);
-        ledger.retainedBytes += bytes;
-        l = &ledger.log;
-    }
-    auto position = l->append(metadata, payload);
+    ManagedLedgerState* ledger = persistent() ? &broker_.ledger(name_) : nullptr;  // log() is the ledger's: found once
+    if (ledger) l = &ledger->log;
+    // The broker's bound on what the logs hold (Broker::setMaxLogBytes): over
+    // it the entry is not stored, as when the managed ledger's add fails.
+    std::uint64_t held = payload.size() + metadata.ByteSizeLong() + sizeof(Entry);
+    if (!l->admits(held)) trimAcknowledged();            // this topic's acknowledged entries first,
+    if (!l->admits(held))                                // then every loaded topic's
+        for (const auto& [_, other] : broker_.loadedTopics()) other->trimAcknowledged();
+    if (!l->admits(held)) return std::nullopt;
+    ++entriesAdded_;
+    if (ledger) ledger->retainedBytes += bytes;
+    auto position = l->append(metadata, payload, held);
     for (auto& [_, sub] : subscriptions_) dispatch(sub);
     return position;
 }

@@ -12,7 +12,9 @@
 #include <string>
 #include <string_view>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "broker_model/broker/message_log.h"
@@ -108,7 +110,8 @@ public:
     /// Stores a published entry (§3.5 data test: `bytes` bytes), a copy of
     /// `metadata` and `payload` as sent, and dispatches it to the
     /// subscriptions' consumers that have permits.
-    Position publish(std::size_t bytes,
+    /// nullopt, nothing stored, when the broker's log bound (Broker::setMaxLogBytes) is reached.
+    std::optional<Position> publish(std::size_t bytes,
                      const pulsar::proto::MessageMetadata& metadata = pulsar::proto::MessageMetadata::default_instance(),
                      std::string_view payload = {});
 
@@ -187,6 +190,12 @@ private:
     /// The same into `ledger`, this topic's, found already; `sub` is durable
     /// and the topic persistent and not fenced (the caller checked).
     void persistCursor(const Subscription& sub, ManagedLedgerState& ledger);
+    /// After an ACK: the durable state of `sub` gets what changed (markDelete,
+    /// the entries acknowledged individually), not a copy of all of it.
+    void persistAcks(const Subscription& sub, const std::vector<std::uint64_t>& individual);
+    /// Drops the entries every subscription has acknowledged (none without a
+    /// subscription), keeping the last one (GET_LAST_MESSAGE_ID reads it).
+    void trimAcknowledged();
     std::pair<Subscription*, AttachedConsumer*> findConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     // The continuations' bodies: each posted lambda holds a strong reference
     // to the topic (shared_from_this) and calls one of these on it.
@@ -198,9 +207,17 @@ private:
     std::string schemaId_;  // name_.schemaId()
     Broker& broker_;
     std::vector<AttachedProducer> producers_;
-    // Indexes of producers_, so attaching is O(1) however many are attached:
-    // their names (unique on a topic) and how many are not Shared.
+    // Indexes of producers_, so attaching and detaching are O(1) however many
+    // are attached: their names (unique on a topic), where each one is (by
+    // connection and producer id: a CLOSE_PRODUCER swaps the last one into its
+    // place, issue 40 item 6) and how many are not Shared.
     std::unordered_set<std::string> producerNames_;
+    struct ProducerKeyHash {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+            return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
+        }
+    };
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::size_t, ProducerKeyHash> producerAt_;
     std::size_t nonSharedProducers_ = 0;
     std::map<std::string, Subscription> subscriptions_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded

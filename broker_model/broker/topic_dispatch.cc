@@ -5,6 +5,7 @@
 // does not route by key in this model).
 
 #include <algorithm>
+#include <limits>
 
 #include "broker_model/broker/broker.h"
 #include "broker_model/broker/topic.h"
@@ -21,13 +22,13 @@ const MessageLog& Topic::log() const {
 
 Position Topic::lastPosition() const {
     const auto& l = log();
-    if (l.entries.empty()) return {l.ledgerId, static_cast<std::uint64_t>(-1)};
-    return l.entries.back().position;
+    if (l.size() == 0) return {l.ledgerId, static_cast<std::uint64_t>(-1)};
+    return {l.ledgerId, l.size() - 1};
 }
 
 const Entry* Topic::lastEntry() const {
     const auto& l = log();
-    return l.entries.empty() ? nullptr : &l.entries.back();
+    return l.empty() ? nullptr : &l.back();
 }
 
 std::pair<Subscription*, AttachedConsumer*> Topic::findConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
@@ -52,7 +53,7 @@ void Topic::persistCursor(const Subscription& sub, ManagedLedgerState& ledger) {
 void Topic::dispatch(Subscription& sub) {
     touched(true);
     if (fenced_ || sub.consumers.empty()) return;
-    const auto& entries = log().entries;
+    const auto& entries = log();
     bool single = sub.subType == "Exclusive" || sub.subType == "Failover";
     auto pick = [&]() -> AttachedConsumer* {
         if (single) return sub.consumers.front().permits > 0 ? &sub.consumers.front() : nullptr;
@@ -69,8 +70,10 @@ void Topic::dispatch(Subscription& sub) {
         // Entries to dispatch again come first, oldest first; then new ones.
         std::uint64_t entry = 0;
         bool replayed = false;
-        while (!sub.cursor.replay.empty() && sub.cursor.isAcked(*sub.cursor.replay.begin()))
+        while (!sub.cursor.replay.empty() &&
+               (sub.cursor.isAcked(*sub.cursor.replay.begin()) || !entries.holds(*sub.cursor.replay.begin())))
             sub.cursor.replay.erase(sub.cursor.replay.begin());
+        sub.cursor.readPosition = std::max(sub.cursor.readPosition, entries.first());  // trimmed: acknowledged by all
         if (!sub.cursor.replay.empty()) {
             entry = *sub.cursor.replay.begin();
             replayed = true;
@@ -89,13 +92,14 @@ void Topic::dispatch(Subscription& sub) {
         // A batch entry uses one permit per message in it, as Pulsar's dispatcher
         // counts them (the permits may go below zero; no more is sent until FLOW
         // brings them above it again).
-        const auto& meta = entries[entry].metadata;
+        const auto& meta = entries.at(entry).metadata;
         consumer->permits -= meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1
                                  ? meta.num_messages_in_batch()
                                  : 1;
         consumer->pending.insert(entry);
-        auto count = sub.cursor.redeliveryCount[entry];
-        connection->deliver(consumer->consumerId, entries[entry], count);
+        auto counted = sub.cursor.redeliveryCount.find(entry);  // never added for a first delivery
+        auto count = counted == sub.cursor.redeliveryCount.end() ? 0 : counted->second;
+        connection->deliver(consumer->consumerId, entries.at(entry), count);
     }
 }
 
@@ -130,19 +134,54 @@ bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bo
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return false;
     auto& cursor = sub->cursor;
+    // Each ACK costs what it acknowledges, never the whole pending set or
+    // redelivery map: 40,000 individual ACKs were quadratic (issue 40 item 6).
+    std::vector<std::uint64_t> individual;
     for (const auto& p : positions) {
         if (p.ledgerId != log().ledgerId || p.entryId >= log().size()) continue;  // not an entry of this log
         if (cumulative) {
-            for (auto e = cursor.markDelete; e <= p.entryId; ++e) cursor.acked.insert(e);
-        } else {
+            if (p.entryId >= cursor.markDelete) {
+                cursor.markDelete = p.entryId + 1;
+                cursor.acked.erase(cursor.acked.begin(), cursor.acked.lower_bound(cursor.markDelete));
+            }
+        } else if (!cursor.isAcked(p.entryId)) {
             cursor.acked.insert(p.entryId);
+            individual.push_back(p.entryId);
         }
     }
     cursor.advance();
-    for (auto& c : sub->consumers) std::erase_if(c.pending, [&](std::uint64_t e) { return cursor.isAcked(e); });
-    std::erase_if(cursor.redeliveryCount, [&](const auto& kv) { return cursor.isAcked(kv.first); });
-    persistCursor(*sub);
+    auto forget = [&](auto& sorted) {  // a set or map by entry id: what is now acknowledged goes
+        sorted.erase(sorted.begin(), sorted.lower_bound(cursor.markDelete));
+        for (auto e : individual) sorted.erase(e);
+    };
+    for (auto& c : sub->consumers) forget(c.pending);
+    forget(cursor.redeliveryCount);
+    persistAcks(*sub, individual);
     return true;
+}
+
+void Topic::persistAcks(const Subscription& sub, const std::vector<std::uint64_t>& individual) {
+    if (fenced_ || !sub.durable || !persistent()) return;
+    auto& state = broker_.ledger(name_).cursorState[sub.name];
+    state.markDelete = sub.cursor.markDelete;
+    state.acked.erase(state.acked.begin(), state.acked.lower_bound(state.markDelete));
+    for (auto e : individual)
+        if (e >= state.markDelete) state.acked.insert(e);
+}
+
+// The broker deletes the ledgers every cursor has passed (retention 0, the
+// default: ManagedLedgerImpl.internalTrimLedgers), and never the ledger being
+// written, so a SEEK back or an Earliest subscriber reads acknowledged entries
+// of it. The model keeps one ledger: it drops the entries before the slowest
+// subscription's markDelete only when the broker's log bound needs the room
+// (Topic::publish). A topic without subscriptions keeps its entries.
+void Topic::trimAcknowledged() {
+    if (subscriptions_.empty()) return;
+    std::uint64_t slowest = std::numeric_limits<std::uint64_t>::max();
+    for (const auto& [_, sub] : subscriptions_) slowest = std::min(slowest, sub.cursor.markDelete);
+    auto& l = log();
+    if (l.size() == 0) return;
+    l.trimTo(std::min(slowest, l.size() - 1));
 }
 
 void Topic::redeliver(std::uint64_t connectionId, std::uint64_t consumerId, const std::vector<Position>& positions) {
@@ -186,10 +225,9 @@ void Topic::resetCursor(const std::string& subscription, const SeekTarget& targe
         if (ledger < static_cast<std::int64_t>(l.ledgerId)) entry = 0;
         else if (target.messageId->ledgerId == l.ledgerId) entry = std::min(target.messageId->entryId, l.size());
     } else if (target.publishTime) {
-        auto found = std::find_if(l.entries.begin(), l.entries.end(),
-                                  [&](const Entry& e) { return e.metadata.publish_time() >= *target.publishTime; });
-        entry = static_cast<std::uint64_t>(found - l.entries.begin());
+        entry = l.findFirst([&](const Entry& e) { return e.metadata.publish_time() >= *target.publishTime; });
     }
+    entry = std::max(entry, l.first());  // a trimmed entry: the oldest one held
     auto& sub = it->second;
     sub.cursor.markDelete = entry;
     sub.cursor.readPosition = entry;

@@ -1,5 +1,7 @@
 #include "broker_model/core/trace.h"
 
+#include "broker_model/core/text_bound.h"
+
 namespace cnx {
 namespace {
 
@@ -11,10 +13,14 @@ void Trace::add(TraceText section, TraceText rule, std::string detail) {
     if (!detailed()) return;
     // A request's trace has a handful of entries: one allocation, not one per doubling.
     if (entries_.capacity() == 0) entries_.reserve(kFirstReserve);
+    // A detail embedding a client's 4 MiB name or schema is kept cut (issue 40 item 5):
+    // a connection keeps ServerCnx::kKeptTraces traces.
+    if (detail.size() > kTraceDetailBytes) detail = boundedText(detail, kTraceDetailBytes);
     entries_.emplace_back(std::move(section), std::move(rule), std::move(detail));
 }
 
 void Trace::notModelled(TraceText section, std::string text, std::string detail) {
+    if (detail.size() > kTraceDetailBytes) detail = boundedText(detail, kTraceDetailBytes);
     entries_.emplace_back(std::move(section), std::move(text), std::move(detail), true);
 }
 

@@ -1,6 +1,7 @@
 #include "broker_model/protocol/server_cnx.h"
 
 #include "broker_model/core/concat.h"
+#include "broker_model/core/text_bound.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
@@ -13,6 +14,48 @@ namespace {
 
 using pulsar::proto::BaseCommand;
 BrokerError topicNotFound(const std::string& message) { return {RefusalKind::topicNotFound, message}; }
+
+// The broker's text in an answer, where one is carried (nullptr: none).
+std::string* answerText(BaseCommand& c) {
+    switch (c.type()) {
+        case BaseCommand::ERROR: return c.mutable_error()->mutable_message();
+        case BaseCommand::SEND_ERROR: return c.mutable_send_error()->mutable_message();
+        case BaseCommand::ACK_RESPONSE: return c.mutable_ackresponse()->mutable_message();
+        case BaseCommand::LOOKUP_RESPONSE: return c.mutable_lookuptopicresponse()->mutable_message();
+        case BaseCommand::PARTITIONED_METADATA_RESPONSE: return c.mutable_partitionmetadataresponse()->mutable_message();
+        case BaseCommand::GET_SCHEMA_RESPONSE: return c.mutable_getschemaresponse()->mutable_error_message();
+        case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return c.mutable_getorcreateschemaresponse()->mutable_error_message();
+        default: return nullptr;
+    }
+}
+
+// An answer never passes the frame limit the broker announced in CONNECTED
+// (max_message_size) plus Pulsar's padding: a client's frame decoder drops a
+// bigger frame (Java: LengthFieldBasedFrameDecoder with maxMessageSize +
+// Commands.MESSAGE_SIZE_FRAME_PADDING, TooLongFrameException) and the
+// connection with it, so the answer would never reach it (issue 40 items 8,
+// 9). A refusal whose text embeds the schemas (Avro's SchemaValidationException
+// prints the writer and reader schemas, pretty, twice with "caused by") keeps
+// its code and the beginning of its text, cut where the frame limit falls. An
+// answer with nothing to cut (GET_TOPICS_OF_NAMESPACE of a huge namespace) is
+// refused, naming the frame limit: the broker has no paging on this command
+// and a real client would lose the connection instead.
+void fitFrameLimit(wire::PooledCommand& cmd) {
+    constexpr std::size_t kLimit = wire::kMaxFrameSize - 4;  // totalSize = 4 + commandSize
+    constexpr std::size_t kLengthSlack = 16;                 // the text's varint length shrinks with it
+    std::size_t size = cmd->ByteSizeLong();
+    if (size <= kLimit) return;
+    std::size_t over = size - kLimit + kLengthSlack;
+    if (auto* text = answerText(*cmd); text && text->size() > over + 1024) {
+        *text = boundedText(*text, text->size() - over);
+        return;
+    }
+    auto requestId = wire::requestIdOf(*cmd).value_or(static_cast<std::uint64_t>(-1));
+    cmd = wire::error(requestId, pulsar::proto::UnknownError,
+                      concat("not modelled: #40 (an answer of ", std::to_string(size),
+                             " bytes passes the frame limit of ", std::to_string(kLimit),
+                             " bytes; a real broker sends it and the client drops the connection)"));
+}
 
 }  // namespace
 
@@ -145,6 +188,7 @@ TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
 
 void ServerCnx::send(wire::PooledCommand cmd) {
     if (closed_) return;
+    fitFrameLimit(cmd);
     if (observer_) observer_(*cmd);
     if (receive_) {
         if (wire::decodesToItself(*cmd)) {
@@ -660,7 +704,18 @@ void ServerCnx::handleSend(const pulsar::proto::CommandSend& cmd, const wire::Fr
     auto position = topic->publish(
         bytes == 0 ? 1 : bytes,
         frame.metadata ? *frame.metadata : pulsar::proto::MessageMetadata::default_instance(), frame.payload);
-    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position.ledgerId, position.entryId,
+    if (!position) {
+        // The broker's log bound is reached: the entry is not stored, answered as
+        // a failed managed-ledger add is (Producer.MessagePublishContext.getServerError:
+        // anything but TopicTerminated / NotAllowed is PersistenceError, with the
+        // exception's message). The producer stays; a later SEND may fit.
+        send(wire::sendError(cmd.producer_id(), cmd.sequence_id(), pulsar::proto::PersistenceError,
+                             "cnxsim: the broker's in-memory message log is full (" +
+                                 std::to_string(broker_.logBudget()->limit) +
+                                 " bytes not yet acknowledged by every subscription; serve --max-log-bytes)"));
+        return;
+    }
+    send(wire::sendReceipt(cmd.producer_id(), cmd.sequence_id(), position->ledgerId, position->entryId,
                            cmd.highest_sequence_id()));
 }
 

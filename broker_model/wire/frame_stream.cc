@@ -134,6 +134,7 @@ bool FrameStream::feed(std::string_view in) {
         if (pending_.size() < need_) break;
         if (!parseReady(std::string_view(pending_).substr(4))) return false;
         pending_.clear();
+        if (pending_.capacity() > kKeptCapacity) std::string().swap(pending_);  // a big frame's memory goes with it
         need_ = 0;
     }
     return true;

@@ -33,6 +33,10 @@ public:
     const std::string& error() const { return error_; }
     /// Bytes held of the frame not yet complete.
     std::size_t buffered() const { return pending_.size(); }
+    /// Memory held for it (at least buffered()); a frame's buffer is let go
+    /// once it is complete, when it is over kKeptCapacity.
+    std::size_t reserved() const { return pending_.capacity(); }
+    static constexpr std::size_t kKeptCapacity = 64 * 1024;
     /// Decoded frames not yet taken.
     std::size_t ready() const { return ready_.size(); }
 

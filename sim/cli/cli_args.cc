@@ -87,7 +87,7 @@ const std::vector<CommandSpec>& commandTable() {
          {once(value("--broker-version")), once(file("--config")), each(value("--set")), once(file("--setup")),
           each(value("--fault")), once(value("--bind")), once(value("--port")), once(value("--admin-port")),
           once(file("--trace")), once(value("--keepalive-seconds")), once(value("--max-queued-bytes")),
-          once(file("--record"))},
+          once(value("--max-incomplete-bytes")), once(value("--max-log-bytes")), once(file("--record"))},
          true},
         {"record", "record a real broker's session as a scenario", false,
          {once(value("--upstream")), withShort("-o", once(file("--output"))), once(value("--listen")),

@@ -60,6 +60,9 @@ void Connection::close(const std::string& reason) {
     held_.clear();
     writeQueue_.clear();
     queuedBytes_ = 0;
+    server_.incompleteBytes_ -= incompleteAccounted_;
+    incompleteAccounted_ = 0;
+    stream_ = wire::FrameStream();  // an incomplete frame's memory goes now
     // Handlers still queued hold their own reference; this may be the last one otherwise.
     auto self = shared_from_this();
     server_.forget(id_);
@@ -89,6 +92,7 @@ void Connection::read() {
 void Connection::onRead(std::size_t bytes) {
     heard_ = true;
     stream_.feed(std::string_view(readBuffer_.data(), bytes));
+    if (!accountIncomplete()) return;
     // Frames decoded before a stream error are still handled, in order.
     while (auto frame = stream_.next()) {
         if (!handle(std::move(*frame))) return;
@@ -98,6 +102,17 @@ void Connection::onRead(std::size_t bytes) {
         return;
     }
     read();
+}
+
+bool Connection::accountIncomplete() {
+    auto now = closed_ ? 0 : stream_.reserved();
+    server_.incompleteBytes_ = server_.incompleteBytes_ - incompleteAccounted_ + now;
+    bool grew = now > incompleteAccounted_;
+    incompleteAccounted_ = now;
+    if (!grew || server_.incompleteBytes_ <= server_.options_.maxIncompleteBytes) return true;
+    close("over " + std::to_string(server_.options_.maxIncompleteBytes) +
+          " bytes held for incomplete frames by all connections (--max-incomplete-bytes)");
+    return false;
 }
 
 bool Connection::handle(wire::Frame frame) {

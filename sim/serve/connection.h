@@ -57,6 +57,9 @@ private:
     /// The ServerCnx's Sender: appends a frame to the write queue.
     void queue(std::string frame);
     void write();
+    /// Counts the stream's buffer in the server's incomplete-frame total; false
+    /// (the connection is closed) when this connection takes it over the bound.
+    bool accountIncomplete();
     void armKeepAlive();
     void onKeepAlive();
 
@@ -74,6 +77,7 @@ private:
     std::map<std::pair<Clock::time_point, std::uint64_t>, std::pair<wire::Frame, Fault>> held_;
     std::uint64_t heldSeq_ = 0;
     std::size_t heldBytes_ = 0;
+    std::size_t incompleteAccounted_ = 0;  // this connection's part of Server::incompleteBytes_
     bool writing_ = false;
     bool closed_ = false;
     bool closing_ = false;     // a close is posted

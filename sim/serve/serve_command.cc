@@ -12,7 +12,11 @@
 #include <ostream>
 #include <utility>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <fcntl.h>
+#include <mutex>
+#include <unistd.h>
+
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "broker_model/admin/admin_api.h"
@@ -26,6 +30,7 @@
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/http_server.h"
 #include "sim/serve/lifecycle.h"
+#include "sim/serve/output_queue.h"
 #include "sim/serve/server.h"
 #include "sim/serve/setup.h"
 #include "sim/serve/trace_log.h"
@@ -38,7 +43,8 @@ constexpr std::string_view kServeUsage =
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
     "                    [--port N] [--admin-port N] [--trace FILE|-]\n"
     "                    [--keepalive-seconds S]\n"
-    "                    [--max-queued-bytes N] [--record FILE.yaml] [-v]\n"
+    "                    [--max-queued-bytes N] [--max-incomplete-bytes N]\n"
+    "                    [--max-log-bytes N] [--record FILE.yaml] [-v]\n"
     "\n"
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
@@ -82,11 +88,25 @@ constexpr std::string_view kServeUsage =
     "                        (default 30)\n"
     "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
     "                        sent to it (default 16777216, at least 1024)\n"
+    "  --max-incomplete-bytes N  bytes held for frames not yet complete, all\n"
+    "                        connections together; the peer whose read passes it\n"
+    "                        is closed, the others are served (default 67108864,\n"
+    "                        at least 1048576)\n"
+    "  --max-log-bytes N     bytes of messages the broker keeps in memory, all\n"
+    "                        topics together (entries every subscription has\n"
+    "                        acknowledged are dropped); over it a SEND gets\n"
+    "                        SEND_ERROR PersistenceError, as when the broker cannot\n"
+    "                        store (default 268435456, at least 1024)\n"
     "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
     "                        step with the broker's answer as its expect, the --setup\n"
     "                        file as its header; written when serve stops\n"
     "                        (`cnxsim run FILE.yaml` replays it)\n"
     "  -v                    log connections and why each closed, on stderr\n"
+    "\n"
+    "The trace and the log never hold up serving: each is written from a bounded\n"
+    "queue (4 MiB); a line the reader does not take in time is dropped, and the\n"
+    "number dropped is said on stderr when serve stops. A closed output (a reader\n"
+    "gone: `serve --trace - | head -1`) is written no more; serve goes on.\n"
     "\n"
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
     "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
@@ -111,6 +131,7 @@ struct ServeArgs {
     std::uint16_t port = 6650;
     std::optional<std::uint16_t> adminPort;
     ServerOptions options;
+    std::uint64_t maxLogBytes = Broker::kDefaultMaxLogBytes;
     int verbosity = 0;
     bool help = false;
 };
@@ -158,6 +179,18 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
             return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
         out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
     }
+    if (const auto* value = args.value("--max-incomplete-bytes")) {
+        unsigned long long bytes = 0;
+        if (!numberFrom(*value, bytes) || bytes < (1ull << 20) || bytes > (1ull << 40))
+            return "--max-incomplete-bytes takes a number of bytes from 1048576 to 2^40 (got '" + *value + "')";
+        out.options.maxIncompleteBytes = static_cast<std::size_t>(bytes);
+    }
+    if (const auto* value = args.value("--max-log-bytes")) {
+        unsigned long long bytes = 0;
+        if (!numberFrom(*value, bytes) || bytes < 1024 || bytes > (1ull << 40))
+            return "--max-log-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
+        out.maxLogBytes = bytes;
+    }
     if (const auto* value = args.value("--keepalive-seconds")) {
         double seconds = 0;
         if (!numberFrom(*value, seconds) || !(seconds > 0) || seconds > 86400)
@@ -175,9 +208,52 @@ const BehaviourProfile* newestProfile() {
     return newest;
 }
 
-void setUpLogging(int verbosity) {
-    if (!spdlog::get("cnxsim")) spdlog::set_default_logger(spdlog::stderr_color_mt("cnxsim"));
-    spdlog::set_level(verbosity >= 2 ? spdlog::level::debug : verbosity == 1 ? spdlog::level::info : spdlog::level::warn);
+// spdlog's lines into an OutputQueue: `-v` on a stderr nobody reads drops
+// lines (counted) instead of blocking the event loop (issue 40 item 7).
+class QueueSink final : public spdlog::sinks::base_sink<std::mutex> {
+public:
+    explicit QueueSink(std::shared_ptr<OutputQueue> queue) : queue_(std::move(queue)) {}
+
+protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        spdlog::memory_buf_t text;
+        formatter_->format(msg, text);
+        queue_->push(fmt::to_string(text));
+    }
+    void flush_() override {}
+
+private:
+    std::shared_ptr<OutputQueue> queue_;
+};
+
+/// The serve logger, writing through `queue` (standard error's) while serve runs.
+class ServeLogging {
+public:
+    ServeLogging(int verbosity, std::shared_ptr<OutputQueue> queue) : previous_(spdlog::default_logger()) {
+        auto logger = std::make_shared<spdlog::logger>("cnxsim-serve", std::make_shared<QueueSink>(std::move(queue)));
+        logger->set_level(verbosity >= 2 ? spdlog::level::debug
+                          : verbosity == 1 ? spdlog::level::info
+                                           : spdlog::level::warn);
+        spdlog::set_default_logger(std::move(logger));
+    }
+    ~ServeLogging() { spdlog::set_default_logger(previous_); }
+    ServeLogging(const ServeLogging&) = delete;
+    ServeLogging& operator=(const ServeLogging&) = delete;
+
+private:
+    std::shared_ptr<spdlog::logger> previous_;
+};
+
+/// What was dropped on the way out, said on standard error (through its queue, so never blocking).
+void reportDrops(OutputQueue& errors, const OutputQueue* trace) {
+    if (trace && trace->dropped() > 0)
+        errors.push("cnxsim serve: --trace: " + std::to_string(trace->dropped()) + " line(s) dropped (" +
+                    (trace->closed() ? std::string("the output was closed") : std::string("the reader did not keep up")) +
+                    ")\n");
+    if (errors.dropped() > 0)
+        errors.push("cnxsim serve: " + std::to_string(errors.dropped()) +
+                    " log line(s) dropped (standard error did not keep up)\n");
+    errors.drain(std::chrono::seconds(1));
 }
 
 /// --config: the known settings applied, the rest reported. The error text when one is refused.
@@ -212,7 +288,11 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         out << kServeUsage;
         return sim::kExitPassed;
     }
-    setUpLogging(args.verbosity);
+    // A reader gone from stdout or stderr (`serve --trace - | head -1`) is a
+    // closed output (EPIPE, counted as drops), never the end of the server.
+    std::signal(SIGPIPE, SIG_IGN);
+    auto errors = std::make_shared<OutputQueue>(STDERR_FILENO, false);
+    ServeLogging logging(args.verbosity, errors);
 
     ServeSetup setup;
     if (!args.setupFile.empty()) {
@@ -239,6 +319,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     boost::asio::io_context io;
     AsioScheduler scheduler(io);
     Broker broker(*profile, scheduler);
+    broker.setMaxLogBytes(args.maxLogBytes);
     // A served schema carries the time it was stored, as a broker's does (GetSchemaResponse.timestamp).
     broker.registry().setClock([] {
         return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -270,18 +351,20 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         return sim::kExitInvalid;
     }
 
-    std::ofstream traceFile;
+    // The trace goes through a bounded queue to its own writer (output_queue.h).
+    std::unique_ptr<OutputQueue> traceOutput;
     std::unique_ptr<TraceLog> trace;
     if (args.traceFile == "-") {
-        trace = std::make_unique<TraceLog>(out);
+        traceOutput = std::make_unique<OutputQueue>(STDOUT_FILENO, false);
     } else if (!args.traceFile.empty()) {
-        traceFile.open(args.traceFile, std::ios::out | std::ios::trunc);
-        if (!traceFile) {
+        int fd = ::open(args.traceFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
             err << "cnxsim serve: --trace " << args.traceFile << ": cannot open for writing\n";
             return sim::kExitInvalid;
         }
-        trace = std::make_unique<TraceLog>(traceFile);
+        traceOutput = std::make_unique<OutputQueue>(fd, true);
     }
+    if (traceOutput) trace = std::make_unique<TraceLog>([q = traceOutput.get()](std::string text) { q->push(std::move(text)); });
 
     FaultPlan faults;
     for (auto& f : setup.faults) faults.add(std::move(f));
@@ -336,6 +419,8 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour), admin " << adminUrl
         << std::endl;
     io.run();
+    if (traceOutput) traceOutput->drain(std::chrono::seconds(1));
+    reportDrops(*errors, traceOutput.get());
     if (recorder) {
         if (auto e = record::writeRecording(args.recordFile, *recorder)) {
             err << "cnxsim serve: --record " << *e << "\n";

@@ -28,6 +28,9 @@ struct ServerOptions {
     std::chrono::milliseconds keepAlive{std::chrono::seconds(30)};
     /// Bytes queued for a peer that does not read them before the connection is closed.
     std::size_t maxQueuedBytes = 16 * 1024 * 1024;
+    /// Bytes held for frames not yet complete, by all connections together; the
+    /// connection whose read takes the total over it is closed (issue 40 item 5).
+    std::size_t maxIncompleteBytes = 64 * 1024 * 1024;
 };
 
 class Connection;
@@ -50,6 +53,8 @@ public:
     void stop();
 
     std::size_t connectionCount() const { return connections_.size(); }
+    /// Bytes held for incomplete frames by every connection (ServerOptions::maxIncompleteBytes).
+    std::size_t incompleteBytes() const { return incompleteBytes_; }
     /// Faults to inject (fault.h); set before listen().
     void setFaults(FaultPlan faults) { faults_ = std::move(faults); }
     /// Adds an observer of every command and connection (session_tap.h); it outlives the server.
@@ -73,6 +78,7 @@ private:
     FaultPlan faults_;
     TapFanout taps_;
     bool stopped_ = false;
+    std::size_t incompleteBytes_ = 0;  // the connections' FrameStream::reserved(), summed
 };
 
 }  // namespace cnx::serve

@@ -3,6 +3,7 @@
 #include <limits>
 #include <sstream>
 
+#include "broker_model/core/text_bound.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
 
@@ -11,6 +12,10 @@ namespace {
 
 using pulsar::proto::BaseCommand;
 using T = BaseCommand;
+
+// A broker's message as a trace line shows it: an Avro refusal embeds both
+// schemas, and names come from the client (issue 40 item 5).
+constexpr std::size_t kShownMessageBytes = 2048;
 
 std::string idOf(const pulsar::proto::MessageIdData& id) {
     return std::to_string(static_cast<std::int64_t>(id.ledgerid())) + ":" +
@@ -26,7 +31,7 @@ std::string versionOf(const std::string& bytes) {
 std::string schemaOf(const pulsar::proto::Schema& s) { return pulsar::proto::Schema::Type_Name(s.type()); }
 
 std::string errorOf(pulsar::proto::ServerError e, const std::string& message) {
-    return pulsar::proto::ServerError_Name(e) + " \"" + message + "\"";
+    return pulsar::proto::ServerError_Name(e) + " \"" + boundedText(message, kShownMessageBytes) + "\"";
 }
 
 }  // namespace
@@ -35,25 +40,25 @@ std::string describeCommand(const BaseCommand& c) {
     std::ostringstream o;
     o << T::Type_Name(c.type());
     switch (c.type()) {
-        case T::CONNECT: o << " " << c.connect().client_version() << " protocol " << c.connect().protocol_version(); break;
+        case T::CONNECT: o << " " << shownName(c.connect().client_version()) << " protocol " << c.connect().protocol_version(); break;
         case T::CONNECTED:
-            o << " " << c.connected().server_version() << " protocol " << c.connected().protocol_version();
+            o << " " << shownName(c.connected().server_version()) << " protocol " << c.connected().protocol_version();
             break;
         case T::PRODUCER: {
             const auto& p = c.producer();
-            o << " request " << p.request_id() << " producer " << p.producer_id() << " " << p.topic();
-            if (p.has_producer_name()) o << " name " << p.producer_name();
+            o << " request " << p.request_id() << " producer " << p.producer_id() << " " << shownName(p.topic());
+            if (p.has_producer_name()) o << " name " << shownName(p.producer_name());
             o << " schema " << (p.has_schema() ? schemaOf(p.schema()) : "none");
             break;
         }
         case T::PRODUCER_SUCCESS:
-            o << " request " << c.producer_success().request_id() << " " << c.producer_success().producer_name()
+            o << " request " << c.producer_success().request_id() << " " << shownName(c.producer_success().producer_name())
               << " schema_version " << versionOf(c.producer_success().schema_version());
             break;
         case T::SUBSCRIBE: {
             const auto& s = c.subscribe();
-            o << " request " << s.request_id() << " consumer " << s.consumer_id() << " " << s.topic() << " subscription "
-              << s.subscription() << " "
+            o << " request " << s.request_id() << " consumer " << s.consumer_id() << " " << shownName(s.topic()) << " subscription "
+              << shownName(s.subscription()) << " "
               << pulsar::proto::CommandSubscribe::SubType_Name(s.subtype()) << " schema "
               << (s.has_schema() ? schemaOf(s.schema()) : "none");
             break;
@@ -105,17 +110,17 @@ std::string describeCommand(const BaseCommand& c) {
             o << " consumer " << c.close_consumer().consumer_id() << " request "
               << static_cast<std::int64_t>(c.close_consumer().request_id());
             break;
-        case T::LOOKUP: o << " request " << c.lookuptopic().request_id() << " " << c.lookuptopic().topic(); break;
+        case T::LOOKUP: o << " request " << c.lookuptopic().request_id() << " " << shownName(c.lookuptopic().topic()); break;
         case T::LOOKUP_RESPONSE: {
             const auto& r = c.lookuptopicresponse();
             o << " request " << r.request_id() << " "
               << pulsar::proto::CommandLookupTopicResponse::LookupType_Name(r.response());
-            if (r.has_brokerserviceurl()) o << " " << r.brokerserviceurl();
+            if (r.has_brokerserviceurl()) o << " " << shownName(r.brokerserviceurl());
             if (r.has_error()) o << " " << errorOf(r.error(), r.message());
             break;
         }
         case T::PARTITIONED_METADATA:
-            o << " request " << c.partitionmetadata().request_id() << " " << c.partitionmetadata().topic();
+            o << " request " << c.partitionmetadata().request_id() << " " << shownName(c.partitionmetadata().topic());
             break;
         case T::PARTITIONED_METADATA_RESPONSE: {
             const auto& r = c.partitionmetadataresponse();
@@ -124,7 +129,7 @@ std::string describeCommand(const BaseCommand& c) {
             break;
         }
         case T::GET_SCHEMA:
-            o << " request " << c.getschema().request_id() << " " << c.getschema().topic() << " version "
+            o << " request " << c.getschema().request_id() << " " << shownName(c.getschema().topic()) << " version "
               << (c.getschema().has_schema_version() ? versionOf(c.getschema().schema_version()) : "latest");
             break;
         case T::GET_SCHEMA_RESPONSE: {
@@ -135,7 +140,7 @@ std::string describeCommand(const BaseCommand& c) {
             break;
         }
         case T::GET_OR_CREATE_SCHEMA:
-            o << " request " << c.getorcreateschema().request_id() << " " << c.getorcreateschema().topic() << " "
+            o << " request " << c.getorcreateschema().request_id() << " " << shownName(c.getorcreateschema().topic()) << " "
               << schemaOf(c.getorcreateschema().schema());
             break;
         case T::GET_OR_CREATE_SCHEMA_RESPONSE: {
@@ -153,7 +158,7 @@ std::string describeCommand(const BaseCommand& c) {
               << idOf(c.getlastmessageidresponse().last_message_id());
             break;
         case T::GET_TOPICS_OF_NAMESPACE:
-            o << " request " << c.gettopicsofnamespace().request_id() << " " << c.gettopicsofnamespace().namespace_();
+            o << " request " << c.gettopicsofnamespace().request_id() << " " << shownName(c.gettopicsofnamespace().namespace_());
             break;
         case T::GET_TOPICS_OF_NAMESPACE_RESPONSE:
             o << " request " << c.gettopicsofnamespaceresponse().request_id() << " "
@@ -165,9 +170,11 @@ std::string describeCommand(const BaseCommand& c) {
 }
 
 void TraceLog::write(const std::string& line, const Trace* trace) {
-    out_ << line << "\n";
-    if (trace && !trace->empty()) out_ << trace->format("    ");
-    out_.flush();
+    std::string text = line;
+    text += '\n';
+    if (trace && !trace->empty()) text += trace->format("    ");
+    if (text.size() > kMaxTextBytes) text = boundedText(text, kMaxTextBytes) + "\n";
+    sink_(std::move(text));
 }
 
 void TraceLog::opened(std::uint64_t connection, const std::string& peer) {

@@ -11,6 +11,7 @@
 //     §1.1 ...: ...
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -24,7 +25,14 @@ namespace cnx::serve {
 
 class TraceLog final : public SessionTap {
 public:
-    explicit TraceLog(std::ostream& out) : out_(out) {}
+    /// Where each command's text goes (whole lines): `serve` hands them to an
+    /// OutputQueue (output_queue.h), so a reader that does not keep up never
+    /// blocks the event loop.
+    using Sink = std::function<void(std::string text)>;
+    explicit TraceLog(Sink sink) : sink_(std::move(sink)) {}
+    /// Writes to `out` as it goes (a test, or a caller with its own stream).
+    explicit TraceLog(std::ostream& out)
+        : sink_([&out](std::string text) { out << text << std::flush; }) {}
 
     void opened(std::uint64_t connection, const std::string& peer) override;
     void closed(std::uint64_t connection, const std::string& reason) override;
@@ -38,6 +46,8 @@ public:
     /// A lifecycle event (upgrade, restart, unload) from the control channel.
     void event(const std::string& text) override;
 
+    /// A command's text and its decision trace, at most (the rest is cut, saying so).
+    static constexpr std::size_t kMaxTextBytes = 64 * 1024;
     /// Requests awaiting their answer kept per connection; older ones are written unanswered.
     static constexpr std::size_t kPendingPerConnection = 4096;
 
@@ -46,7 +56,7 @@ private:
     using Key = std::tuple<std::uint64_t, int, std::uint64_t, std::uint64_t>;
     void write(const std::string& line, const Trace* trace = nullptr);
 
-    std::ostream& out_;
+    Sink sink_;
     std::map<Key, std::string> pending_;  // the request's own text
     std::map<std::uint64_t, std::size_t> pendingCount_;
 };

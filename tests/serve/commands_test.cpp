@@ -554,3 +554,62 @@ TEST_CASE("Exclusive refuses a second consumer with ConsumerBusy, Shared spreads
     CHECK(fromB > 0);
     CHECK(server.stop() == 0);
 }
+
+// Issue 40 items 8 and 9: no answer passes the frame limit announced in CONNECTED.
+namespace {
+
+/// An Avro record of `fields` int fields f0..f(n-1); the last one named `last`.
+std::string wideRecord(int fields, const std::string& last) {
+    std::string out = R"({"type":"record","name":"Wide","namespace":"t","fields":[)";
+    for (int i = 0; i < fields; ++i) {
+        if (i > 0) out += ',';
+        out += R"({"name":")" + (i + 1 == fields ? last : "f" + std::to_string(i)) + R"(","type":"int"})";
+    }
+    return out + "]}";
+}
+
+constexpr std::size_t kFrameLimit = 5 * 1024 * 1024 + 10 * 1024;  // max_message_size + Pulsar's padding
+
+}  // namespace
+
+TEST_CASE("a 150,000-field record admitted, the same with its last field renamed gets IncompatibleSchema",
+          "[serve][commands][issue40]") {
+    ServeProcess server;
+    Session s(server);
+    const std::string topic = "persistent://public/default/wide";
+    s.client.send(producer(topic, 1, 1, schema(pulsar::proto::Schema::Avro, wideRecord(150'000, "last"))));
+    auto admitted = s.client.readFrame(60s);
+    REQUIRE(admitted.has_value());
+    REQUIRE(admitted->command.type() == BaseCommand::PRODUCER_SUCCESS);
+    // Not readable from the stored schema's data (a field without default): refused, and the
+    // refusal (its text embeds both schemas) reaches the client on the open connection.
+    s.client.send(producer(topic, 2, 2, schema(pulsar::proto::Schema::Avro, wideRecord(150'000, "renamed"))));
+    auto answer = s.client.readFrame(60s);
+    REQUIRE(answer.has_value());
+    REQUIRE(answer->command.type() == BaseCommand::ERROR);
+    CHECK(answer->command.error().request_id() == 2);
+    CHECK(answer->command.error().error() == pulsar::proto::IncompatibleSchema);
+    CHECK_THAT(answer->command.error().message(), Catch::StartsWith("org.apache.pulsar.broker.service.schema.exceptions"));
+    CHECK_THAT(answer->command.error().message(), Catch::EndsWith("more bytes]"));
+    CHECK(answer->command.ByteSizeLong() + 4 <= kFrameLimit);
+    CHECK(s.client.call(ping()).type() == BaseCommand::PONG);  // the connection stays
+}
+
+TEST_CASE("GET_TOPICS_OF_NAMESPACE past the frame limit is refused in a frame within it", "[serve][commands][issue40]") {
+    ServeProcess server;
+    Session s(server);
+    // 700 topics of 8,000-byte names: a 5.6 MB list.
+    const std::string stem = "persistent://public/default/" + std::string(8000, 'n');
+    for (std::uint64_t i = 0; i < 700; ++i) openProducer(s.client, stem + std::to_string(i), i, i);
+    auto request = command(BaseCommand::GET_TOPICS_OF_NAMESPACE);
+    request.mutable_gettopicsofnamespace()->set_request_id(9000);
+    request.mutable_gettopicsofnamespace()->set_namespace_("public/default");
+    s.client.send(request);
+    auto answer = s.client.readFrame(30s);  // the client reads frames up to 6 MiB
+    REQUIRE(answer.has_value());
+    REQUIRE(answer->command.type() == BaseCommand::ERROR);
+    CHECK(answer->command.ByteSizeLong() + 4 <= kFrameLimit);
+    CHECK(answer->command.error().request_id() == 9000);
+    CHECK_THAT(answer->command.error().message(), Catch::Contains("frame limit"));
+    CHECK(s.client.call(ping()).type() == BaseCommand::PONG);  // the connection stays
+}

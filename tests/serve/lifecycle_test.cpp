@@ -537,3 +537,98 @@ TEST_CASE("a client before protocol v5 is never sent CLOSE_CONSUMER: an unload d
     CHECK((std::chrono::steady_clock::now() - start < 1s || old.closedByServer()));
     CHECK(server.stop() == 0);
 }
+
+// Issue 40 item 7: logging never blocks or kills the event loop.
+namespace {
+
+/// `count` GET_TOPICS_OF_NAMESPACE for a 3,000-byte namespace name that is
+/// not one, 100 at a time, each answer read: a --trace line of over 2 KiB each
+/// (the refusal quotes the name).
+void longTraceLines(Client& c, int count) {
+    auto request = make(BaseCommand::GET_TOPICS_OF_NAMESPACE);
+    request.mutable_gettopicsofnamespace()->set_namespace_(std::string(3000, 'x'));
+    for (int sent = 0; sent < count; sent += 100) {
+        std::string frames;
+        for (int i = 0; i < 100; ++i) {
+            request.mutable_gettopicsofnamespace()->set_request_id(static_cast<std::uint64_t>(sent + i));
+            auto body = request.SerializeAsString();
+            frames += be32(static_cast<std::uint32_t>(4 + body.size())) + be32(static_cast<std::uint32_t>(body.size())) + body;
+        }
+        c.raw(frames);
+        for (int i = 0; i < 100; ++i)
+            if (!c.read()) return;
+    }
+}
+
+/// A new client is still served, and SIGTERM stops the server (exit 0).
+void servedThenStopped(ServeProcess& server) {
+    Client late(server.port());
+    CHECK(late.handshake().type() == BaseCommand::CONNECTED);
+    CHECK(late.call(make(BaseCommand::PING)).type() == BaseCommand::PONG);
+    CHECK(server.stop(SIGTERM) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("serve --trace - on a pipe nobody reads keeps serving, drops and counts, stops on SIGTERM", "[serve][issue40]") {
+    TempDir dir;
+    auto errFile = dir.path / "stderr.txt";
+    ServeProcess server({"--trace", "-"}, {ServeStderr::To::file, errFile.string()});
+    REQUIRE(server.port() != 0);
+    // Far more trace than a pipe (64 KiB) and the trace queue (4 MiB) hold: 3,000 lines of 2 KiB.
+    Client flood(server.port());
+    REQUIRE(flood.handshake().type() == BaseCommand::CONNECTED);
+    longTraceLines(flood, 3'000);
+    servedThenStopped(server);
+    CHECK_THAT(slurp(errFile), Catch::Contains("line(s) dropped (the reader did not keep up)"));
+}
+
+TEST_CASE("serve -v with a stderr nobody reads keeps serving and stops on SIGTERM", "[serve][issue40]") {
+    ServeProcess server({"-v"}, {ServeStderr::To::unreadPipe, ""});
+    REQUIRE(server.port() != 0);
+    // Two log lines per connection (opened, closed): 1,500 connections pass a pipe's 64 KiB.
+    for (int i = 0; i < 1'500; ++i) {
+        Client c(server.port());
+        if (!c.connected()) break;
+    }
+    servedThenStopped(server);
+}
+
+TEST_CASE("serve --trace - whose reader has gone (| head -1) is not killed by SIGPIPE", "[serve][issue40]") {
+    TempDir dir;
+    auto errFile = dir.path / "stderr.txt";
+    ServeProcess server({"--trace", "-"}, {ServeStderr::To::file, errFile.string()});
+    REQUIRE(server.port() != 0);
+    server.closeStdout();  // the ready line was read; nobody reads what follows
+    Client first(server.port());
+    CHECK(first.handshake().type() == BaseCommand::CONNECTED);  // its trace line meets EPIPE
+    servedThenStopped(server);
+    CHECK_THAT(slurp(errFile), Catch::Contains("line(s) dropped (the output was closed)"));
+}
+
+// Issue 40 item 5: a client's 4 MiB names are not copied whole into traces.
+TEST_CASE("a 1 MiB producer name and topic are shortened in --trace lines and in /cnxsim/trace", "[serve][issue40]") {
+    TempDir dir;
+    auto traceFile = dir.path / "trace.txt";
+    ServeProcess server({"--trace", traceFile.string()});
+    REQUIRE(server.port() != 0);
+    Client c(server.port());
+    REQUIRE(c.handshake().type() == BaseCommand::CONNECTED);
+    const std::string longName(1024 * 1024, 'n');
+    auto producer = producerCmd("persistent://public/default/" + std::string(1024 * 1024, 't'), 1, 1);
+    producer.mutable_producer()->set_producer_name(longName);
+    auto answer = c.call(producer);
+    REQUIRE(answer.type() == BaseCommand::PRODUCER_SUCCESS);
+    CHECK(answer.producer_success().producer_name() == longName);  // the answer itself is whole
+    auto ring = call(server.adminPort(), http::verb::get, "/cnxsim/trace?last=10");
+    REQUIRE(ring.status == 200);
+    CHECK(ring.body.size() < 256 * 1024);
+    CHECK_THAT(ring.body, Catch::Contains("more bytes]"));
+    CHECK(server.stop() == 0);
+    auto text = slurp(traceFile);
+    CHECK_THAT(text, Catch::Contains("more bytes]"));
+    std::size_t longest = 0;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) longest = std::max(longest, line.size());
+    CHECK(longest < 70 * 1024);
+}

@@ -246,3 +246,84 @@ TEST_CASE("a peer flooding SENDs without reading receipts: others stay served, i
     CHECK(late.handshake().type() == BaseCommand::CONNECTED);
     CHECK(server.stop() == 0);
 }
+
+// Issue 40 item 5: what the server holds for its peers is bounded.
+namespace {
+
+/// A CONNECT frame whose client_version makes it `total` bytes long (its 4 size bytes included).
+std::string connectFrameOf(std::size_t total) {
+    auto c = command(BaseCommand::CONNECT);
+    c.mutable_connect()->set_protocol_version(21);
+    c.mutable_connect()->set_client_version(std::string(total, 'v'));
+    std::string frame = frameOf(c);
+    // The same version shortened by what the framing and fields add.
+    c.mutable_connect()->set_client_version(std::string(total - (frame.size() - total), 'v'));
+    return frameOf(c);
+}
+
+}  // namespace
+
+TEST_CASE("incomplete frames past --max-incomplete-bytes close the peer that passes it, the others are served",
+          "[serve][load][issue40]") {
+    ServeProcess server({"--max-incomplete-bytes", std::to_string(4 * 1024 * 1024)});
+    REQUIRE(server.port() != 0);
+    // A holds 1 MiB of a 2 MiB CONNECT; B then sends 3.5 MiB of a 4 MiB one: together over 4 MiB.
+    const std::string first = connectFrameOf(2 * 1024 * 1024), second = connectFrameOf(4 * 1024 * 1024);
+    Client a(server.port()), b(server.port());
+    REQUIRE(a.connected());
+    REQUIRE(b.connected());
+    a.raw(first.substr(0, 1024 * 1024));
+    std::this_thread::sleep_for(1s);  // A's bytes are in before B's (an order, not a speed bound)
+    b.raw(second.substr(0, 3584 * 1024));
+    CHECK(b.closedByServer(10s));
+    // A finishes its frame and is answered; a newcomer is served.
+    a.raw(first.substr(1024 * 1024));
+    auto connected = a.read(10s);
+    REQUIRE(connected.has_value());
+    CHECK(connected->type() == BaseCommand::CONNECTED);
+    Client late(server.port());
+    CHECK(late.handshake().type() == BaseCommand::CONNECTED);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("acknowledged messages are let go, and a full --max-log-bytes answers SEND_ERROR PersistenceError",
+          "[serve][load][issue40]") {
+    ServeProcess server({"--max-log-bytes", std::to_string(3584 * 1024)});
+    REQUIRE(server.port() != 0);
+    const std::string topic = "persistent://public/default/bounded-log";
+    Session consumer(server), producing(server);
+    subscribeOk(consumer.client, subscribe(topic, "sub", 1, 1, pulsar::proto::CommandSubscribe::Exclusive));
+    const std::string name = openProducer(producing.client, topic, 1, 2);
+    const std::string payload(1024 * 1024, 'p');
+    // 1 MiB messages: three fit in 3.5 MiB, the fourth does not while none is acknowledged.
+    for (std::uint64_t seq = 0; seq < 3; ++seq) sendOne(producing.client, 1, metadata(name, seq), payload);
+    producing.client.sendPayload(send(1, 3), metadata(name, 3), payload);
+    auto refused = producing.client.read(10s);
+    REQUIRE(refused.has_value());
+    REQUIRE(refused->type() == BaseCommand::SEND_ERROR);
+    CHECK(refused->send_error().error() == pulsar::proto::PersistenceError);
+    CHECK(refused->send_error().sequence_id() == 3);
+    // Taken and acknowledged, they are let go: twenty more pass, each acknowledged in turn.
+    consumer.client.send(flow(1, 1000));
+    auto take = [&] {
+        auto message = consumer.client.readUntil(BaseCommand::MESSAGE, 10s);
+        REQUIRE(message.has_value());
+        return message->command.message().message_id();
+    };
+    auto ack = [&](const pulsar::proto::MessageIdData& id) {
+        auto a = command(BaseCommand::ACK);
+        a.mutable_ack()->set_consumer_id(1);
+        a.mutable_ack()->set_ack_type(pulsar::proto::CommandAck::Individual);
+        *a.mutable_ack()->add_message_id() = id;
+        consumer.client.send(a);
+        CHECK(consumer.client.call(ping()).type() == BaseCommand::PONG);  // the ACK is handled
+    };
+    std::vector<pulsar::proto::MessageIdData> first;
+    for (int i = 0; i < 3; ++i) first.push_back(take());
+    for (const auto& id : first) ack(id);
+    for (std::uint64_t seq = 4; seq < 24; ++seq) {
+        sendOne(producing.client, 1, metadata(name, seq), payload);
+        ack(take());
+    }
+    CHECK(server.stop() == 0);
+}

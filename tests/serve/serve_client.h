@@ -11,6 +11,8 @@
 #include <boost/asio/write.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
 #include <cstdint>
 #include <fstream>
 #include <optional>
@@ -28,20 +30,38 @@ namespace serve_test {
 using pulsar::proto::BaseCommand;
 using namespace std::chrono_literals;
 
+/// Where a served child's standard error goes.
+struct ServeStderr {
+    enum class To { inherited, file, unreadPipe } to = To::inherited;
+    std::string file;  // To::file
+};
+
 /// `cnxsim serve --port 0 ...` as a child; the port from its ready line.
 class ServeProcess {
 public:
-    explicit ServeProcess(std::vector<std::string> extra = {}) {
+    explicit ServeProcess(std::vector<std::string> extra = {}, ServeStderr stderrTo = {}) {
         std::vector<std::string> args{CNXSIM_BINARY, "serve", "--port", "0"};
+        // Another build's binary (CNXSIM_SERVE_BINARY), to check that a test fails on an older one.
+        if (const char* other = std::getenv("CNXSIM_SERVE_BINARY"); other && *other) args[0] = other;
         args.insert(args.end(), extra.begin(), extra.end());
         int fds[2];
         if (pipe(fds) != 0) throw std::runtime_error("pipe");
+        int errFds[2] = {-1, -1};
+        if (stderrTo.to == ServeStderr::To::unreadPipe && pipe(errFds) != 0) throw std::runtime_error("pipe");
         pid_ = fork();
         if (pid_ < 0) throw std::runtime_error("fork");
         if (pid_ == 0) {
             dup2(fds[1], STDOUT_FILENO);
             close(fds[0]);
             close(fds[1]);
+            if (stderrTo.to == ServeStderr::To::unreadPipe) {
+                dup2(errFds[1], STDERR_FILENO);
+                close(errFds[0]);
+                close(errFds[1]);
+            } else if (stderrTo.to == ServeStderr::To::file) {
+                int fd = ::open(stderrTo.file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (fd >= 0) dup2(fd, STDERR_FILENO);
+            }
             std::vector<char*> argv;
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
@@ -50,6 +70,8 @@ public:
         }
         close(fds[1]);
         out_ = fds[0];
+        if (errFds[1] >= 0) close(errFds[1]);
+        err_ = errFds[0];  // held open and never read: a stderr nobody reads
         readyLine_ = readLine(10s);
         const std::string prefix = "ready: pulsar://127.0.0.1:";
         if (readyLine_.rfind(prefix, 0) == 0) port_ = static_cast<std::uint16_t>(std::stoi(readyLine_.substr(prefix.size())));
@@ -63,6 +85,12 @@ public:
             waitpid(pid_, nullptr, 0);
         }
         if (out_ >= 0) close(out_);
+        if (err_ >= 0) close(err_);
+    }
+    /// Closes the read end of the child's standard output, as `serve | head -1` does after its line.
+    void closeStdout() {
+        if (out_ >= 0) close(out_);
+        out_ = -1;
     }
     ServeProcess(const ServeProcess&) = delete;
     ServeProcess& operator=(const ServeProcess&) = delete;
@@ -114,6 +142,7 @@ private:
 
     pid_t pid_ = -1;
     int out_ = -1;
+    int err_ = -1;
     std::uint16_t port_ = 0;
     std::string readyLine_;
     std::uint16_t adminPort_ = 0;
