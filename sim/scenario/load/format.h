@@ -9,6 +9,7 @@
 #include <array>
 #include <limits>
 
+#include "sim/scenario/format_limits.h"
 #include "sim/scenario/load/document_loader.h"
 
 namespace cnx::sim::load {
@@ -145,7 +146,7 @@ constexpr std::array<Field<SubscribeStep>, 7> kSubscribeFields{{
 
 constexpr std::array<Field<PublishStep>, 3> kPublishFields{{
     {"producer", Need::required, producerNameValue(), store<&PublishStep::producer>},
-    {"count", Need::optional, integerValue(1, 1'000'000), store<&PublishStep::count>},
+    {"count", Need::optional, integerValue(1, kMaxPublishCount), store<&PublishStep::count>},
     {"schema", Need::optional, schemaRefValue(SchemaUse::admin), store<&PublishStep::schema>},
 }};
 
