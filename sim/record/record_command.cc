@@ -30,7 +30,8 @@ constexpr std::string_view kRecordUsage =
     "scenario: every client and admin step, with the broker's answer as its\n"
     "expect. Point clients at the proxy; once listening it prints one line,\n"
     "  ready: pulsar://127.0.0.1:6651 -> HOST:6650, admin http://127.0.0.1:8081 -> URL\n"
-    "and records until SIGINT or SIGTERM, then writes FILE.yaml (atomically).\n"
+    "and records until SIGINT or SIGTERM. FILE.yaml is written as the session\n"
+    "goes (a killed proxy keeps what happened) and once more, atomically, at the end.\n"
     "`cnxsim run FILE.yaml` replays the session against the model of that release.\n"
     "\n"
     "  --upstream HOST:PORT  the broker's binary protocol address (required)\n"
@@ -133,6 +134,10 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         return sim::kExitInvalid;
     }
     std::optional<HttpUpstream> adminUpstream;
+    if (auto e = checkRecordTarget(args.output)) {  // before listening (issue 40, item 11)
+        err << "cnxsim record: -o " << *e << "\n";
+        return sim::kExitInvalid;
+    }
     if (!args.adminUpstream.empty()) {
         auto parsed = parseHttpUpstream(args.adminUpstream);
         if (auto* e = std::get_if<std::string>(&parsed)) {
@@ -141,15 +146,11 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         }
         adminUpstream = std::get<HttpUpstream>(parsed);
     }
-    if (auto e = checkRecordTarget(args.output)) {
-        err << "cnxsim record: -o " << *e << "\n";
-        return sim::kExitInvalid;
-    }
-
     boost::asio::io_context io;
     SessionRecorder recorder({args.version, recordedHow("cnxsim record (upstream " + args.upstream->host + ":" +
                                                         std::to_string(args.upstream->port) + ")"),
                               ""});
+
     WireProxy proxy(io, recorder, args.upstream->host, args.upstream->port);
     if (auto e = proxy.listen(args.listen.host, args.listen.port)) {
         err << "cnxsim record: " << *e << "\n";
@@ -184,6 +185,12 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         }
     }
 
+    auto created = RecordingFile::create(args.output, recorder);  // everything listens; no client yet
+    if (auto* e = std::get_if<std::string>(&created)) {
+        err << "cnxsim record: -o " << *e << "\n";
+        return sim::kExitInvalid;
+    }
+    auto recording = std::move(std::get<std::unique_ptr<RecordingFile>>(created));
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {
         if (ec) return;
@@ -195,7 +202,7 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     out << "ready: " << proxy.ownUrl() << " -> " << args.upstream->host << ":" << args.upstream->port << adminText
         << std::endl;
     io.run();
-    if (auto e = writeRecording(args.output, recorder)) {
+    if (auto e = recording->finish(recorder)) {
         err << "cnxsim record: -o " << *e << "\n";
         return sim::kExitFailed;
     }

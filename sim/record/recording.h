@@ -17,12 +17,17 @@ struct RecordedStep {
     sim::Observed observed;
     std::vector<std::string> notes;  // comment lines written above the step
     bool expect = true;              // false: no answer was seen, nothing to assert
+    bool dropped = false;            // a publish whose every message counted in a later one: not written
 };
 
 struct Recording {
     sim::Scenario header;                    // `steps` unused
     std::vector<std::string> headerComments;  // the lines at the top (without "# ")
     std::vector<RecordedStep> steps;
+    std::size_t firstStep = 0;               // the index of steps[0] in the session (SessionRecorder::recordingFrom)
+    // Where definitions too long for one YAML value go, relative to the
+    // recording's folder (scenario_writer.h, definitionFiles); "": all inline.
+    std::string definitionFolder;
     std::vector<std::string> trailingNotes;  // comment lines after the last step
 };
 

@@ -2,13 +2,19 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "broker_model/compat/key_value/key_value_check.h"
 #include "broker_model/core/topic_name.h"
+#include "broker_model/core/utf8.h"
 #include "sim/run/expectation.h"
 #include "sim/run/runner.h"
+#include "sim/run/yaml_text.h"
 #include "sim/scenario/accept_outcomes.h"
+#include "sim/scenario/yaml_precheck.h"
 
 namespace cnx::record {
 namespace {
@@ -136,27 +142,10 @@ std::string renderBody(const Step& step) {
 // A definition's text: single-quoted when it is one printable line (JSON reads
 // best so), double-quoted with escapes otherwise.
 std::string definitionText(const std::string& data) {
-    bool plainLine = true;
-    for (char c : data) {
-        auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) plainLine = false;
-    }
-    if (!plainLine || data.empty() || data.front() == ' ' || data.back() == ' ') return yamlQuote(data);
+    if (!yamlPrintableLine(data) || data.empty() || data.front() == ' ' || data.back() == ' ') return yamlQuote(data);
     std::string out = "'";
     for (char c : data) out += c == '\'' ? std::string("''") : std::string(1, c);
     return out + "'";
-}
-
-bool validUtf8(const std::string& s) {
-    for (std::size_t i = 0; i < s.size();) {
-        auto c = static_cast<unsigned char>(s[i]);
-        int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
-        if (extra < 0 || i + extra >= s.size()) return false;
-        for (int k = 1; k <= extra; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-        i += extra + 1;
-    }
-    return true;
 }
 
 // A KEY_VALUE component inline, `{ type: AVRO, schema: '...' }`.
@@ -171,7 +160,7 @@ std::string componentText(const SchemaData& c) {
 // back from them (every property written over what the components make).
 std::optional<std::string> keyValueComponents(const SchemaData& kv) {
     auto parts = compat::decodeKeyValue(kv, nullptr);
-    if (!parts || !validUtf8(parts->key.data) || !validUtf8(parts->value.data)) return std::nullopt;
+    if (!parts || !wellFormedUtf8(parts->key.data) || !wellFormedUtf8(parts->value.data)) return std::nullopt;
     auto rebuilt = compat::encodeKeyValue(parts->key, parts->value, parts->encoding);
     if (rebuilt.data != kv.data) return std::nullopt;
     for (const auto& [k, _] : rebuilt.properties)
@@ -183,10 +172,23 @@ std::optional<std::string> keyValueComponents(const SchemaData& kv) {
 }
 
 void writeComments(std::ostringstream& o, const std::vector<std::string>& lines, const std::string& indent) {
-    for (const auto& line : lines) o << indent << "#" << (line.empty() ? "" : " ") << line << "\n";
+    for (const auto& line : lines) o << indent << "#" << (line.empty() ? "" : " ") << yamlCommentText(line) << "\n";
 }
 
-void writeHeader(std::ostringstream& o, const Scenario& h) {
+// The definition file of `alias` when its definition is too long for one YAML
+// value: a file name made of the alias's letters and a hash of the whole alias (unique, stable).
+std::optional<std::string> definitionFileOf(const std::string& alias, const SchemaRef& ref, const std::string& folder) {
+    if (folder.empty() || ref.data.data.size() <= YamlLimits{}.maxScalarBytes / 2) return std::nullopt;
+    std::string name;
+    for (char c : alias) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    for (char c : alias) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return folder + "/" + name.substr(0, 64) + "-" + hex + ".json";
+}
+
+void writeHeader(std::ostringstream& o, const Scenario& h, const std::string& definitionFolder) {
     o << "name: " << yamlScalar(h.name) << "\n";
     if (!h.description.empty()) o << "description: " << yamlQuote(h.description) << "\n";
     if (!h.brokerVersions.empty() || !h.brokerConfig.empty()) {
@@ -232,8 +234,12 @@ void writeHeader(std::ostringstream& o, const Scenario& h) {
         o << "schemas:\n";
         for (const auto& [alias, ref] : h.schemas) {
             o << "  " << yamlScalar(alias) << ":\n";
+            if (auto file = definitionFileOf(alias, ref, definitionFolder)) {
+                o << "    file: " << yamlScalar(*file) << "\n";
+                continue;
+            }
             o << "    type: " << to_string_view(ref.data.type) << "\n";
-            auto components = ref.data.type == SchemaType::KEY_VALUE && !validUtf8(ref.data.data)
+            auto components = ref.data.type == SchemaType::KEY_VALUE && !wellFormedUtf8(ref.data.data)
                                   ? keyValueComponents(ref.data)
                                   : std::nullopt;
             if (components) o << *components;
@@ -245,18 +251,35 @@ void writeHeader(std::ostringstream& o, const Scenario& h) {
 
 }  // namespace
 
+std::vector<DefinitionFile> definitionFiles(const Recording& r) {
+    std::vector<DefinitionFile> out;
+    for (const auto& [alias, ref] : r.header.schemas) {
+        auto file = definitionFileOf(alias, ref, r.definitionFolder);
+        if (!file) continue;
+        nlohmann::json j{{"type", std::string(to_string_view(ref.data.type))}, {"schema", ref.data.data}};
+        j["properties"] = nlohmann::json::object();
+        for (const auto& [k, v] : ref.data.properties) j["properties"][k] = v;
+        // Text that is no UTF-8 cannot be JSON: its bytes become U+FFFD (a definition that is text comes back the same).
+        out.push_back({*file, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
+    }
+    return out;
+}
+
 std::string shortTopic(const std::string& topic) {
     auto t = TopicName::parse(topic);
     if (!t || !t->persistent()) return topic;
-    if (t->namespaceName() == "public/default") return std::string(t->localName());
-    return std::string(t->withoutDomain());
+    std::string shorter(t->namespaceName() == "public/default" ? t->localName() : t->withoutDomain());
+    // Only a short form that expands back to the same topic (a local name with
+    // a '/' in it would be read as another namespace's topic).
+    auto back = TopicName::parse(shorter);
+    return back && back->toString() == t->toString() ? shorter : topic;
 }
 
 std::string yamlScalar(const std::string& text) {
     static const std::string kSpecialStart = "-?:,[]{}#&*!|>'\"%@` ~";
     static const std::string kSpecialAnywhere = ",[]{}#:'\"\\";
     bool plain = !text.empty() && kSpecialStart.find(text.front()) == std::string::npos && text.back() != ' ' &&
-                 !looksLikeNumber(text);
+                 !looksLikeNumber(text) && !text.starts_with("...");  // "...": a document end to yaml-cpp
     for (char c : text) {
         auto u = static_cast<unsigned char>(c);
         if (u < 0x20 || u >= 0x7f || kSpecialAnywhere.find(c) != std::string::npos) plain = false;
@@ -269,18 +292,35 @@ std::string yamlScalar(const std::string& text) {
     return plain ? text : yamlQuote(text);
 }
 
-std::string writeScenario(const Recording& r) {
+std::string writeHead(const Recording& r) {
     std::ostringstream o;
     writeComments(o, r.headerComments, "");
-    writeHeader(o, r.header);
+    writeHeader(o, r.header, r.definitionFolder);
     o << "steps:\n";
-    for (const auto& s : r.steps) {
-        writeComments(o, s.notes, "  ");
-        o << "  - " << s.step.action << ": " << renderBody(s.step) << "\n";
-        if (s.expect && hasOutcome(s.step, s.observed)) o << "    expect: " << renderAccepted(s.observed, s.step, r.header) << "\n";
-    }
+    return o.str();
+}
+
+std::string writeStep(const RecordedStep& s, const Scenario& header) {
+    if (s.dropped) return {};
+    std::ostringstream o;
+    writeComments(o, s.notes, "  ");
+    o << "  - " << s.step.action << ": " << renderBody(s.step) << "\n";
+    if (s.expect && hasOutcome(s.step, s.observed)) o << "    expect: " << renderAccepted(s.observed, s.step, header) << "\n";
+    return o.str();
+}
+
+std::string writeTail(const Recording& r, bool anyStep) {
+    std::ostringstream o;
+    if (!anyStep) o << "  []\n";  // still YAML (the loader asks for a step: a session without one is nothing to replay)
     writeComments(o, r.trailingNotes, "  ");
     return o.str();
+}
+
+std::string writeScenario(const Recording& r) {
+    std::string text = writeHead(r);
+    auto head = text.size();
+    for (const auto& s : r.steps) text += writeStep(s, r.header);
+    return text + writeTail(r, text.size() > head);
 }
 
 }  // namespace cnx::record

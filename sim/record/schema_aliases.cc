@@ -27,14 +27,17 @@ std::string tidy(std::string_view text) {
 }  // namespace
 
 void SchemaAliases::seed(const std::map<std::string, sim::SchemaRef>& schemas) {
-    for (const auto& [alias, ref] : schemas) table_.emplace(alias, ref);
+    for (const auto& [alias, ref] : schemas) {
+        table_.emplace(alias, ref);
+        if (ref.kind == sim::SchemaRef::Kind::definition) aliasOf_.emplace(definitionOf(ref.data), alias);
+    }
 }
 
-std::string SchemaAliases::freshName(const SchemaData& schema, const std::string& topic) const {
+std::string SchemaAliases::freshName(const SchemaData& schema, const std::string& topic) {
     auto parsed = TopicName::parse(topic);
     std::string local = parsed ? std::string(parsed->partitionedBase().localName()) : topic;
     std::string stem = tidy(local) + "-" + tidy(to_string_view(schema.type));
-    for (int n = 1;; ++n) {
+    for (int& n = nextNumber_.try_emplace(stem, 1).first->second;; ++n) {
         std::string name = stem + "-" + std::to_string(n);
         if (!table_.count(name) && !isReserved(name)) return name;
     }
@@ -45,17 +48,18 @@ sim::SchemaRef SchemaAliases::refFor(const SchemaData& schema, const std::string
     ref.kind = sim::SchemaRef::Kind::definition;
     ref.data = schema;
     if (isPrimitive(schema.type) && schema.data.empty() && schema.properties.empty()) {
-        ref.alias = std::string(to_string_view(schema.type));
+        // A bare NONE is what a BYTES schema is on the wire (Pulsar's Commands.getSchemaType maps
+        // BYTES, -1, to proto None); a scenario names it BYTES, the loader refusing `NONE` alone.
+        ref.alias = std::string(to_string_view(schema.type == SchemaType::NONE ? SchemaType::BYTES : schema.type));
         return ref;
     }
-    for (const auto& [alias, known] : table_) {
-        if (known.kind == sim::SchemaRef::Kind::definition && known.data == schema) {
-            ref.alias = alias;
-            return ref;
-        }
+    if (auto known = aliasOf_.find(definitionOf(schema)); known != aliasOf_.end()) {
+        ref.alias = known->second;
+        return ref;
     }
     ref.alias = freshName(schema, topic);
     table_.emplace(ref.alias, ref);
+    aliasOf_.emplace(definitionOf(schema), ref.alias);
     return ref;
 }
 

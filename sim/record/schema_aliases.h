@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "sim/scenario/scenario.h"
 
@@ -22,9 +23,14 @@ public:
     const std::map<std::string, sim::SchemaRef>& table() const { return table_; }
 
 private:
-    std::string freshName(const SchemaData& schema, const std::string& topic) const;
+    using Definition = std::tuple<SchemaType, std::string, SchemaProperties>;
+    static Definition definitionOf(const SchemaData& schema) { return {schema.type, schema.data, schema.properties}; }
+    std::string freshName(const SchemaData& schema, const std::string& topic);
 
     std::map<std::string, sim::SchemaRef> table_;
+    // Indexes, so that each schema seen costs a lookup, not a pass over every alias (issue 40, item 15).
+    std::map<Definition, std::string> aliasOf_;  // the first alias (in name order) of each definition
+    std::map<std::string, int> nextNumber_;      // per name stem, the next counter to try
 };
 
 }  // namespace cnx::record

@@ -5,6 +5,7 @@
 #include "broker_model/profile/profile.h"
 #include "sim/clients/client_library.h"
 #include "sim/scenario/accept_outcomes.h"
+#include "sim/scenario/format_limits.h"
 
 namespace cnx::record {
 
@@ -14,16 +15,40 @@ SessionRecorder::SessionRecorder(RecorderOptions options) : state_(std::make_uni
 
 SessionRecorder::~SessionRecorder() = default;
 
-void SessionRecorder::setBrokerVersion(const std::string& version) { state_->options.brokerVersion = version; }
+void SessionRecorder::setBrokerVersion(const std::string& version) {
+    state_->options.brokerVersion = version;
+    state_->headerChanged();
+    changed();
+}
+
+void SessionRecorder::setBrokerConfig(std::vector<sim::Setting> settings) {
+    state_->header.brokerConfig = std::move(settings);
+    state_->headerChanged();
+    changed();
+}
+
+void SessionRecorder::setDefinitionFolder(const std::string& folder) {
+    state_->options.definitionFolder = folder;
+    state_->headerChanged();
+}
+
+void SessionRecorder::setOnChange(std::function<void()> onChange) { onChange_ = std::move(onChange); }
+
+void SessionRecorder::changed() {
+    if (onChange_) onChange_();
+}
 
 void SessionRecorder::setSetup(const sim::Scenario& setup) {
     auto& s = *state_;
     s.header.brokerConfig = setup.brokerConfig;
     s.header.namespaces = setup.namespaces;
     s.header.topics = setup.topics;
+    for (std::size_t i = 0; i < setup.namespaces.size(); ++i) s.namespaceAt.emplace(setup.namespaces[i].name, i);
+    for (std::size_t i = 0; i < setup.topics.size(); ++i) s.topicAt.emplace(setup.topics[i].name, i);
     for (const auto& t : setup.topics)
         if (t.partitions > 0) s.partitionsOf[t.name] = t.partitions;
     s.aliases.seed(setup.schemas);
+    s.headerChanged();
     for (const auto& step : setup.steps) {
         RecordedStep r;
         r.step = step;
@@ -31,6 +56,7 @@ void SessionRecorder::setSetup(const sim::Scenario& setup) {
         if (r.step.action == "set-policy" || r.step.action == "set-broker-config") r.observed.httpStatus = 204;
         s.addStep(std::move(r), {"", std::nullopt, true, false});
     }
+    changed();
 }
 
 void SessionRecorder::opened(std::uint64_t connection, const std::string& /*peer*/) {
@@ -39,6 +65,31 @@ void SessionRecorder::opened(std::uint64_t connection, const std::string& /*peer
 }
 
 void SessionRecorder::closed(std::uint64_t connection, const std::string& /*reason*/) { state_->closed(connection); }
+
+namespace {
+
+// Commands that never change a recording (doc/recording.md "Not steps"): no need to look at the file.
+bool neverRecorded(BaseCommand::Type type) {
+    switch (type) {
+        case BaseCommand::PING:
+        case BaseCommand::PONG:
+        case BaseCommand::FLOW:
+        case BaseCommand::ACK:
+        case BaseCommand::ACK_RESPONSE:
+        case BaseCommand::MESSAGE:
+        case BaseCommand::SEND_RECEIPT:
+        case BaseCommand::LOOKUP:
+        case BaseCommand::LOOKUP_RESPONSE:
+        case BaseCommand::GET_SCHEMA:
+        case BaseCommand::GET_SCHEMA_RESPONSE:
+        case BaseCommand::REDELIVER_UNACKNOWLEDGED_MESSAGES:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
 
 void SessionRecorder::received(std::uint64_t connection, const BaseCommand& command) {
     auto& cn = state_->conn(connection);
@@ -53,31 +104,35 @@ void SessionRecorder::received(std::uint64_t connection, const BaseCommand& comm
         if (cn.app.empty() && !isReconnect) {
             cn.app = "c" + std::to_string(connection);
             state_->apps[cn.app] = {cn.clientVersion, cn.protocol};
+            state_->headerChanged();
         }
     }
     state_->received(connection, command);
+    if (!neverRecorded(command.type())) changed();
 }
 
 void SessionRecorder::sent(std::uint64_t connection, const BaseCommand& command, const Trace* /*trace*/) {
     state_->sent(connection, command);
+    if (!neverRecorded(command.type())) changed();
 }
 
-void SessionRecorder::admin(const serve::AdminExchange& exchange) { state_->adminExchange(exchange); }
+void SessionRecorder::admin(const serve::AdminExchange& exchange) {
+    state_->adminExchange(exchange);
+    changed();
+}
 
 
 namespace {
 
-bool isReconnectStep(const sim::Step& s, const std::string& topic, const Observed& o) {
-    if (s.action == "upgrade-broker" || s.action == "restart-broker") return true;
-    if (s.action != "unload" || !o.ok) return false;
-    auto t = TopicName::parse(std::get<sim::UnloadStep>(s.body).topic);
-    return t && t->partitionedBase().toString() == topic;
-}
-
-bool deletes(const sim::Step& s, const std::string& topic, const Observed& o) {
-    if (s.action != "delete-topic" || !o.ok) return false;
-    auto t = TopicName::parse(std::get<sim::DeleteTopicStep>(s.body).topic);
-    return t && t->partitionedBase().toString() == topic;
+// A publish's count as the format takes it: at most kMaxPublishCount (the
+// loader's bound), with a note when the SENDs claimed more (a batch's
+// num_messages is any int32: three of 2^31-1 pass 2^32).
+void publishCount(RecordedStep& step, std::int64_t messages) {
+    auto& count = std::get<sim::PublishStep>(step.step.body).count;
+    count = static_cast<int>(std::min<std::int64_t>(messages, sim::kMaxPublishCount));
+    if (messages > sim::kMaxPublishCount)
+        step.notes.push_back("the SENDs claimed " + std::to_string(messages) + " messages; a publish counts at most " +
+                             std::to_string(sim::kMaxPublishCount) + ", so the replay sends that many");
 }
 
 // The client release whose protocol a CONNECT's protocol_version is: the newest line advertising at most that.
@@ -100,45 +155,63 @@ std::string modelledRelease(const std::string& reported) {
 }
 
 Recording SessionRecorder::recording() const {
-    const auto& s = *state_;
+    Recording out = recordingFrom(0, true);
+    std::erase_if(out.steps, [](const RecordedStep& s) { return s.dropped; });
+    return out;
+}
+
+std::size_t SessionRecorder::stepCount() const { return state_->steps.size(); }
+
+SessionRecorder::Changes SessionRecorder::takeChanges() {
+    auto& s = *state_;
+    return {std::exchange(s.firstDirty, s.steps.size()), s.headerVersion, s.tailVersion};
+}
+
+Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) const {
+    auto& s = *state_;  // const in what it records; only the reconnects' search positions move on
+    first = std::min(first, s.steps.size());
     Recording out;
-    out.header = s.header;
-    out.steps = s.steps;
+    out.firstStep = first;
+    out.steps.assign(s.steps.begin() + static_cast<std::ptrdiff_t>(first), s.steps.end());
+    if (!withHeader) {
+        // What the steps' own text needs of the header: the aliases a get-schema result is named by.
+        bool getSchema = std::any_of(out.steps.begin(), out.steps.end(),
+                                     [](const RecordedStep& r) { return r.step.action == "get-schema"; });
+        if (getSchema) out.header.schemas = s.aliases.table();
+    } else {
+        out.header = s.header;
+    }
+    auto at = [&](std::size_t i) -> RecordedStep& { return out.steps[i - first]; };
     // Reconnects: the outcome of the upgrade, restart or unload in front of each.
-    for (const auto& rc : s.reconnects) {
+    for (auto& rc : s.reconnects) {
         if (rc.answers.empty()) continue;
         const auto& h = s.handles[rc.handle];
+        auto step = s.targetOf(rc);
+        if (step && *step < first) continue;
         auto outcome = combined(rc.answers);
-        std::optional<std::size_t> step;
-        bool givenUp = false;
-        for (std::size_t i = rc.openedBefore; i < out.steps.size() && !step && !givenUp; ++i) {
-            const auto& st = out.steps[i];
-            if (deletes(st.step, h.topic, st.observed)) givenUp = true;
-            else if (isReconnectStep(st.step, h.topic, st.observed)) step = i;
-        }
         if (step) {
-            out.steps[*step].observed.perClient.emplace(h.name, std::move(outcome));
+            at(*step).observed.perClient.emplace(h.name, std::move(outcome));
             continue;
         }
-        std::string text = sim::renderAccepted(outcome, out.steps[h.step].step, out.header);
-        out.trailingNotes.push_back(h.name + (givenUp ? " reconnected after its topic was deleted" :
-                                                        " reconnected after its connection dropped") +
+        std::string text = sim::renderAccepted(outcome, s.steps[h.step].step, out.header);
+        out.trailingNotes.push_back(h.name + (rc.givenUp ? " reconnected after its topic was deleted" :
+                                                           " reconnected after its connection dropped") +
                                     " (no upgrade, restart or unload in front, so no step): " + text);
     }
-    for (std::size_t i = 0; i < out.steps.size(); ++i) {
-        if (s.meta[i].answered) continue;
-        out.steps[i].expect = false;
-        out.steps[i].notes.push_back("no answer was seen before the recording ended");
+    for (std::size_t i = first; i < s.steps.size(); ++i) {
+        const auto& m = s.meta[i];
+        auto& step = at(i);
+        step.dropped = m.dropped;
+        if (m.messages > 0) publishCount(step, m.messages);
+        if (m.answered) continue;
+        step.expect = false;
+        step.notes.push_back("no answer was seen before the recording ended");
     }
     // Clients: declared when more than one application, or one the default client does not model, took part.
+    // (Costs the applications only when the header is written: the steps need each one's number.)
     std::string release = modelledRelease(s.options.brokerVersion);
     const auto* profile = release.empty() ? nullptr : profileFor(release);
-    std::vector<std::string> used;
-    for (const auto& m : s.meta)
-        if (!m.app.empty() && std::find(used.begin(), used.end(), m.app) == used.end()) used.push_back(m.app);
-    std::map<std::string, sim::ClientDecl> decls;
-    bool declare = used.size() > 1;
-    for (const auto& app : used) {
+    auto declOf = [&](const std::string& app) {
         auto it = s.apps.find(app);
         sim::ClientDecl d;
         if (it != s.apps.end()) {
@@ -147,33 +220,37 @@ Recording SessionRecorder::recording() const {
                 d.library = "cpp";
             if (profile && protocol > 0 && protocol < profile->maxProtocolVersion) d.version = clientLineOf(protocol);
         }
-        declare = declare || d.library != "java" || !d.version.empty();
-        decls[app] = d;
+        return d;
+    };
+    auto nameOf = [&](std::size_t index) { return "app-" + std::to_string(index + 1); };
+    bool declare = s.appOrder.size() > 1;
+    if (s.appOrder.size() == 1) {
+        auto only = declOf(s.appOrder.front());
+        declare = only.library != "java" || !only.version.empty();
     }
     if (declare) {
-        std::map<std::string, std::string> names;
-        for (std::size_t i = 0; i < used.size(); ++i) {
-            names[used[i]] = "app-" + std::to_string(i + 1);
-            out.header.clients[names[used[i]]] = decls[used[i]];
-        }
-        for (std::size_t i = 0; i < out.steps.size(); ++i) {
-            auto& body = out.steps[i].step.body;
+        if (withHeader)
+            for (std::size_t i = 0; i < s.appOrder.size(); ++i) out.header.clients[nameOf(i)] = declOf(s.appOrder[i]);
+        for (std::size_t i = first; i < s.steps.size(); ++i) {
+            auto& body = at(i).step.body;
             const auto& app = s.meta[i].app;
             if (app.empty()) continue;
-            if (auto* p = std::get_if<sim::ProducerStep>(&body)) p->client = names[app];
-            if (auto* c = std::get_if<sim::SubscribeStep>(&body)) c->client = names[app];
+            auto name = nameOf(s.appIndex.at(app));
+            if (auto* p = std::get_if<sim::ProducerStep>(&body)) p->client = name;
+            if (auto* c = std::get_if<sim::SubscribeStep>(&body)) c->client = name;
         }
     }
+    if (!withHeader) return out;
     // Partitioned topics the clients found (PARTITIONED_METADATA) are declared.
-    for (const auto& found : s.partitionsOf) {
-        const auto& topic = found.first;  // not a structured binding: clang 14 cannot capture one
-        int partitions = found.second;
-        auto it = std::find_if(out.header.topics.begin(), out.header.topics.end(),
-                               [&](const sim::TopicDecl& t) { return t.name == topic; });
-        if (it == out.header.topics.end()) out.header.topics.push_back({topic, partitions, {}, {}});
-        else it->partitions = std::max(it->partitions, partitions);
+    std::map<std::string, std::size_t> declared;
+    for (std::size_t i = 0; i < out.header.topics.size(); ++i) declared.emplace(out.header.topics[i].name, i);
+    for (const auto& [topic, partitions] : s.partitionsOf) {
+        auto it = declared.find(topic);
+        if (it == declared.end()) out.header.topics.push_back({topic, partitions, {}, {}});
+        else out.header.topics[it->second].partitions = std::max(out.header.topics[it->second].partitions, partitions);
     }
     out.header.schemas = s.aliases.table();
+    out.definitionFolder = s.options.definitionFolder;
     out.header.name = s.options.name.empty() ? "recorded session" : s.options.name;
     if (!release.empty()) {
         out.header.brokerVersions = {release};
@@ -185,11 +262,6 @@ Recording SessionRecorder::recording() const {
     if (!s.options.how.empty()) out.headerComments.push_back(s.options.how);
     out.headerComments.push_back("Every expect is the answer the broker gave; `cnxsim run` on this file replays it.");
     for (const auto& n : s.notes) out.headerComments.push_back(n);
-    // Publishes whose every message was resent after a reconnect are counted there instead.
-    std::vector<RecordedStep> kept;
-    for (std::size_t i = 0; i < out.steps.size(); ++i)
-        if (!s.meta[i].dropped) kept.push_back(std::move(out.steps[i]));
-    out.steps = std::move(kept);
     return out;
 }
 

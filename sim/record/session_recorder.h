@@ -18,6 +18,7 @@
 // the broker received the requests. Calls come from one thread.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@ struct RecorderOptions {
     std::string brokerVersion;  // the release served ("4.2.2"); empty: from CONNECTED's server_version if it names one
     std::string how;            // the header comment's "recorded by ..." text
     std::string name;           // the scenario name (default "recorded session")
+    std::string definitionFolder = {};  // Recording::definitionFolder (set by RecordingFile)
 };
 
 /// The release a recording names for a broker that reported `reported`
@@ -49,9 +51,33 @@ public:
     /// schemas become the header, its steps the first steps (they succeeded).
     void setSetup(const sim::Scenario& setup);
     void setBrokerVersion(const std::string& version);
+    void setDefinitionFolder(const std::string& folder);
+    /// The broker's effective settings at start (`serve --config`, the setup file, `--set`): the header's
+    /// `broker.config`, so that the replay runs under the same rules (issue 40, item 14).
+    void setBrokerConfig(std::vector<sim::Setting> settings);
 
     /// The recording so far (reconnects attributed, unanswered requests noted).
     Recording recording() const;
+
+    /// For the recording file, written as the session goes (recording_file.h):
+    /// the steps from index `first` on, each as recording() writes it (a
+    /// publish counted in a later one kept, marked `dropped`), the notes after
+    /// them, and the header; without `withHeader` only what the steps' text
+    /// needs of it (the aliases, when a get-schema is among them). Costs the
+    /// steps from `first`, one look per reconnect, and the header when asked.
+    Recording recordingFrom(std::size_t first, bool withHeader) const;
+    std::size_t stepCount() const;
+    /// What changed since the last call: the first step added or changed
+    /// (stepCount() when none), and counters of the header's and the trailing
+    /// notes' changes (a different value: rewrite it).
+    struct Changes {
+        std::size_t firstStep = 0;
+        std::uint64_t header = 0;
+        std::uint64_t tail = 0;
+    };
+    Changes takeChanges();
+    /// Called after every tap call that may have changed the recording: the recording file catches up.
+    void setOnChange(std::function<void()> onChange);
 
     void opened(std::uint64_t connection, const std::string& peer) override;
     void closed(std::uint64_t connection, const std::string& reason) override;
@@ -62,7 +88,10 @@ public:
     struct State;  // session_recorder.cc
 
 private:
+    void changed();
+
     std::unique_ptr<State> state_;
+    std::function<void()> onChange_;
 };
 
 }  // namespace cnx::record

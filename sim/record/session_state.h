@@ -51,6 +51,11 @@ struct Reconnect {
     std::size_t handle = 0;
     std::size_t openedBefore = 0;
     std::map<int, Observed> answers;
+    // Where its outcome goes, as far as the steps were searched (steps are only
+    // appended, and the ones searched for never change): see State::targetOf.
+    std::size_t searchedTo = 0;
+    std::optional<std::size_t> target;
+    bool givenUp = false;  // its topic was deleted first
 };
 
 enum class Kind { producer, subscribe, close, metadata, getOrCreateSchema };
@@ -77,7 +82,7 @@ struct Conn {
     std::map<std::uint64_t, Part> producers, consumers;
     struct Sent {
         std::size_t step = 0;
-        int messages = 1;
+        std::int64_t messages = 1;
     };
     std::map<std::pair<std::uint64_t, std::uint64_t>, Sent> sends;  // (producer, sequence) -> its publish
     std::map<std::string, std::pair<sim::SchemaRef, std::optional<std::int64_t>>> schemaFor;  // topic -> GOCS result
@@ -89,6 +94,7 @@ struct StepMeta {
     bool answered = false;
     bool mergeable = false;              // a publish later sends may join
     bool dropped = false;                // a publish all of whose sends were resent later
+    std::int64_t messages = 0;           // a publish's messages as the SENDs counted them (64 bits: they claim any int32)
 };
 
 // First failure in partition order, else partition 0's (or the only) version.
@@ -96,6 +102,26 @@ inline Observed combined(const std::map<int, Observed>& answers) {
     for (const auto& [_, o] : answers)
         if (!o.ok) return o;
     return answers.empty() ? Observed::success() : answers.begin()->second;
+}
+
+// An upgrade, restart, or a successful unload of `topic` (its partitioned base): where reconnects report.
+inline bool isReconnectStep(const sim::Step& s, const std::string& topic, const Observed& o) {
+    if (s.action == "upgrade-broker" || s.action == "restart-broker") return true;
+    if (s.action != "unload" || !o.ok) return false;
+    auto t = TopicName::parse(std::get<sim::UnloadStep>(s.body).topic);
+    return t && t->partitionedBase().toString() == topic;
+}
+
+inline bool deletes(const sim::Step& s, const std::string& topic, const Observed& o) {
+    if (s.action != "delete-topic" || !o.ok) return false;
+    auto t = TopicName::parse(std::get<sim::DeleteTopicStep>(s.body).topic);
+    return t && t->partitionedBase().toString() == topic;
+}
+
+// Whether a scenario can name namespace `ns`: tenant/namespace of [A-Za-z0-9-_.=:]
+// (the loader's rule, which TopicName applies to the first two parts of tenant/ns/topic).
+inline bool formatNamespace(const std::string& ns) {
+    return std::count(ns.begin(), ns.end(), '/') == 1 && TopicName::parse(ns + "/t").has_value();
 }
 
 inline std::string versionIn(const std::string& text) {
@@ -119,11 +145,49 @@ struct SessionRecorder::State {
     std::map<std::string, std::pair<std::string, int>> apps;  // app -> (client_version, protocol)
     std::map<std::string, int> partitionsOf;  // base topic -> partitions (from metadata and admin)
     std::set<std::string> namesTaken;
+    std::map<std::string, int> nextSuffix;  // uniqueName: the next "-N" to try for a wanted name
+    std::map<std::pair<bool, std::string>, std::vector<std::size_t>> handlesOn;  // (producer?, base topic) -> handles
+    std::vector<std::string> appOrder;  // applications in the order of their first step
+    std::map<std::string, std::size_t> appIndex;  // application -> its place in appOrder
+    std::map<std::string, std::size_t> namespaceAt, topicAt;  // header.namespaces / header.topics index by name
+    std::size_t firstDirty = 0;  // the first step changed since the recording file last caught up
+    std::uint64_t headerVersion = 0;  // counts changes of what the header writes
+    std::uint64_t tailVersion = 0;    // counts changes of the notes after the last step
     SchemaAliases aliases;
     std::vector<std::string> notes;  // header comments: namespaces and topics created mid-session
     int unnamedConsumers = 0;
 
+    // The step a reconnect's outcome goes to: the first upgrade, restart or unload
+    // of its topic from where its handle last opened, unless the topic was
+    // deleted first (then none: a trailing note). The search goes on from where
+    // it stopped, so each step is looked at once per reconnect.
+    std::optional<std::size_t> targetOf(Reconnect& rc) {
+        const auto& topic = handles[rc.handle].topic;
+        rc.searchedTo = std::max(rc.searchedTo, rc.openedBefore);
+        for (; rc.searchedTo < steps.size() && !rc.target && !rc.givenUp; ++rc.searchedTo) {
+            const auto& st = steps[rc.searchedTo];
+            if (deletes(st.step, topic, st.observed)) rc.givenUp = true;
+            else if (isReconnectStep(st.step, topic, st.observed)) rc.target = rc.searchedTo;
+        }
+        return rc.target;
+    }
+
+    // Step `i` changed: the recording file rewrites it and what follows.
+    void touch(std::size_t i) { firstDirty = std::min(firstDirty, i); }
+    void headerChanged() { ++headerVersion; }
+
+    void setPartitions(const std::string& topic, int partitions) {
+        auto [it, added] = partitionsOf.try_emplace(topic, partitions);
+        if (added || it->second != partitions) headerChanged();
+        it->second = partitions;
+    }
+
     std::size_t addStep(RecordedStep s, StepMeta m) {
+        touch(steps.size());
+        if (!m.app.empty() && appIndex.emplace(m.app, appOrder.size()).second) {
+            appOrder.push_back(m.app);
+            headerChanged();  // `clients:` (and every step's `client`) may change
+        }
         steps.push_back(std::move(s));
         meta.push_back(std::move(m));
         return steps.size() - 1;
@@ -137,7 +201,13 @@ struct SessionRecorder::State {
                          wanted[0] == '<' || wanted[0] == '>' || wanted[0] == '=';
         std::string base = rangeLike ? std::string(prefix) + wanted : wanted;
         std::string name = base;
-        for (int n = 2; namesTaken.count(name); ++n) name = base + "-" + std::to_string(n);
+        if (namesTaken.count(name)) {
+            // Each wanted name remembers how far its suffixes went: 20,000 producers named `p`
+            // cost one probe each, not one per earlier `p` (issue 40, item 15).
+            int& n = nextSuffix.try_emplace(base, 2).first->second;
+            do name = base + "-" + std::to_string(n++);
+            while (namesTaken.count(name));
+        }
         namesTaken.insert(name);
         return name;
     }
@@ -149,13 +219,23 @@ struct SessionRecorder::State {
             ref.kind = sim::SchemaRef::Kind::autoConsume;
             return ref;
         }
-        return aliases.refFor(wire::fromProto(*schema), topic);
+        auto known = aliases.table().size();
+        auto named = aliases.refFor(wire::fromProto(*schema), topic);
+        if (aliases.table().size() != known) headerChanged();
+        return named;
     }
 
     Conn& conn(std::uint64_t id) { return conns[id]; }
 
+    std::size_t addHandle(Handle h) {
+        handlesOn[{h.producer, h.topic}].push_back(handles.size());
+        handles.push_back(std::move(h));
+        return handles.size() - 1;
+    }
+
     void setName(Handle& h, const std::string& name) {
         h.name = name;
+        touch(h.step);
         auto& body = steps[h.step].step.body;
         if (auto* p = std::get_if<sim::ProducerStep>(&body)) p->name = name;
         if (auto* c = std::get_if<sim::SubscribeStep>(&body)) c->consumer = name;
@@ -165,9 +245,12 @@ struct SessionRecorder::State {
     std::optional<std::size_t> reconnecting(bool producer, const std::string& topic, const std::string& name,
                                             const std::string& subscription) {
         if (name.empty()) return std::nullopt;
-        for (std::size_t i = handles.size(); i-- > 0;) {
+        auto on = handlesOn.find({producer, topic});
+        if (on == handlesOn.end()) return std::nullopt;
+        for (auto k = on->second.size(); k-- > 0;) {
+            std::size_t i = on->second[k];
             const auto& h = handles[i];
-            if (!h.awaiting || h.producer != producer || h.topic != topic || h.failed) continue;
+            if (!h.awaiting || h.failed) continue;
             bool same = h.wireNames.count(name) > 0 && (producer || h.subscription == subscription);
             if (same) return i;
         }
@@ -178,9 +261,12 @@ struct SessionRecorder::State {
     std::optional<std::size_t> joining(std::uint64_t c, bool producer, const std::string& topic, int partition,
                                        const std::string& key) {
         if (partition < 0) return std::nullopt;
-        for (std::size_t i = handles.size(); i-- > 0;) {
+        auto on = handlesOn.find({producer, topic});
+        if (on == handlesOn.end()) return std::nullopt;
+        for (auto k = on->second.size(); k-- > 0;) {
+            std::size_t i = on->second[k];
             auto& h = handles[i];
-            if (h.producer != producer || h.topic != topic || h.app != conns[c].app || h.closeStep) continue;
+            if (h.app != conns[c].app || h.closeStep) continue;
             if (h.answers.count(partition) || std::any_of(h.pendingParts.begin(), h.pendingParts.end(),
                                                           [&](const auto& p) { return p.second == partition; }))
                 continue;
@@ -204,7 +290,7 @@ struct SessionRecorder::State {
             if (cn.app.empty()) cn.app = handles[*h].app;
             auto& handle = handles[*h];
             if (!handle.reconnect) {
-                reconnects.push_back({*h, handle.openedAt, {}});
+                reconnects.push_back({*h, handle.openedAt, {}, 0, std::nullopt, false});
                 handle.reconnect = reconnects.size() - 1;
             }
         } else if (auto j = joining(c, true, base, partition, "")) {
@@ -222,8 +308,7 @@ struct SessionRecorder::State {
             s.step.action = "producer";
             s.step.body = body;
             h.step = addStep(std::move(s), {cn.app, std::nullopt, false, false});
-            handles.push_back(std::move(h));
-            r.handle = handles.size() - 1;
+            r.handle = addHandle(std::move(h));
             if (!p.producer_name().empty()) setName(handles.back(), uniqueName(p.producer_name(), "p-"));
         }
         handles[r.handle].pendingParts[p.request_id()] = partition;
@@ -246,7 +331,7 @@ struct SessionRecorder::State {
             if (cn.app.empty()) cn.app = handles[*h].app;
             auto& handle = handles[*h];
             if (!handle.reconnect) {
-                reconnects.push_back({*h, handle.openedAt, {}});
+                reconnects.push_back({*h, handle.openedAt, {}, 0, std::nullopt, false});
                 handle.reconnect = reconnects.size() - 1;
             }
         } else if (auto j = joining(c, false, base, partition, s.subscription())) {
@@ -267,8 +352,7 @@ struct SessionRecorder::State {
             st.step.action = "subscribe";
             st.step.body = body;
             h.step = addStep(std::move(st), {cn.app, std::nullopt, false, false});
-            handles.push_back(std::move(h));
-            r.handle = handles.size() - 1;
+            r.handle = addHandle(std::move(h));
             std::string name = s.consumer_name().empty() ? "consumer-" + std::to_string(++unnamedConsumers) : s.consumer_name();
             handles.back().wireNames.insert(s.consumer_name());
             setName(handles.back(), uniqueName(name, "c-"));
@@ -316,16 +400,17 @@ struct SessionRecorder::State {
         if (highest != h.highestSequence.end() && seq <= highest->second && !again) return;
         std::uint64_t last = std::max(seq, send.highest_sequence_id());
         if (highest == h.highestSequence.end() || highest->second < last) h.highestSequence[partition] = last;
-        int count = send.has_num_messages() ? std::max(1, send.num_messages()) : 1;
+        std::int64_t count = send.has_num_messages() ? std::max(1, send.num_messages()) : 1;
         auto schema = cn.schemaFor.find(h.topic);
         std::size_t at = steps.size();
         bool merge = schema == cn.schemaFor.end() && !steps.empty() && meta.back().mergeable &&
                      meta.back().handle == it->second.handle;
         if (merge) {
             at = steps.size() - 1;
-            std::get<sim::PublishStep>(steps[at].step.body).count += count;
+            touch(at);
+            meta[at].messages += count;
         } else {
-            sim::PublishStep body{h.name, count, std::nullopt};
+            sim::PublishStep body{h.name, 1, std::nullopt};
             RecordedStep s;
             s.step.action = "publish";
             if (schema != cn.schemaFor.end()) {
@@ -335,6 +420,7 @@ struct SessionRecorder::State {
             }
             s.step.body = body;
             at = addStep(std::move(s), {h.app, it->second.handle, true, !body.schema});
+            meta[at].messages = count;
         }
         cn.sends[{send.producer_id(), seq}] = {at, count};
     }
@@ -380,6 +466,8 @@ struct SessionRecorder::State {
         if (o.ok && h.producer && !brokerName.empty()) h.wireNames.insert(brokerName);
         if (r.reconnect) {
             auto& rc = reconnects[*h.reconnect];
+            if (auto target = targetOf(rc)) touch(*target);
+            else ++tailVersion;  // a note after the last step
             rc.answers[r.partition] = o;
             if (h.pendingParts.empty()) {
                 h.reconnect.reset();
@@ -393,6 +481,7 @@ struct SessionRecorder::State {
         auto all = combined(h.answers);
         h.failed = !all.ok;
         h.openedAt = steps.size();
+        touch(h.step);
         steps[h.step].observed = all;
         meta[h.step].answered = true;
     }
@@ -409,15 +498,19 @@ struct SessionRecorder::State {
             case Kind::subscribe: return answerOpen(id, r, std::move(o), "");
             case Kind::close: {
                 auto& h = handles[r.handle];
+                touch(*h.closeStep);
                 steps[*h.closeStep].observed = std::move(o);
                 meta[*h.closeStep].answered = true;
                 return;
             }
             case Kind::getOrCreateSchema: {
                 // A refused schema ends the publish before any message: the step of the topic's last producer.
-                for (std::size_t i = handles.size(); i-- > 0;) {
+                auto on = handlesOn.find({true, r.topic});
+                if (on == handlesOn.end()) return;
+                for (auto k = on->second.size(); k-- > 0;) {
+                    std::size_t i = on->second[k];
                     const auto& h = handles[i];
-                    if (!h.producer || h.topic != r.topic || h.name.empty() || h.closeStep || h.app != cn.app) continue;
+                    if (h.name.empty() || h.closeStep || h.app != cn.app) continue;
                     RecordedStep s;
                     s.step.action = "publish";
                     s.step.body = sim::PublishStep{h.name, 1, r.schema};
@@ -435,13 +528,16 @@ struct SessionRecorder::State {
         auto& cn = conn(c);
         switch (cmd.type()) {
             case BaseCommand::CONNECTED:
-                if (options.brokerVersion.empty()) options.brokerVersion = versionIn(cmd.connected().server_version());
+                if (options.brokerVersion.empty()) {
+                    options.brokerVersion = versionIn(cmd.connected().server_version());
+                    headerChanged();
+                }
                 return;
             case BaseCommand::PARTITIONED_METADATA_RESPONSE: {
                 const auto& m = cmd.partitionmetadataresponse();
                 auto it = cn.requests.find(m.request_id());
                 if (it == cn.requests.end()) return;
-                if (m.partitions() > 0 && !m.has_error()) partitionsOf[it->second.topic] = static_cast<int>(m.partitions());
+                if (m.partitions() > 0 && !m.has_error()) setPartitions(it->second.topic, static_cast<int>(m.partitions()));
                 cn.requests.erase(it);
                 return;
             }
@@ -477,13 +573,13 @@ struct SessionRecorder::State {
                 if (it == cn.sends.end()) return;
                 auto [step, messages] = it->second;
                 cn.sends.erase(it);
+                touch(step);
                 auto part = cn.producers.find(e.producer_id());
                 if (part != cn.producers.end() && handles[part->second.handle].awaiting) {
                     // Refused because the broker had just closed the producer: the client
                     // resends it after reconnecting, so it is counted then instead.
-                    auto& count = std::get<sim::PublishStep>(steps[step].step.body).count;
-                    count -= messages;
-                    meta[step].dropped = count <= 0;
+                    meta[step].messages -= messages;
+                    meta[step].dropped = meta[step].messages <= 0;
                     handles[part->second.handle].resendable.insert({part->second.partition, e.sequence_id()});
                     return;
                 }
@@ -521,27 +617,45 @@ struct SessionRecorder::State {
     }
 
     void adminExchange(const serve::AdminExchange& x) {
+        auto known = aliases.table().size();
         auto e = adminEffect(x, aliases);
+        if (aliases.table().size() != known) headerChanged();
         if (e.createdNamespace) declareNamespace(*e.createdNamespace);
         if (e.createdTopic) declareTopic(*e.createdTopic, e.partitions);
-        if (e.step) addStep(std::move(*e.step), {"", std::nullopt, true, false});
+        if (!e.step) return;
+        const auto* policy = std::get_if<sim::SetPolicyStep>(&e.step->step.body);
+        if (policy && policy->namespaceName && !formatNamespace(*policy->namespaceName)) {
+            notes.push_back("not recorded: " + e.step->step.action + " of namespace " + *policy->namespaceName +
+                            " (a scenario's namespace names take [A-Za-z0-9-_.=:])");
+            headerChanged();
+            return;
+        }
+        addStep(std::move(*e.step), {"", std::nullopt, true, false});
     }
 
     void declareNamespace(const std::string& ns) {
-        for (const auto& n : header.namespaces)
-            if (n.name == ns) return;
+        if (!formatNamespace(ns)) {
+            notes.push_back("namespace " + ns + " is not declared: a scenario's namespace names take [A-Za-z0-9-_.=:]");
+            headerChanged();
+            return;
+        }
+        if (!namespaceAt.emplace(ns, header.namespaces.size()).second) return;
         if (!steps.empty()) notes.push_back("namespace " + ns + " was created after step " + std::to_string(steps.size()) +
                                             "; a scenario declares it up front");
         header.namespaces.push_back({ns, {}, {}});
+        headerChanged();
     }
 
     void declareTopic(const std::string& topic, int partitions) {
-        if (partitions > 0) partitionsOf[topic] = partitions;
-        for (auto& t : header.topics)
-            if (t.name == topic) {
-                t.partitions = std::max(t.partitions, partitions);
-                return;
-            }
+        if (partitions > 0) setPartitions(topic, partitions);
+        if (auto at = topicAt.find(topic); at != topicAt.end()) {
+            auto& t = header.topics[at->second];
+            if (partitions > t.partitions) headerChanged();
+            t.partitions = std::max(t.partitions, partitions);
+            return;
+        }
+        topicAt.emplace(topic, header.topics.size());
+        headerChanged();
         if (!steps.empty()) notes.push_back("topic " + topic + " was created after step " + std::to_string(steps.size()) +
                                             "; a scenario declares it up front");
         header.topics.push_back({topic, partitions, {}, {}});

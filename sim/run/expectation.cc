@@ -28,30 +28,6 @@ std::string renderProperties(const SchemaProperties& props) {
     return props.empty() ? "{}" : out + " }";
 }
 
-std::string yamlQuote(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                    // Other controls as \xNN, which YAML reads back as the same byte.
-                    static constexpr char kHex[] = "0123456789abcdef";
-                    out += "\\x";
-                    out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
-                    out += kHex[static_cast<unsigned char>(c) & 0xF];
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
-}
-
 bool rangeCovers(const VersionRange& range, const ReleaseVersion& version) {
     if (range.op == VersionRange::Op::any) return true;
     auto bound = ReleaseVersion::parse(range.version);

@@ -63,7 +63,9 @@ std::string_view shortened(std::string_view s) {
 }
 
 // The name `expect.schema` can use for `schema`: an alias with that definition, or a primitive type name.
+// NONE has no name the loader reads back there (`NONE needs a definition`): its `type: NONE` says it all.
 std::optional<std::string> schemaNameOf(const SchemaData& schema, const Scenario& scenario) {
+    if (schema.type == SchemaType::NONE) return std::nullopt;
     for (const auto& [alias, ref] : scenario.schemas) {
         if (ref.kind == SchemaRef::Kind::definition && ref.data.type == schema.type && ref.data.data == schema.data)
             return alias;

@@ -99,8 +99,10 @@ constexpr std::string_view kServeUsage =
     "                        store (default 268435456, at least 1024)\n"
     "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
     "                        step with the broker's answer as its expect, the --setup\n"
-    "                        file as its header; written when serve stops\n"
-    "                        (`cnxsim run FILE.yaml` replays it)\n"
+    "                        file and the settings as its header; written as the\n"
+    "                        session goes, so a killed serve keeps what happened\n"
+    "                        (`cnxsim run FILE.yaml` replays it). A symbolic link\n"
+    "                        or a read-only folder is refused before listening\n"
     "  -v                    log connections and why each closed, on stderr\n"
     "\n"
     "The trace and the log never hold up serving: each is written from a bounded\n"
@@ -274,6 +276,27 @@ std::optional<std::string> applyConfigFile(const std::string& file, Broker& brok
     return std::nullopt;
 }
 
+/// The broker settings the server starts with, as a scenario's `broker.config`:
+/// --config's known keys, then the setup file's, then --set, a later one replacing
+/// an earlier one of the same key (the order `prepare` applies them in).
+std::vector<sim::Setting> startSettings(const ServeArgs& args, const sim::Scenario& setup) {
+    std::vector<sim::Setting> out;
+    auto put = [&out](const std::string& key, std::optional<std::string> value) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const sim::Setting& s) { return s.key == key; });
+        if (it == out.end()) out.push_back({key, std::move(value), {}});
+        else it->value = std::move(value);
+    };
+    if (!args.configFile.empty()) {
+        // Read once more: prepare() applied it without error a moment ago.
+        auto read = readBrokerConf(args.configFile);
+        if (auto* conf = std::get_if<BrokerConf>(&read))
+            for (const auto& entry : conf->known) put(entry.key, entry.value);
+    }
+    for (const auto& s : setup.brokerConfig) put(s.key, s.value);
+    for (const auto& [key, value] : args.settings) put(key, value);
+    return out;
+}
+
 }  // namespace
 
 std::string_view serveUsage() { return kServeUsage; }
@@ -374,14 +397,16 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     server.setFaults(std::move(faults));
     if (trace) server.addTap(trace.get());
     std::unique_ptr<record::SessionRecorder> recorder;
+    std::unique_ptr<record::RecordingFile> recording;
     if (!args.recordFile.empty()) {
-        if (auto e = record::checkRecordTarget(args.recordFile)) {
+        if (auto e = record::checkRecordTarget(args.recordFile)) {  // before listening (issue 40, item 11)
             err << "cnxsim serve: --record " << *e << "\n";
             return sim::kExitInvalid;
         }
         recorder = std::make_unique<record::SessionRecorder>(record::RecorderOptions{
             profile->release.toString(), record::recordedHow("cnxsim serve --record"), ""});
         recorder->setSetup(setup.scenario);
+        recorder->setBrokerConfig(startSettings(args, setup.scenario));
         server.addTap(recorder.get());
     }
     if (auto e = server.listen(args.bind, args.port)) {
@@ -409,6 +434,14 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         return sim::kExitInvalid;
     }
     std::string adminUrl = "http://" + host + ":" + std::to_string(adminServer.port());
+    if (recorder) {  // created once everything listens, before any client can connect (no ready line yet)
+        auto created = record::RecordingFile::create(args.recordFile, *recorder);
+        if (auto* e = std::get_if<std::string>(&created)) {
+            err << "cnxsim serve: --record " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+        recording = std::move(std::get<std::unique_ptr<record::RecordingFile>>(created));
+    }
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {
         if (ec) return;
@@ -422,7 +455,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     if (traceOutput) traceOutput->drain(std::chrono::seconds(1));
     reportDrops(*errors, traceOutput.get());
     if (recorder) {
-        if (auto e = record::writeRecording(args.recordFile, *recorder)) {
+        if (auto e = recording->finish(*recorder)) {
             err << "cnxsim serve: --record " << *e << "\n";
             return sim::kExitFailed;
         }

@@ -15,6 +15,7 @@
 
 #include "http_client.h"
 #include "serve_client.h"
+#include "serve_files.h"
 
 using namespace serve_test;
 using pulsar::proto::BaseCommand;
@@ -81,42 +82,6 @@ std::optional<BaseCommand> publish(Client& c, std::uint64_t id, std::uint64_t se
     meta.set_publish_time(static_cast<std::uint64_t>(publishTime));
     c.sendPayload(send, meta, "m" + std::to_string(seq));
     return c.read();
-}
-
-/// A scratch folder for one test case, removed at the end.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string templ = (fs::temp_directory_path() / "cnxsim-serve-XXXXXX").string();
-        path = mkdtemp(templ.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    fs::path write(const std::string& name, const std::string& text) const {
-        std::ofstream(path / name) << text;
-        return path / name;
-    }
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-/// Runs `cnxsim ARGS` to completion: (exit status, stdout and stderr).
-std::pair<int, std::string> cnxsim(const std::string& args) {
-    std::string cmd = std::string(CNXSIM_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return {-1, ""};
-    std::string out;
-    std::array<char, 512> buf{};
-    while (auto n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    int status = pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 /// The next frame that is not a PING (answered) from the server.

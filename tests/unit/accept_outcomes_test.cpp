@@ -123,3 +123,21 @@ TEST_CASE("accept writes schema: with the alias on get-schema results", "[accept
           std::string::npos);
     CHECK(cli({"run", file.string(), "--strict"}).status == 0);
 }
+
+// Issue 40, item 13: a stored NONE schema was accepted as `schema: NONE`, which
+// the loader refuses (`NONE needs a definition`); `type: NONE` says it.
+TEST_CASE("accept writes a get-schema of a NONE schema as the loader reads it back", "[accept]") {
+    TempDir dir;
+    auto file = dir / "s.yaml";
+    writeText(file,
+              "name: get-schema of a NONE schema\n"
+              "steps:\n"
+              "  - upload-schema: { topic: t, schema: { type: NONE } }\n"
+              "  - get-schema: { topic: t }\n");
+    REQUIRE(cli({"run", file.string(), "--accept"}).status == 0);
+    auto text = readText(file);
+    INFO(text);
+    CHECK(text.find("expect: { schema_version: 0, type: NONE, properties: {} }") != std::string::npos);
+    CHECK(cli({"lint", file.string()}).status == 0);
+    CHECK(cli({"run", file.string(), "--strict"}).status == 0);
+}

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "broker_model/broker/broker.h"
+#include "sim/scenario/format_limits.h"
 #include "sim/scenario/load/document_loader.h"
 
 namespace cnx::sim::load {
@@ -146,7 +147,7 @@ constexpr std::array<Field<SubscribeStep>, 7> kSubscribeFields{{
 
 constexpr std::array<Field<PublishStep>, 3> kPublishFields{{
     {"producer", Need::required, producerNameValue(), store<&PublishStep::producer>},
-    {"count", Need::optional, integerValue(1, 1'000'000), store<&PublishStep::count>},
+    {"count", Need::optional, integerValue(1, kMaxPublishCount), store<&PublishStep::count>},
     {"schema", Need::optional, schemaRefValue(SchemaUse::admin), store<&PublishStep::schema>},
 }};
 
