@@ -4,6 +4,9 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <sys/socket.h>
+#include <sys/time.h>
+
 #include "http_client.h"
 #include "serve_client.h"
 #include "serve_commands.h"
@@ -377,21 +380,23 @@ struct RawAnswer {
 };
 
 /// Writes `bytes` on a fresh connection and reads until the server closes it or
-/// `wait` passes.
+/// `wait` passes without a byte (SO_RCVTIMEO: a synchronous read on a
+/// beast::tcp_stream would not time out).
 RawAnswer rawExchange(std::uint16_t port, const std::string& bytes, std::chrono::seconds wait = 10s) {
     boost::asio::io_context io;
-    boost::beast::tcp_stream stream(io);
-    stream.expires_after(wait);
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    boost::beast::error_code ec;
-    boost::asio::write(stream.socket(), boost::asio::buffer(bytes), ec);
+    boost::asio::ip::tcp::socket socket(io);
+    socket.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+    timeval tv{static_cast<time_t>(wait.count()), 0};
+    setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    boost::system::error_code ec;
+    boost::asio::write(socket, boost::asio::buffer(bytes), ec);
     RawAnswer a;
     char buf[4096];
     for (;;) {
-        auto n = stream.read_some(boost::asio::buffer(buf), ec);
+        auto n = socket.read_some(boost::asio::buffer(buf), ec);
         a.bytes.append(buf, n);
         if (ec) {
-            a.closed = ec != boost::beast::error::timeout;
+            a.closed = ec != boost::asio::error::would_block && ec != boost::asio::error::try_again;
             return a;
         }
     }
