@@ -158,7 +158,7 @@ TEST_CASE("an import chain 3000 files deep is refused at the import past the bou
                                       "(the chain from " + (dir / "f1.yaml").string() + "); flatten the chain");
 }
 
-TEST_CASE("an import chain of exactly 64 schemas files loads; 65 is one too many", "[loader][imports][issue40]") {
+TEST_CASE("an import chain of exactly 64 schemas files loads, and 65 is one too many", "[loader][imports][issue40]") {
     STATIC_REQUIRE(ImportCache::kMaxDepth == 64);
     auto ok = loadScenarioFile(importChain("depth64", 64) / "scenario.yaml");
     INFO(errorsOf(ok));
