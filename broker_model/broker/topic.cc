@@ -26,7 +26,7 @@ Topic::Topic(TopicName name, Broker& broker)
     if (const auto* ledger = broker_.findLedger(name_)) {
         for (const auto& [sub, type] : ledger->durableCursors) {
             auto& s = subscriptions_[sub];
-            s = {sub, type, true, {}, {}, 0};
+            s = {sub, type, true, {}, {}, 0, false};
             // The acknowledged state survives; what was dispatched and not acknowledged is read again.
             if (auto it = ledger->cursorState.find(sub); it != ledger->cursorState.end()) s.cursor = it->second;
             s.cursor.readPosition = s.cursor.markDelete;
@@ -323,6 +323,12 @@ Subscription& Topic::addSubscription(std::map<std::string, Subscription>::iterat
     created.subType = subType;
     created.durable = durable;
     ManagedLedgerState* ledger = persistent() ? &broker_.ledger(name_) : nullptr;
+    auto kept = durable ? keptReaderCursors_.end() : keptReaderCursors_.find(name);
+    if (kept != keptReaderCursors_.end()) {
+        created.cursor = std::move(kept->second);
+        keptReaderCursors_.erase(kept);
+        return created;
+    }
     auto begin = startEntry(ledger ? ledger->log : liveLog_, durable, start);
     created.cursor.markDelete = begin;
     created.cursor.readPosition = begin;
@@ -374,8 +380,9 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
             return c.connectionId == connectionId && c.consumerId == consumerId;
         });
         if (!consumers.empty()) dispatch(it->second);
-        // A non-durable subscription (reader) goes with its last consumer.
+        // A non-durable subscription (reader) goes with its last consumer; a SEEK keeps its cursor.
         bool drop = consumers.empty() && !it->second.durable;
+        if (drop && it->second.resetting) keptReaderCursors_[it->first] = std::move(it->second.cursor);
         it = drop ? subscriptions_.erase(it) : std::next(it);
     }
 }

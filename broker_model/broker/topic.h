@@ -56,6 +56,7 @@ struct Subscription {
     std::vector<AttachedConsumer> consumers;
     Cursor cursor;
     std::size_t nextConsumer = 0;  // Shared / Key_Shared round robin
+    bool resetting = false;        // a SEEK is closing its consumers (PersistentSubscription.resetCursor)
 };
 
 /// Where a new subscription's cursor starts (PersistentTopic.internalSubscribe):
@@ -253,6 +254,11 @@ private:
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::size_t, ProducerKeyHash> producerAt_;
     std::size_t nonSharedProducers_ = 0;
     std::map<std::string, Subscription> subscriptions_;
+    // The cursors of readers (non-durable subscriptions) whose consumers a SEEK
+    // closed: PersistentSubscription.removeConsumer(isResetCursor) keeps the
+    // managed ledger's cursor, and a reader that subscribes again by the same
+    // name gets it back (ManagedLedgerImpl.newNonDurableCursor), at the reset position.
+    std::map<std::string, Cursor> keptReaderCursors_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
     MessageLog liveLog_;              // non-persistent: the entries while loaded
     bool fenced_ = false;

@@ -111,15 +111,15 @@ void ServerCnx::handleSeek(const pulsar::proto::CommandSeek& cmd) {
         return;
     }
     auto* topic = consumerTopic(cmd.consumer_id());
+    if (topic && !topic->persistent() && topic->cursorOf(id_, cmd.consumer_id())) {
+        send(wire::error(cmd.request_id(), pulsar::proto::UnknownError,
+                         "Error when resetting subscription: Seek command on non-persistent topic is not supported"));
+        return;
+    }
     std::string subscription;
     auto attached = topic ? topic->seekConsumers(id_, cmd.consumer_id(), &subscription) : std::nullopt;
     if (!attached) {
         send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
-        return;
-    }
-    if (!topic->persistent()) {
-        send(wire::error(cmd.request_id(), pulsar::proto::UnknownError,
-                         "Error when resetting subscription: Seek command on non-persistent topic is not supported"));
         return;
     }
     Topic::SeekTarget target;

@@ -281,3 +281,38 @@ TEST_CASE("an ExclusiveWithFencing producer closes the producer it fences, whose
     REQUIRE(again.type() == BaseCommand::ERROR);
     CHECK(again.error().error() == pulsar::proto::ProducerFenced);
 }
+
+TEST_CASE("a reader that a SEEK closed gets its cursor back, at the reset position, when it subscribes again",
+          "[issue41][reader][seek]") {
+    // PersistentSubscription.removeConsumer(isResetCursor) keeps the managed ledger's
+    // cursor and newNonDurableCursor hands it back by name: after a seek by timestamp
+    // the C++ client subscribes again without a start message id
+    // (ReaderSeekTest.testHasMessageAvailableAfterSeekTimestamp). On main the reader
+    // came back after the last entry.
+    Session s;
+    s.publish(kTopic, 3);
+    REQUIRE(s.consumer.one(readerAt(kTopic, 1, -1, -1, "reader")).type() == BaseCommand::SUCCESS);
+    CHECK(read(s.consumer, 1).size() == 3);
+    BaseCommand seek;
+    seek.set_type(BaseCommand::SEEK);
+    seek.mutable_seek()->set_consumer_id(1);
+    seek.mutable_seek()->set_request_id(500);
+    seek.mutable_seek()->set_message_publish_time(0);
+    auto answers = s.consumer.send(seek);
+    REQUIRE(answers.size() == 2);
+    CHECK(answers[0].type() == BaseCommand::CLOSE_CONSUMER);
+    CHECK(answers[1].type() == BaseCommand::SUCCESS);
+
+    auto again = TestClient::subscribeCmd(kTopic, "reader", 1, 501, std::nullopt, /*durable=*/false);
+    again.mutable_subscribe()->set_subtype(CommandSubscribe::Exclusive);
+    REQUIRE(s.consumer.one(again).type() == BaseCommand::SUCCESS);
+    CHECK(read(s.consumer, 1) == std::vector<std::uint64_t>{0, 1, 2});
+    auto last = s.consumer.one(getLastMessageId(1, 502)).getlastmessageidresponse();
+    CHECK(static_cast<std::int64_t>(last.consumer_mark_delete_position().entryid()) == -1);
+
+    // A reader closed without a SEEK leaves nothing behind: the same name starts afresh.
+    REQUIRE(s.consumer.closeConsumer(1).type() == BaseCommand::SUCCESS);
+    again.mutable_subscribe()->set_request_id(503);
+    REQUIRE(s.consumer.one(again).type() == BaseCommand::SUCCESS);
+    CHECK(read(s.consumer, 1).empty());
+}
