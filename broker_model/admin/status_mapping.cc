@@ -29,6 +29,8 @@ int adminStatusOf(const BehaviourProfile& profile, AdminEndpoint endpoint, Refus
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:
         case RefusalKind::producerNotFound:
+        case RefusalKind::notAllowed:
+        case RefusalKind::subscriptionNameEmpty:
         case RefusalKind::schemaOrTopicNotFound: return 500;  // an exception the resource does not map
     }
     return 500;

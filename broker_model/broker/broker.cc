@@ -115,6 +115,22 @@ int Broker::partitionsOf(const TopicName& name) const {
     return it == partitioned_.end() ? 0 : it->second;
 }
 
+// BrokerService.getTopic (#19086): a topic already loaded is returned as it is;
+// otherwise a partition index at or past the count PARTITIONED_METADATA reports
+// fails with NotAllowedException. A name whose base is not partitioned may end
+// in `-partition-N` and is loaded as a topic of its own.
+std::optional<BrokerError> Broker::partitionBeyondCount(const TopicName& name) const {
+    if (!profile_->rejectsPartitionBeyondCount || !name.persistent() || name.partitionIndex() < 0) return std::nullopt;
+    if (topics_.count(name.toString())) return std::nullopt;
+    int partitions = partitionsOf(name.partitionedBase());
+    if (partitions == 0 || name.partitionIndex() < partitions) return std::nullopt;
+    // ServerCnx answers the exception's message alone (getClientErrorCode(cause), cause.getMessage()).
+    return BrokerError{RefusalKind::notAllowed,
+                       "Illegal topic partition name " + name.toString() + " with max allowed " +
+                           std::to_string(partitions) + " partitions",
+                       std::string()};
+}
+
 void Broker::unload(const TopicName& name) {
     for (auto* c : connections_.snapshot()) c->closeTopic(name.partitionedBase());
     dropLoaded(name.toString());

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -99,6 +100,10 @@ public:
     void declareTopic(const TopicName& name, int partitions);
     /// Partition count of a partitioned topic's base name, 0 otherwise.
     int partitionsOf(const TopicName& name) const;
+    /// #19086 (profile rejectsPartitionBeyondCount): the refusal of a persistent
+    /// `-partition-N` that is not loaded, with N at or past its partitioned
+    /// topic's count (BrokerService.getTopic); nullopt when it may be loaded.
+    std::optional<BrokerError> partitionBeyondCount(const TopicName& name) const;
     /// Every loaded topic, by full name.
     const std::map<std::string, std::shared_ptr<Topic>>& loadedTopics() const { return topics_; }
     /// Unloads one topic (and its partitions): their producers and consumers

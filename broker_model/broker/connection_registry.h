@@ -27,6 +27,8 @@ public:
     virtual void closeAll() = 0;
     /// Closes one consumer the same way (a SEEK on its subscription).
     virtual void closeConsumer(std::uint64_t consumerId) = 0;
+    /// Closes one producer the same way (fenced by an ExclusiveWithFencing producer).
+    virtual void closeProducer(std::uint64_t producerId) = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
     /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.

@@ -1,6 +1,7 @@
 #include "broker_model/broker/topic.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "broker_model/broker/broker.h"
 #include "broker_model/core/concat.h"
@@ -25,7 +26,7 @@ Topic::Topic(TopicName name, Broker& broker)
     if (const auto* ledger = broker_.findLedger(name_)) {
         for (const auto& [sub, type] : ledger->durableCursors) {
             auto& s = subscriptions_[sub];
-            s = {sub, type, true, {}, {}, 0};
+            s = {sub, type, true, {}, {}, 0, false};
             // The acknowledged state survives; what was dispatched and not acknowledged is read again.
             if (auto it = ledger->cursorState.find(sub); it != ledger->cursorState.end()) s.cursor = it->second;
             s.cursor.readPosition = s.cursor.markDelete;
@@ -206,8 +207,7 @@ std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) 
         if (!producers_.empty())
             return busy(RefusalKind::producerFenced, "Topic has existing shared producers");
     }
-    if (mode == "ExclusiveWithFencing")  // existing producers are fenced and closed
-        detachProducersIf([](const AttachedProducer&) { return true; });
+    if (mode == "ExclusiveWithFencing") fenceProducers();
     attachProducer(producer);
     return std::nullopt;
 }
@@ -226,6 +226,18 @@ void Topic::attachProducer(const AttachedProducer& producer) {
     producers_.push_back(producer);
     producerNames_.insert(producer.name);
     if (producer.accessMode != "Shared") ++nonSharedProducers_;
+}
+
+// AbstractTopic.incrementTopicEpochIfNeeded, ExclusiveWithFencing: each current
+// producer is closed (Producer.close: CLOSE_PRODUCER to its client, which
+// reconnects and is refused with ProducerFenced while this one holds the topic).
+void Topic::fenceProducers() {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> fenced;
+    fenced.reserve(producers_.size());
+    for (const auto& p : producers_) fenced.emplace_back(p.connectionId, p.producerId);
+    detachProducersIf([](const AttachedProducer&) { return true; });
+    for (auto [connection, producer] : fenced)
+        if (auto* c = broker_.connections().find(connection)) c->closeProducer(producer);
 }
 
 template <typename Pred>
@@ -260,13 +272,24 @@ void Topic::removeProducer(std::uint64_t connectionId, std::uint64_t producerId)
     producers_.pop_back();
 }
 
+// PersistentTopic.internalSubscribe / NonPersistentTopic.subscribe, in their order:
+// read_compacted, the fenced topic, the subscription name.
 std::optional<BrokerError> Topic::subscribe(const std::string& subscription, const std::string& subType, bool durable,
-                                            const AttachedConsumer& consumer, bool earliest) {
+                                            const AttachedConsumer& consumer, const SubscriptionStart& start) {
     touched(true);
+    if (start.readCompacted && !persistent())
+        return busy(RefusalKind::notAllowed, "readCompacted only valid on persistent topics");
+    if (start.readCompacted && subType != "Exclusive" && subType != "Failover")
+        return busy(RefusalKind::notAllowed, "readCompacted only allowed on failover or exclusive subscriptions");
     if (fenced_) return fencedError();
+    if (std::all_of(subscription.begin(), subscription.end(), [](unsigned char ch) { return std::isspace(ch); }))
+        return busy(RefusalKind::subscriptionNameEmpty, "Empty subscription name");  // StringUtils.isBlank
     auto it = subscriptions_.lower_bound(subscription);
     if (it != subscriptions_.end() && it->first == subscription) {
         auto& sub = it->second;
+        // PersistentTopic.getNonDurableSubscription: a reader may not take a durable subscription's name.
+        if (!durable && sub.durable && persistent())
+            return busy(RefusalKind::notAllowed, "Durable subscription with the same name already exists.");
         if (!sub.consumers.empty() && sub.subType != subType) {
             return busy(RefusalKind::subscriptionBusy,
                         "Subscription is of different type. Active subscription type of '" + sub.subType +
@@ -279,22 +302,72 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
         sub.consumers.push_back(consumer);
         return std::nullopt;
     }
+    addSubscription(it, subscription, subType, durable, start).consumers.push_back(consumer);
+    return std::nullopt;
+}
+
+void Topic::createSubscription(const std::string& subscription) {
+    touched(true);
+    auto it = subscriptions_.lower_bound(subscription);
+    if (!persistent() || (it != subscriptions_.end() && it->first == subscription)) return;
+    SubscriptionStart earliest;
+    earliest.earliest = true;
+    addSubscription(it, subscription, "", /*durable=*/true, earliest);
+}
+
+Subscription& Topic::addSubscription(std::map<std::string, Subscription>::iterator hint, const std::string& name,
+                                     const std::string& subType, bool durable, const SubscriptionStart& start) {
     // Built in its node; a persistent topic's log is its ledger's, found once.
-    auto& created = subscriptions_.emplace_hint(it, subscription, Subscription{})->second;
-    created.name = subscription;
+    auto& created = subscriptions_.emplace_hint(hint, name, Subscription{})->second;
+    created.name = name;
     created.subType = subType;
     created.durable = durable;
-    created.consumers.push_back(consumer);
     ManagedLedgerState* ledger = persistent() ? &broker_.ledger(name_) : nullptr;
-    const auto& entries = ledger ? ledger->log : liveLog_;
-    auto start = earliest ? entries.first() : entries.size();  // the oldest entry not trimmed
-    created.cursor.markDelete = start;
-    created.cursor.readPosition = start;
+    auto kept = durable ? keptReaderCursors_.end() : keptReaderCursors_.find(name);
+    if (kept != keptReaderCursors_.end()) {
+        created.cursor = std::move(kept->second);
+        keptReaderCursors_.erase(kept);
+        return created;
+    }
+    auto begin = startEntry(ledger ? ledger->log : liveLog_, durable, start);
+    created.cursor.markDelete = begin;
+    created.cursor.readPosition = begin;
     if (durable && ledger) {
-        ledger->durableCursors[subscription] = subType;
+        ledger->durableCursors[name] = subType;
         persistCursor(created, *ledger);
     }
-    return std::nullopt;
+    return created;
+}
+
+// PersistentTopic.getNonDurableSubscription and NonDurableCursorImpl (managed-ledger):
+// ServerCnx.handleSubscribe makes start_message_id a BatchMessageIdImpl, so a valid
+// id (ledger and entry >= 0) steps back one entry and the start entry is read again
+// (the client drops it when its start is exclusive: ConsumerImpl's startMessageId
+// check). The stepped-back position is the cursor's mark-delete position; reading
+// starts at the next entry. A position past the last entry (MessageId.latest) falls
+// back to initialPosition; ledger -1 (MessageId.earliest), or an older ledger, reads
+// from the first entry held. A durable subscription and a non-persistent topic
+// (NonPersistentTopic.subscribe) ignore the id.
+std::uint64_t Topic::startEntry(const MessageLog& entries, bool durable, const SubscriptionStart& start) const {
+    std::uint64_t initial = start.earliest ? entries.first() : entries.size();  // the oldest entry not trimmed
+    if (durable || !start.messageId || !persistent()) return initial;
+    auto ledger = start.messageId->ledgerId;
+    auto entry = start.messageId->entryId;
+    if (ledger >= 0 && entry >= 0) --entry;
+    auto logLedger = static_cast<std::int64_t>(entries.ledgerId);
+    auto lastEntry = static_cast<std::int64_t>(entries.size()) - 1;  // the ledger's lastConfirmedEntry
+    if (std::pair(ledger, entry) > std::pair(logLedger, lastEntry)) return initial;
+    if (ledger < logLedger) return entries.first();
+    return std::max(static_cast<std::uint64_t>(entry + 1), entries.first());
+}
+
+const Cursor* Topic::cursorOf(std::uint64_t connectionId, std::uint64_t consumerId) const {
+    touched(false);
+    for (const auto& [_, sub] : subscriptions_) {
+        for (const auto& c : sub.consumers)
+            if (c.connectionId == connectionId && c.consumerId == consumerId) return &sub.cursor;
+    }
+    return nullptr;
 }
 
 void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId) {
@@ -307,8 +380,9 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
             return c.connectionId == connectionId && c.consumerId == consumerId;
         });
         if (!consumers.empty()) dispatch(it->second);
-        // A non-durable subscription (reader) goes with its last consumer.
+        // A non-durable subscription (reader) goes with its last consumer; a SEEK keeps its cursor.
         bool drop = consumers.empty() && !it->second.durable;
+        if (drop && it->second.resetting) keptReaderCursors_[it->first] = std::move(it->second.cursor);
         it = drop ? subscriptions_.erase(it) : std::next(it);
     }
 }

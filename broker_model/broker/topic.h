@@ -56,6 +56,24 @@ struct Subscription {
     std::vector<AttachedConsumer> consumers;
     Cursor cursor;
     std::size_t nextConsumer = 0;  // Shared / Key_Shared round robin
+    bool resetting = false;        // a SEEK is closing its consumers (PersistentSubscription.resetCursor)
+};
+
+/// Where a new subscription's cursor starts (PersistentTopic.internalSubscribe):
+/// SUBSCRIBE's initialPosition, and for a non-durable subscription (a reader)
+/// its start_message_id, as the broker reads them (getNonDurableSubscription,
+/// NonDurableCursorImpl). A durable subscription ignores the message id.
+struct SubscriptionStart {
+    bool earliest = false;  // initialPosition Earliest
+    /// start_message_id as sent: signed ids (MessageId.earliest is -1:-1,
+    /// MessageId.latest Long.MAX:Long.MAX), the batch index it carries or -1.
+    struct MessageId {
+        std::int64_t ledgerId = -1;
+        std::int64_t entryId = -1;
+    };
+    std::optional<MessageId> messageId;
+    /// read_compacted: allowed on Exclusive and Failover subscriptions of a persistent topic only.
+    bool readCompacted = false;
 };
 
 /// Owned by the broker through `std::shared_ptr`: every continuation a topic
@@ -100,10 +118,17 @@ public:
     /// Attaches a producer (access modes, name conflicts); the error on refusal.
     std::optional<BrokerError> addProducer(const AttachedProducer& producer);
     void removeProducer(std::uint64_t connectionId, std::uint64_t producerId);
-    /// Attaches a consumer to `subscription`, creating it if needed; a new
-    /// subscription starts at the next entry, or at the first when `earliest`.
+    /// Attaches a consumer to `subscription`, creating it if needed at `start`
+    /// (the next entry, the first when `earliest`, a reader's start message id);
+    /// an existing subscription keeps its cursor. The refusal, if any.
     std::optional<BrokerError> subscribe(const std::string& subscription, const std::string& subType, bool durable,
-                                         const AttachedConsumer& consumer, bool earliest = false);
+                                         const AttachedConsumer& consumer, const SubscriptionStart& start = {});
+    /// PIP-124: creates the durable subscription `subscription` at the first
+    /// entry, without consumers (PersistentTopic.createSubscription at
+    /// Earliest), unless it exists. Persistent topics only.
+    void createSubscription(const std::string& subscription);
+    /// The cursor a consumer's subscription holds, or nullptr when it is not attached.
+    const Cursor* cursorOf(std::uint64_t connectionId, std::uint64_t consumerId) const;
     void removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId);
     /// Drops every attachment of a connection (the connection closed).
     void removeConnection(std::uint64_t connectionId);
@@ -172,6 +197,15 @@ private:
     /// The attached producer whose access mode is not Shared, if any.
     const AttachedProducer* exclusiveHolder() const;
     void attachProducer(const AttachedProducer& producer);
+    /// ExclusiveWithFencing: every attached producer is detached and closed
+    /// through its connection (CLOSE_PRODUCER), as AbstractTopic fences them.
+    void fenceProducers();
+    /// Adds subscription `name` (at `hint`) with its cursor at `start`, kept in
+    /// the managed ledger when durable on a persistent topic.
+    Subscription& addSubscription(std::map<std::string, Subscription>::iterator hint, const std::string& name,
+                                  const std::string& subType, bool durable, const SubscriptionStart& start);
+    /// Where a new subscription's cursor starts in `entries`: the next entry to read.
+    std::uint64_t startEntry(const MessageLog& entries, bool durable, const SubscriptionStart& start) const;
     /// Detaches every producer for which `detach` holds, keeping the name index.
     template <typename Pred>
     void detachProducersIf(Pred detach);
@@ -220,6 +254,11 @@ private:
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::size_t, ProducerKeyHash> producerAt_;
     std::size_t nonSharedProducers_ = 0;
     std::map<std::string, Subscription> subscriptions_;
+    // The cursors of readers (non-durable subscriptions) whose consumers a SEEK
+    // closed: PersistentSubscription.removeConsumer(isResetCursor) keeps the
+    // managed ledger's cursor, and a reader that subscribes again by the same
+    // name gets it back (ManagedLedgerImpl.newNonDurableCursor), at the reset position.
+    std::map<std::string, Cursor> keptReaderCursors_;
     std::uint64_t entriesAdded_ = 0;  // non-persistent: messages added since the topic was loaded
     MessageLog liveLog_;              // non-persistent: the entries while loaded
     bool fenced_ = false;

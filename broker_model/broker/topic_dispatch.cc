@@ -207,6 +207,7 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> Topic::seekC
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return std::nullopt;
     *subscription = sub->name;
+    sub->resetting = true;  // until resetCursor: closing its consumers keeps a reader's cursor
     std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
     for (const auto& c : sub->consumers) out.emplace_back(c.connectionId, c.consumerId);
     return out;
@@ -215,7 +216,8 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> Topic::seekC
 void Topic::resetCursor(const std::string& subscription, const SeekTarget& target) {
     touched(true);
     auto it = subscriptions_.find(subscription);
-    if (it == subscriptions_.end()) return;  // a reader's subscription went with its consumer
+    auto kept = keptReaderCursors_.find(subscription);
+    if (it == subscriptions_.end() && kept == keptReaderCursors_.end()) return;
     const auto& l = log();
     std::uint64_t entry = l.size();
     if (target.messageId) {
@@ -228,12 +230,20 @@ void Topic::resetCursor(const std::string& subscription, const SeekTarget& targe
         entry = l.findFirst([&](const Entry& e) { return e.metadata.publish_time() >= *target.publishTime; });
     }
     entry = std::max(entry, l.first());  // a trimmed entry: the oldest one held
+    auto reset = [entry](Cursor& cursor) {
+        cursor.markDelete = entry;
+        cursor.readPosition = entry;
+        cursor.acked.clear();
+        cursor.replay.clear();
+        cursor.redeliveryCount.clear();
+    };
+    if (it == subscriptions_.end()) {  // a reader whose consumers the SEEK closed: its kept cursor
+        reset(kept->second);
+        return;
+    }
     auto& sub = it->second;
-    sub.cursor.markDelete = entry;
-    sub.cursor.readPosition = entry;
-    sub.cursor.acked.clear();
-    sub.cursor.replay.clear();
-    sub.cursor.redeliveryCount.clear();
+    sub.resetting = false;
+    reset(sub.cursor);
     for (auto& c : sub.consumers) c.pending.clear();
     persistCursor(sub);
     dispatch(sub);

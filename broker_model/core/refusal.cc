@@ -21,6 +21,8 @@ std::string_view to_string_view(RefusalKind kind) {
         case RefusalKind::producerNotFound: return "producerNotFound";
         case RefusalKind::emptySchemaVersion: return "emptySchemaVersion";
         case RefusalKind::schemaOrTopicNotFound: return "schemaOrTopicNotFound";
+        case RefusalKind::notAllowed: return "notAllowed";
+        case RefusalKind::subscriptionNameEmpty: return "subscriptionNameEmpty";
     }
     return "?";
 }
@@ -39,12 +41,14 @@ ServerError serverErrorOf(RefusalKind kind) {
         case RefusalKind::requestPending: return pulsar::proto::ServiceNotReady;
         case RefusalKind::subscriptionNotFound: return pulsar::proto::SubscriptionNotFound;
         case RefusalKind::producerNameTaken:
+        case RefusalKind::subscriptionNameEmpty:  // BrokerServiceException.getClientErrorCode: NamingException
         case RefusalKind::producerBusy: return pulsar::proto::ProducerBusy;
         case RefusalKind::producerFenced: return pulsar::proto::ProducerFenced;
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy: return pulsar::proto::ConsumerBusy;
         case RefusalKind::invalidTopicName: return pulsar::proto::InvalidTopicName;
-        case RefusalKind::producerNotFound: return pulsar::proto::NotAllowedError;
+        case RefusalKind::producerNotFound:
+        case RefusalKind::notAllowed: return pulsar::proto::NotAllowedError;
     }
     return pulsar::proto::UnknownError;
 }
@@ -58,7 +62,9 @@ std::string_view exceptionClassOf(RefusalKind kind) {
         case RefusalKind::topicNotFound: return "org.apache.pulsar.broker.service.BrokerServiceException$TopicNotFoundException";
         case RefusalKind::topicFenced: return "org.apache.pulsar.broker.service.BrokerServiceException$TopicFencedException";
         case RefusalKind::subscriptionNotFound: return "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionNotFoundException";
-        case RefusalKind::producerNameTaken: return "org.apache.pulsar.broker.service.BrokerServiceException$NamingException";
+        case RefusalKind::producerNameTaken:
+        case RefusalKind::subscriptionNameEmpty: return "org.apache.pulsar.broker.service.BrokerServiceException$NamingException";
+        case RefusalKind::notAllowed: return "org.apache.pulsar.broker.service.BrokerServiceException$NotAllowedException";
         case RefusalKind::producerBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$ProducerBusyException";
         case RefusalKind::producerFenced: return "org.apache.pulsar.broker.service.BrokerServiceException$ProducerFencedException";
         case RefusalKind::subscriptionBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionBusyException";

@@ -36,6 +36,9 @@ enum class RefusalKind {
     producerNotFound,      // SEND for a producer that is not ready (NotAllowedError)
     emptySchemaVersion,    // GET_SCHEMA with a schema_version that is not 8 bytes (§1.9)
     schemaOrTopicNotFound, // GET_SCHEMA found no live schema (§1.9)
+    // --- issue 41: the SUBSCRIBE / PRODUCER paths' other refusals ---
+    notAllowed,            // NotAllowedException: NotAllowedError (BrokerService.getTopic, NonPersistentTopic.subscribe, ...)
+    subscriptionNameEmpty, // NamingException "Empty subscription name" (PersistentTopic/NonPersistentTopic.subscribe)
 };
 
 /// Every kind, in declaration order (tests loop over it).
@@ -46,6 +49,7 @@ inline constexpr std::array kAllRefusalKinds{
     RefusalKind::producerBusy,         RefusalKind::producerFenced,      RefusalKind::subscriptionBusy,
     RefusalKind::consumerBusy,         RefusalKind::invalidTopicName,    RefusalKind::requestPending,
     RefusalKind::producerNotFound,     RefusalKind::emptySchemaVersion,  RefusalKind::schemaOrTopicNotFound,
+    RefusalKind::notAllowed,           RefusalKind::subscriptionNameEmpty,
 };
 
 /// The kind's name, e.g. "incompatibleSchema".

@@ -198,6 +198,15 @@ struct BehaviourProfile {
     // anything but more partitions was a 409.
     bool adminUpdatePartitionsAsync = false;
 
+    // --- topics, producers, subscriptions (issue 41) ---
+    // PIP-124 (#13355, 2.10.0): PRODUCER's initial_subscription_name creates that durable
+    // subscription (at Earliest) on a persistent topic that lacks it, or refuses the producer
+    // with NotAllowedError when allowAutoSubscriptionCreation is off (ServerCnx.handleProducer).
+    bool producerCreatesInitialSubscription = false;
+    // #19086 (3.0.0): a persistent `-partition-N` with N >= the partitioned topic's count is
+    // refused (NotAllowedError "Illegal topic partition name ...", BrokerService.getTopic).
+    bool rejectsPartitionBeyondCount = false;
+
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;
 

@@ -161,6 +161,9 @@ const std::vector<Fix>& fixes() {
              p.registryRetriesWholeDecision = true;
              p.softDeleteConflictFails = true;
          }},
+        // PIP-124: PRODUCER's initial_subscription_name (ServerCnx.handleProducer), merged 2022-01.
+        {"#13355 (PIP-124)", "§1.1", {v(2, 10, 0)}, {"producerCreatesInitialSubscription"},
+         [](BehaviourProfile& p) { p.producerCreatesInitialSubscription = true; }},
         {"#13297", "§5.3 §7.3", {v(2, 10, 0)},
          {"strategyResolution", "adminStrategyResolution", "adminCompatibilityUsesBroker", "adminNotFoundReason",
           "adminTopicStrategyEndpoint"},
@@ -190,6 +193,10 @@ const std::vector<Fix>& fixes() {
          }},
         {"#15956, #18074", "§7.5", {v(2, 11, 0)}, {"adminSchemaTopicOperationCheck"},
          [](BehaviourProfile& p) { p.adminSchemaTopicOperationCheck = true; }},
+        // BrokerService.getTopic, merged 2022-12-28 (release/important-notice); a backport to
+        // 2.10/2.11 is UNCONFIRMED.
+        {"#19086", "§1.1 §2.1", {v(3, 0, 0)}, {"rejectsPartitionBeyondCount"},
+         [](BehaviourProfile& p) { p.rejectsPartitionBeyondCount = true; }},
         {"#19166", "§7", {v(3, 0, 0)}, {"adminUpdatePartitionsAsync"},
          [](BehaviourProfile& p) { p.adminUpdatePartitionsAsync = true; }},
         {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
@@ -539,6 +546,8 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminTopicStrategyEndpoint", flag(p.adminTopicStrategyEndpoint)},
         {"adminTopicValidationEndpoint", flag(p.adminTopicValidationEndpoint)},
         {"adminUpdatePartitionsAsync", flag(p.adminUpdatePartitionsAsync)},
+        {"producerCreatesInitialSubscription", flag(p.producerCreatesInitialSubscription)},
+        {"rejectsPartitionBeyondCount", flag(p.rejectsPartitionBeyondCount)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},

@@ -29,7 +29,9 @@ Topic* ServerCnx::consumerTopic(std::uint64_t consumerId) {
 
 void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) {
     if (closed_) return;
-    auto command = wire::message(consumerId, entry.position.ledgerId, entry.position.entryId, redeliveryCount);
+    auto slot = consumers_.find(consumerId);
+    int partition = slot == consumers_.end() ? -1 : slot->second.partition;
+    auto command = wire::message(consumerId, entry.position.ledgerId, entry.position.entryId, redeliveryCount, partition);
     if (observer_) observer_(command);
     // A consumer before v11 mishandles the checksum: the broker skips it (PulsarCommandSenderImpl).
     auto checksum = protocol::consumerVerifiesChecksum(protocolVersion_) ? wire::Checksum::crc32c : wire::Checksum::none;
@@ -78,14 +80,25 @@ void ServerCnx::handleGetLastMessageId(const pulsar::proto::CommandGetLastMessag
         send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
         return;
     }
+    // ServerCnx.getLargestBatchIndexWhenPossible: a topic without entries answers -1:-1.
     auto last = topic->lastPosition();
     int batchIndex = -1;
-    if (const auto* entry = topic->lastEntry()) {
-        const auto& meta = entry->metadata;
-        if (meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1) batchIndex = meta.num_messages_in_batch() - 1;
-    }
+    const auto* entry = topic->lastEntry();
+    if (!entry) last = {static_cast<std::uint64_t>(-1), static_cast<std::uint64_t>(-1)};
+    if (entry && entry->metadata.has_num_messages_in_batch() && entry->metadata.num_messages_in_batch() > 1)
+        batchIndex = entry->metadata.num_messages_in_batch() - 1;
     send(wire::getLastMessageIdResponse(cmd.request_id(), last.ledgerId, last.entryId, topic->name().partitionIndex(),
-                                        batchIndex));
+                                        batchIndex, markDeletePosition(*topic, cmd.consumer_id())));
+}
+
+// The subscription's cursor's mark-delete position (the last entry it counts as
+// acknowledged: entry -1 before the first), sent for a persistent subscription.
+std::optional<std::pair<std::int64_t, std::int64_t>> ServerCnx::markDeletePosition(const Topic& topic,
+                                                                                   std::uint64_t consumerId) const {
+    const auto* cursor = topic.persistent() ? topic.cursorOf(id_, consumerId) : nullptr;
+    if (!cursor) return std::nullopt;
+    auto ledger = static_cast<std::int64_t>(topic.lastPosition().ledgerId);
+    return std::pair(ledger, static_cast<std::int64_t>(cursor->markDelete) - 1);
 }
 
 // SEEK (ServerCnx.handleSeek, PersistentSubscription.resetCursor): the
@@ -98,15 +111,15 @@ void ServerCnx::handleSeek(const pulsar::proto::CommandSeek& cmd) {
         return;
     }
     auto* topic = consumerTopic(cmd.consumer_id());
+    if (topic && !topic->persistent() && topic->cursorOf(id_, cmd.consumer_id())) {
+        send(wire::error(cmd.request_id(), pulsar::proto::UnknownError,
+                         "Error when resetting subscription: Seek command on non-persistent topic is not supported"));
+        return;
+    }
     std::string subscription;
     auto attached = topic ? topic->seekConsumers(id_, cmd.consumer_id(), &subscription) : std::nullopt;
     if (!attached) {
         send(wire::error(cmd.request_id(), pulsar::proto::MetadataError, "Consumer not found"));
-        return;
-    }
-    if (!topic->persistent()) {
-        send(wire::error(cmd.request_id(), pulsar::proto::UnknownError,
-                         "Error when resetting subscription: Seek command on non-persistent topic is not supported"));
         return;
     }
     Topic::SeekTarget target;

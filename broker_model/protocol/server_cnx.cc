@@ -114,6 +114,18 @@ void ServerCnx::closeConsumer(std::uint64_t consumerId) {
     consumers_.erase(it);
 }
 
+void ServerCnx::closeProducer(std::uint64_t producerId) {
+    auto it = producers_.find(producerId);
+    if (it == producers_.end() || it->second.state != State::ready) return;
+    if (protocolVersion_ < protocol::kCloseWithoutDisconnect) {
+        disconnect();
+        return;
+    }
+    if (auto* t = broker_.findTopic(it->second.topic)) t->removeProducer(id_, producerId);
+    send(wire::closeProducer(producerId));
+    producers_.erase(it);
+}
+
 void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& which) {
     // Detaches each attached producer or consumer selected and tells the client,
     // which may reconnect with the same id. One still pending is not attached
@@ -428,6 +440,11 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         }
     }
     producers_[cmd.producer_id()] = {State::pending, name->toString(), {}, {}, {}};
+    if (auto refused = broker_.partitionBeyondCount(*name)) {
+        trace->add("§1.1", "BrokerService.getTopic", [&] { return "refused (#19086): " + refused->message; });
+        failProducer(cmd.producer_id(), cmd.request_id(), *refused, trace, /*schemaStage=*/false);
+        return;
+    }
     auto topic = broker_.loadTopic(*name, broker_.policies().broker.allowAutoTopicCreation);
     if (!topic) {
         failProducer(cmd.producer_id(), cmd.request_id(), topicNotFound("Topic not found " + name->toString()), trace);
@@ -443,6 +460,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     request->accessMode = cmd.producer_access_mode();
     request->name = std::move(producerName);
     if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
+    if (cmd.has_initial_subscription_name()) request->initialSubscription = cmd.initial_subscription_name();
     std::shared_ptr<const ProducerRequest> shared = std::move(request);
     auto done = [self = lifetime_.guard(), shared, topic, trace](Result<SchemaVersion> r) {
         auto* cnx = self.get();
@@ -524,6 +542,10 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
     p.accessMode = wire::accessModeName(req.accessMode);
     p.replicator = isReplicator(name);
     p.schemaVersion = version;
+    if (auto err = createInitialSubscription(req, topic, *trace)) {
+        failProducer(req.producerId, req.requestId, *err, trace, /*schemaStage=*/false);
+        return;
+    }
     if (auto err = topic.addProducer(p)) {
         trace->add("§1.1", "topic.addProducer", [&] { return "refused: " + err->message; });
         failProducer(req.producerId, req.requestId, *err, trace, /*schemaStage=*/false);
@@ -542,6 +564,29 @@ void ServerCnx::attachProducer(const ProducerRequest& req, Topic& topic, std::op
     slot.schemaVersion = versionBytes;
     slot.error = {};
     send(wire::producerSuccess(req.requestId, name, versionBytes));
+}
+
+// ServerCnx.handleProducer (PIP-124, #13355): after the schema step and before the
+// producer is added, a persistent topic without the initial subscription gets it
+// (createSubscription at Earliest), unless auto subscription creation is off:
+// then NotAllowedError with the exception's message alone.
+std::optional<BrokerError> ServerCnx::createInitialSubscription(const ProducerRequest& req, Topic& topic,
+                                                               Trace& trace) {
+    const auto& sub = req.initialSubscription;
+    if (sub.empty() || !topic.persistent() || topic.hasSubscription(sub)) return std::nullopt;
+    if (!broker_.profile().producerCreatesInitialSubscription) {
+        trace.add("§1.1", "handleProducer", "initial_subscription_name ignored (before #13355)");
+        return std::nullopt;
+    }
+    if (!broker_.policies().broker.allowAutoSubscriptionCreation) {
+        return BrokerError{RefusalKind::notAllowed,
+                           "Could not create the initial subscription due to the auto subscription creation is not "
+                           "allowed.",
+                           std::string()};
+    }
+    trace.add("§1.1", "handleProducer", [&] { return "initial subscription '" + sub + "' created at Earliest"; });
+    topic.createSubscription(sub);
+    return std::nullopt;
 }
 
 // §1.5: failures of the schema stage carry "<class>: <msg> caused by <class>: <msg>"
@@ -587,7 +632,11 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                 return;
         }
     }
-    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}};
+    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}, name->partitionIndex()};
+    if (auto refused = broker_.partitionBeyondCount(*name)) {
+        failConsumer(cmd.consumer_id(), cmd.request_id(), *refused, trace);
+        return;
+    }
     bool create = cmd.force_topic_creation() && broker_.policies().broker.allowAutoTopicCreation;
     auto topic = broker_.loadTopic(*name, create);
     if (!topic) {
@@ -609,7 +658,17 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     request->subscription = cmd.subscription();
     request->subType = cmd.subtype();
     request->durable = cmd.durable();
-    request->earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    request->start.earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    request->start.readCompacted = cmd.read_compacted();
+    if (cmd.has_start_message_id()) {
+        // Java longs on the wire: MessageId.earliest is -1:-1.
+        request->start.messageId = SubscriptionStart::MessageId{static_cast<std::int64_t>(cmd.start_message_id().ledgerid()),
+                                                                static_cast<std::int64_t>(cmd.start_message_id().entryid())};
+    }
+    if (cmd.has_start_message_rollback_duration_sec() && cmd.start_message_rollback_duration_sec() > 0) {
+        trace->notModelled("§2.1", "not modelled: #41 start_message_rollback_duration_sec",
+                           "the model keeps no clock: the subscription starts at its initial position");
+    }
     if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
     afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)),
                            topic, trace] {
@@ -661,7 +720,7 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
     c.consumerId = req.consumerId;
     c.schemaType = type;
     const auto& subType = wire::subTypeName(req.subType);
-    if (auto err = topic.subscribe(req.subscription, subType, req.durable, c, req.earliest)) {
+    if (auto err = topic.subscribe(req.subscription, subType, req.durable, c, req.start)) {
         failConsumer(req.consumerId, req.requestId, *err, trace);
         return;
     }

@@ -93,6 +93,7 @@ public:
     void closeTopic(const TopicName& topic) override;
     void closeAll() override;
     void closeConsumer(std::uint64_t consumerId) override;
+    void closeProducer(std::uint64_t producerId) override;
     void disconnect() override;
     void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
 
@@ -109,6 +110,7 @@ private:
         State state = State::pending;
         std::string topic;
         BrokerError error;
+        int partition = -1;  // the topic's partition index, carried by every MESSAGE's id
     };
     // What the continuations of one PRODUCER or SUBSCRIBE read of it, taken
     // when the command arrives and shared by them (the schema in the model's
@@ -119,6 +121,7 @@ private:
         pulsar::proto::ProducerAccessMode accessMode = pulsar::proto::Shared;
         std::string name;  // given, or generated when the command has none
         std::optional<SchemaData> schema;
+        std::string initialSubscription;  // initial_subscription_name (PIP-124), empty when none
     };
     struct SubscribeRequest {
         std::uint64_t consumerId = 0;
@@ -127,7 +130,7 @@ private:
         std::string subscription;
         pulsar::proto::CommandSubscribe::SubType subType = pulsar::proto::CommandSubscribe::Exclusive;
         bool durable = true;
-        bool earliest = false;  // initialPosition Earliest
+        SubscriptionStart start;  // initialPosition, start_message_id, read_compacted
         std::optional<SchemaData> schema;
     };
 
@@ -156,6 +159,9 @@ private:
     void handleRedeliver(const pulsar::proto::CommandRedeliverUnacknowledgedMessages& cmd);
     void handleUnsubscribe(const pulsar::proto::CommandUnsubscribe& cmd);
     void handleGetLastMessageId(const pulsar::proto::CommandGetLastMessageId& cmd);
+    /// GET_LAST_MESSAGE_ID's consumer_mark_delete_position: (ledger, entry), nullopt when none is sent.
+    std::optional<std::pair<std::int64_t, std::int64_t>> markDeletePosition(const Topic& topic,
+                                                                           std::uint64_t consumerId) const;
     void handleSeek(const pulsar::proto::CommandSeek& cmd);
     /// The loaded topic a ready consumer of this connection is attached to, or nullptr.
     Topic* consumerTopic(std::uint64_t consumerId);
@@ -179,6 +185,9 @@ private:
     void decideWithoutSchema(const Topic& topic, bool replicator, const std::function<void(Result<SchemaVersion>)>& done,
                              Trace& trace) const;
     void attachProducer(const ProducerRequest& req, Topic& topic, std::optional<SchemaVersion> version, TracePtr trace);
+    /// PIP-124: creates the producer's initial subscription where the broker does;
+    /// the refusal when auto subscription creation is off.
+    std::optional<BrokerError> createInitialSubscription(const ProducerRequest& req, Topic& topic, Trace& trace);
     void failProducer(std::uint64_t producerId, std::uint64_t requestId, const BrokerError& error, TracePtr trace,
                       bool schemaStage = true);
     void attachConsumer(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, SchemaType type,

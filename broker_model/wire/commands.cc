@@ -386,13 +386,14 @@ PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::pr
 }
 
 PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
-                    std::uint32_t redeliveryCount) {
+                    std::uint32_t redeliveryCount, int partition) {
     PooledCommand out;
     out->set_type(T::MESSAGE);
     auto* m = out->mutable_message();
     m->set_consumer_id(consumerId);
     m->mutable_message_id()->set_ledgerid(ledgerId);
     m->mutable_message_id()->set_entryid(entryId);
+    m->mutable_message_id()->set_partition(partition);
     m->set_redelivery_count(redeliveryCount);
     return out;
 }
@@ -414,7 +415,8 @@ PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId
 }
 
 PooledCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
-                                     int partition, int batchIndex) {
+                                     int partition, int batchIndex,
+                                     std::optional<std::pair<std::int64_t, std::int64_t>> markDelete) {
     PooledCommand out;
     out->set_type(T::GET_LAST_MESSAGE_ID_RESPONSE);
     auto* r = out->mutable_getlastmessageidresponse();
@@ -423,6 +425,10 @@ PooledCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t le
     r->mutable_last_message_id()->set_entryid(entryId);
     r->mutable_last_message_id()->set_partition(partition);
     if (batchIndex >= 0) r->mutable_last_message_id()->set_batch_index(batchIndex);
+    if (markDelete && markDelete->first >= 0) {
+        r->mutable_consumer_mark_delete_position()->set_ledgerid(static_cast<std::uint64_t>(markDelete->first));
+        r->mutable_consumer_mark_delete_position()->set_entryid(static_cast<std::uint64_t>(markDelete->second));
+    }
     return out;
 }
 

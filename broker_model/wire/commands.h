@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "broker_model/wire/command_pool.h"
@@ -94,15 +95,20 @@ PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::pr
 // --- delivery to consumers (cnxsim serve) ----------------------------------------
 
 /// MESSAGE for consumer `consumerId`: sent as a payload frame with the entry's metadata and payload.
+/// Its message id carries the topic's partition index, -1 when not a partition
+/// (Commands.newMessageCommand sets it always, from Consumer's partitionIdx).
 PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
-                    std::uint32_t redeliveryCount);
+                    std::uint32_t redeliveryCount, int partition = -1);
 PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
 PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);
 /// GET_LAST_MESSAGE_ID_RESPONSE: the last entry's id with the topic's partition index (-1: not
 /// partitioned) and, when that entry is a batch of n, batch index n-1 (ServerCnx.getLargestBatchIndexWhenPossible).
+/// `markDelete`: the consumer's cursor's mark-delete position (ledger, entry), sent as
+/// consumer_mark_delete_position when its ledger id is >= 0 (Commands.newGetLastMessageIdResponse).
 PooledCommand getLastMessageIdResponse(std::uint64_t requestId, std::uint64_t ledgerId, std::uint64_t entryId,
-                                     int partition = -1, int batchIndex = -1);
+                                     int partition = -1, int batchIndex = -1,
+                                     std::optional<std::pair<std::int64_t, std::int64_t>> markDelete = std::nullopt);
 /// LOOKUP_RESPONSE: this broker serves the topic itself (response Connect, authoritative).
 PooledCommand lookupConnect(std::uint64_t requestId, const std::string& brokerServiceUrl);
 PooledCommand lookupFailed(std::uint64_t requestId, pulsar::proto::ServerError code, const std::string& message);

@@ -63,7 +63,7 @@ struct Registry {
 
 TEST_CASE("every refusal kind has one wire code, one class (or none) and an admin status", "[refusal]") {
     // The list names every enumerator: its size is the last one's value + 1.
-    CHECK(cnx::kAllRefusalKinds.size() == static_cast<std::size_t>(RefusalKind::schemaOrTopicNotFound) + 1);
+    CHECK(cnx::kAllRefusalKinds.size() == static_cast<std::size_t>(RefusalKind::subscriptionNameEmpty) + 1);
     std::set<std::string_view> names;
     for (auto kind : cnx::kAllRefusalKinds) {
         INFO(cnx::to_string_view(kind));
