@@ -31,6 +31,13 @@ public:
     virtual void disconnect() = 0;
     /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.
     virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) = 0;
+    /// Whether the connection takes more MESSAGE frames now: the broker's
+    /// Consumer.isWritable() is its ServerCnx's channel writability, and a
+    /// dispatcher does not read a batch of entries for a consumer whose
+    /// connection is not writable (PersistentDispatcherSingleActiveConsumer /
+    /// PersistentDispatcherMultipleConsumers.calculateToRead). Dispatch to the
+    /// connection pauses until it is writable again (issue 41 item 15).
+    virtual bool isWritable() const = 0;
 };
 
 class ConnectionRegistry {

@@ -118,6 +118,8 @@ public:
     // Delivery (topic_dispatch.cc). A consumer is (connection id, consumer id).
     /// FLOW: adds permits and dispatches.
     void flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint32_t permits);
+    /// The consumer's connection is writable again: dispatch what waited for it.
+    void resumeDispatch(std::uint64_t connectionId, std::uint64_t consumerId);
     /// ACK: individual or cumulative; false when the consumer is not attached.
     bool acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,
                      const std::vector<Position>& positions);

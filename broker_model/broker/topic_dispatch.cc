@@ -55,11 +55,21 @@ void Topic::dispatch(Subscription& sub) {
     if (fenced_ || sub.consumers.empty()) return;
     const auto& entries = log();
     bool single = sub.subType == "Exclusive" || sub.subType == "Failover";
+    // A consumer takes an entry when it has permits and its connection is
+    // writable: the broker's dispatchers read no batch for a consumer whose
+    // channel is not writable (PersistentDispatcherSingleActiveConsumer.
+    // calculateToRead, "the connection is not currently writable"), and the
+    // transport resumes dispatch once it drained (resumeDispatch).
+    auto ready = [&](const AttachedConsumer& c) {
+        if (c.permits <= 0) return false;
+        const auto* connection = broker_.connections().find(c.connectionId);
+        return connection && connection->isWritable();
+    };
     auto pick = [&]() -> AttachedConsumer* {
-        if (single) return sub.consumers.front().permits > 0 ? &sub.consumers.front() : nullptr;
+        if (single) return ready(sub.consumers.front()) ? &sub.consumers.front() : nullptr;
         for (std::size_t i = 0; i < sub.consumers.size(); ++i) {
             auto& c = sub.consumers[(sub.nextConsumer + i) % sub.consumers.size()];
-            if (c.permits > 0) {
+            if (ready(c)) {
                 sub.nextConsumer = (sub.nextConsumer + i + 1) % sub.consumers.size();
                 return &c;
             }
@@ -126,6 +136,12 @@ void Topic::flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint
     if (!consumer) return;
     consumer->permits += permits;
     dispatch(*sub);
+}
+
+void Topic::resumeDispatch(std::uint64_t connectionId, std::uint64_t consumerId) {
+    touched(true);
+    auto [sub, consumer] = findConsumer(connectionId, consumerId);
+    if (consumer) dispatch(*sub);
 }
 
 bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,

@@ -37,6 +37,19 @@ void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint3
     transmit(std::move(command), std::move(frame));
 }
 
+void ServerCnx::setWritable(bool writable) {
+    bool resumed = writable && !writable_;
+    writable_ = writable;
+    if (!resumed || closed_) return;
+    std::vector<std::uint64_t> ready;  // the slots, copied: a dispatch may change them
+    for (const auto& [id, slot] : consumers_)
+        if (slot.state == State::ready) ready.push_back(id);
+    for (auto consumerId : ready) {
+        if (!writable_ || closed_) return;  // full again: the next drain resumes the rest
+        if (auto* topic = consumerTopic(consumerId)) topic->resumeDispatch(id_, consumerId);
+    }
+}
+
 void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {
     if (auto* topic = consumerTopic(cmd.consumer_id())) topic->flow(id_, cmd.consumer_id(), cmd.messagepermits());
 }

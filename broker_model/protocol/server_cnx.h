@@ -95,6 +95,13 @@ public:
     void closeConsumer(std::uint64_t consumerId) override;
     void disconnect() override;
     void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
+    bool isWritable() const override { return writable_; }
+    /// The transport's writability: false while the bytes waiting to go to the
+    /// peer are over its high-water mark, true again once they drained below the
+    /// low one, which resumes dispatch to this connection's consumers (as
+    /// Netty's channel writability does in the broker). Always true for a
+    /// client in the same process.
+    void setWritable(bool writable);
 
 private:
     enum class State { pending, ready, failed };
@@ -206,6 +213,7 @@ private:
     bool schemaValidationEnforced_;  // broker flag, read at connection creation (§1.3)
     bool connected_ = false;
     bool closed_ = false;
+    bool writable_ = true;
     int protocolVersion_ = 0;
     std::uint64_t generatedNames_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;

@@ -613,3 +613,33 @@ TEST_CASE("GET_TOPICS_OF_NAMESPACE past the frame limit is refused in a frame wi
     CHECK_THAT(answer->command.error().message(), Catch::Contains("frame limit"));
     CHECK(s.client.call(ping()).type() == BaseCommand::PONG);  // the connection stays
 }
+
+// Issue 41 item 15: a consumer that reads normally is never closed as one that
+// "does not read", however much its permits let the broker dispatch at once:
+// past a high-water mark of bytes waiting to go to the peer, dispatch to it
+// pauses and resumes once they drain (the broker's dispatchers read one entry
+// at a time for a connection that is not writable, Consumer.isWritable).
+// Before: the whole backlog was queued at once and the connection closed by
+// --max-queued-bytes.
+TEST_CASE("a consumer whose permits cover more than --max-queued-bytes gets every message, paused not closed",
+          "[serve][commands][issue41]") {
+    ServeProcess server({"--max-queued-bytes", "1048576", "-v"});
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/large-backlog";
+    auto name = openProducer(p.client, topic, 1, 1);
+    constexpr int kMessages = 12;
+    const std::string big(200 * 1024, 'b');  // 12 x 200 KiB: 2.4 MiB, over the 1 MiB bound
+    for (std::uint64_t seq = 0; seq < kMessages; ++seq) sendOne(p.client, 1, metadata(name, seq), big);
+    subscribeOk(c.client, subscribe(topic, "backlog", 5, 2, CommandSubscribe::Exclusive, CommandSubscribe::Earliest));
+    c.client.send(flow(5, 1000));
+    for (std::uint64_t i = 0; i < kMessages; ++i) {
+        auto f = c.client.readFrame(10s);
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        CHECK(f->command.message().message_id().entryid() == i);
+        CHECK(f->payload.size() == big.size());
+    }
+    CHECK(c.client.call(ping()).type() == BaseCommand::PONG);  // still connected
+    CHECK(server.stop() == 0);
+}
