@@ -29,8 +29,13 @@ public:
     virtual void closeConsumer(std::uint64_t consumerId) = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
-    /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.
-    virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) = 0;
+    /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection;
+    /// `ackSet`, when not empty, the batch's messages still unacknowledged
+    /// (CommandMessage.ack_set).
+    virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
+                         const std::vector<std::int64_t>& ackSet) = 0;
+    /// ACTIVE_CONSUMER_CHANGE to consumer `consumerId` (Consumer.notifyActiveConsumerChange).
+    virtual void activeConsumerChange(std::uint64_t consumerId, bool isActive) = 0;
     /// Whether the connection takes more MESSAGE frames now: the broker's
     /// Consumer.isWritable() is its ServerCnx's channel writability, and a
     /// dispatcher does not read a batch of entries for a consumer whose

@@ -587,7 +587,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                 return;
         }
     }
-    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}};
+    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}, std::nullopt};
     bool create = cmd.force_topic_creation() && broker_.policies().broker.allowAutoTopicCreation;
     auto topic = broker_.loadTopic(*name, create);
     if (!topic) {
@@ -610,6 +610,8 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     request->subType = cmd.subtype();
     request->durable = cmd.durable();
     request->earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    request->priorityLevel = cmd.priority_level();
+    if (cmd.has_keysharedmeta()) request->keySharedMeta = cmd.keysharedmeta();
     if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
     afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)),
                            topic, trace] {
@@ -660,6 +662,11 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
     c.connectionId = id_;
     c.consumerId = req.consumerId;
     c.schemaType = type;
+    c.priorityLevel = req.priorityLevel;
+    if (req.keySharedMeta && req.keySharedMeta->keysharedmode() == pulsar::proto::KeySharedMode::STICKY) {
+        c.sticky = true;
+        for (const auto& r : req.keySharedMeta->hashranges()) c.hashRanges.emplace_back(r.start(), r.end());
+    }
     const auto& subType = wire::subTypeName(req.subType);
     if (auto err = topic.subscribe(req.subscription, subType, req.durable, c, req.earliest)) {
         failConsumer(req.consumerId, req.requestId, *err, trace);
@@ -668,8 +675,11 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
     trace->add("§2.1", "topic.subscribe", [&] {
         return concat("consumer '", c.name, "' attached to subscription '", req.subscription, "' (", subType, ")");
     });
-    consumers_[req.consumerId].state = State::ready;
+    auto& slot = consumers_[req.consumerId];
+    slot.state = State::ready;
     send(wire::success(req.requestId));
+    if (auto notice = std::exchange(slot.activeNotice, std::nullopt))
+        send(wire::activeConsumerChange(req.consumerId, *notice));
 }
 
 void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error,

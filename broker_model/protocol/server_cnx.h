@@ -94,7 +94,9 @@ public:
     void closeAll() override;
     void closeConsumer(std::uint64_t consumerId) override;
     void disconnect() override;
-    void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
+    void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
+                 const std::vector<std::int64_t>& ackSet) override;
+    void activeConsumerChange(std::uint64_t consumerId, bool isActive) override;
     bool isWritable() const override { return writable_; }
     /// The transport's writability: false while the bytes waiting to go to the
     /// peer are over its high-water mark, true again once they drained below the
@@ -116,6 +118,7 @@ private:
         State state = State::pending;
         std::string topic;
         BrokerError error;
+        std::optional<bool> activeNotice;  // ACTIVE_CONSUMER_CHANGE owed once SUBSCRIBE is answered
     };
     // What the continuations of one PRODUCER or SUBSCRIBE read of it, taken
     // when the command arrives and shared by them (the schema in the model's
@@ -135,6 +138,8 @@ private:
         pulsar::proto::CommandSubscribe::SubType subType = pulsar::proto::CommandSubscribe::Exclusive;
         bool durable = true;
         bool earliest = false;  // initialPosition Earliest
+        std::int32_t priorityLevel = 0;
+        std::optional<pulsar::proto::KeySharedMeta> keySharedMeta;  // Key_Shared: the consumer's mode and ranges
         std::optional<SchemaData> schema;
     };
 

@@ -96,6 +96,8 @@ PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::pr
 /// MESSAGE for consumer `consumerId`: sent as a payload frame with the entry's metadata and payload.
 PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
                     std::uint32_t redeliveryCount);
+/// ACTIVE_CONSUMER_CHANGE (CommandActiveConsumerChange).
+PooledCommand activeConsumerChange(std::uint64_t consumerId, bool isActive);
 PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
 PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);

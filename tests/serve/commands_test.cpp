@@ -409,6 +409,12 @@ TEST_CASE("REDELIVER on Exclusive and Failover: the entry comes back with redeli
     auto name = openProducer(p.client, topic, 1, 1);
     auto type = GENERATE(CommandSubscribe::Exclusive, CommandSubscribe::Failover);
     subscribeOk(c.client, subscribe(topic, "sub", 3, 2, type, CommandSubscribe::Earliest));
+    if (type == CommandSubscribe::Failover) {  // a Failover consumer is told it is active (issue 41 item 11)
+        auto notice = c.client.readFrame();
+        REQUIRE(notice.has_value());
+        REQUIRE(notice->command.type() == BaseCommand::ACTIVE_CONSUMER_CHANGE);
+        CHECK(notice->command.active_consumer_change().is_active());
+    }
     auto id = sendOne(p.client, 1, metadata(name, 0), "once");
     c.client.send(flow(3, 10));
     auto first = c.client.readFrame();
