@@ -199,6 +199,13 @@ private:
     /// An ACK with an ack_set on `entry`; true when part of the batch stays unacknowledged.
     bool acknowledgeBatchIndexes(Cursor& cursor, bool cumulative, std::uint64_t entry,
                                  const std::vector<std::int64_t>& ackSet);
+    /// Delayed delivery: whether `entry`, read for the first time, waits for its
+    /// deliver_at_time (held in the cursor, with a timer that dispatches again).
+    bool holdForLater(Subscription& sub, std::uint64_t entry);
+    /// The held entries whose time has come go to the replay set.
+    void releaseDue(Subscription& sub);
+    /// A delivery timer fired: `subscription` dispatches what is due.
+    void deliverDue(const std::string& subscription);
     /// Whether `c` takes an entry now: permits, and a writable connection.
     bool readyForEntry(const AttachedConsumer& c) const;
     /// Sends entry `entry` of the log to `consumer` of `sub` (permits, pending, redelivery count, ack set).

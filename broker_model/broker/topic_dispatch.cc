@@ -69,6 +69,7 @@ void Topic::dispatch(Subscription& sub) {
         dispatchByKey(sub);
         return;
     }
+    releaseDue(sub);
     const auto& entries = log();
     bool single = sub.subType == "Exclusive" || sub.subType == "Failover";
     auto pick = [&]() -> AttachedConsumer* {
@@ -97,7 +98,8 @@ void Topic::dispatch(Subscription& sub) {
             entry = *sub.cursor.replay.begin();
             replayed = true;
         } else {
-            while (sub.cursor.readPosition < entries.size() && sub.cursor.isAcked(sub.cursor.readPosition))
+            while (sub.cursor.readPosition < entries.size() &&
+                   (sub.cursor.isAcked(sub.cursor.readPosition) || holdForLater(sub, sub.cursor.readPosition)))
                 ++sub.cursor.readPosition;
             if (sub.cursor.readPosition >= entries.size()) return;
             entry = sub.cursor.readPosition;
@@ -108,6 +110,49 @@ void Topic::dispatch(Subscription& sub) {
         else ++sub.cursor.readPosition;
         sendEntry(sub, *consumer, entry);
     }
+}
+
+// Delayed delivery (PIP-26): PersistentDispatcherMultipleConsumers, the
+// dispatcher of Shared subscriptions, gives an entry whose deliver_at_time is
+// still ahead to its DelayedDeliveryTracker (AbstractBaseDispatcher.
+// filterEntriesForConsumer -> trackDelayedDelivery) and reads it again once
+// due; Exclusive and Failover (single active consumer) and non-persistent
+// topics deliver at once ("Delayed message delivery only works in Shared
+// subscription type", Pulsar's documentation). delayedDeliveryEnabled
+// (broker.conf, default true) turns it off. The time is the scheduler's
+// clock, so a simulated run stays deterministic. Not modelled (#41): the
+// tracker's tick (delayedDeliveryTickTimeMillis) and Key_Shared.
+bool Topic::holdForLater(Subscription& sub, std::uint64_t entry) {
+    if (!persistent() || sub.subType != "Shared" || !broker_.policies().broker.delayedDeliveryEnabled) return false;
+    if (sub.cursor.replay.count(entry)) return false;  // its time came already
+    const auto& meta = log().at(entry).metadata;
+    if (!meta.has_deliver_at_time()) return false;
+    auto due = meta.deliver_at_time();
+    if (due <= broker_.scheduler().nowMs()) return false;
+    if (sub.cursor.delayed.emplace(entry, due).second) {
+        broker_.scheduler().postAt(due, stage(StageKind::delivery),
+                                   [self = shared_from_this(), name = sub.name] { self->deliverDue(name); });
+    }
+    return true;
+}
+
+void Topic::releaseDue(Subscription& sub) {
+    if (sub.cursor.delayed.empty()) return;
+    auto now = broker_.scheduler().nowMs();
+    for (auto it = sub.cursor.delayed.begin(); it != sub.cursor.delayed.end();) {
+        if (it->second > now) {
+            ++it;
+            continue;
+        }
+        if (!sub.cursor.isAcked(it->first)) sub.cursor.replay.insert(it->first);
+        it = sub.cursor.delayed.erase(it);
+    }
+}
+
+void Topic::deliverDue(const std::string& subscription) {
+    touched(true);
+    auto it = subscriptions_.find(subscription);
+    if (it != subscriptions_.end()) dispatch(it->second);
 }
 
 void Topic::sendEntry(Subscription& sub, AttachedConsumer& consumer, std::uint64_t entry) {
@@ -318,6 +363,7 @@ void Topic::resetCursor(const std::string& subscription, const SeekTarget& targe
     sub.cursor.replay.clear();
     sub.cursor.redeliveryCount.clear();
     sub.cursor.ackSets.clear();
+    sub.cursor.delayed.clear();  // read again from the new position, held again if still ahead
     for (auto& c : sub.consumers) c.pending.clear();
     persistCursor(sub);
     dispatch(sub);

@@ -29,13 +29,13 @@ std::optional<std::string> setStrategy(CompatibilityStrategy& out, std::string_v
     return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 11> kBrokerKeys{
+constexpr std::array<std::string_view, 12> kBrokerKeys{
     "isSchemaValidationEnforced",     "schemaCompatibilityStrategy",
     "systemTopicSchemaCompatibilityStrategy", "isAllowAutoUpdateSchemaEnabled",
     "replicatorPrefix",               "topicLevelPoliciesEnabled",
     "systemTopicEnabled",             "schemaJsonAllowLegacyJacksonFormat",
     "allowAutoTopicCreation",         "allowAutoSubscriptionCreation",
-    "acknowledgmentAtBatchIndexLevelEnabled",
+    "acknowledgmentAtBatchIndexLevelEnabled", "delayedDeliveryEnabled",
 };
 
 constexpr std::array<std::string_view, 4> kNamespaceFields{
@@ -72,6 +72,7 @@ std::optional<std::string> BrokerConfig::set(std::string_view key, std::string_v
     if (key == "allowAutoSubscriptionCreation") return setBool(allowAutoSubscriptionCreation, key, value);
     if (key == "acknowledgmentAtBatchIndexLevelEnabled")
         return setBool(acknowledgmentAtBatchIndexLevelEnabled, key, value);
+    if (key == "delayedDeliveryEnabled") return setBool(delayedDeliveryEnabled, key, value);
     return "unknown broker configuration key '" + std::string(key) + "'";
 }
 

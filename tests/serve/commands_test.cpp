@@ -649,3 +649,30 @@ TEST_CASE("a consumer whose permits cover more than --max-queued-bytes gets ever
     CHECK(c.client.call(ping()).type() == BaseCommand::PONG);  // still connected
     CHECK(server.stop() == 0);
 }
+
+// Issue 41 item 14: a Shared subscription holds a message until its
+// deliver_at_time (a timer on serve's clock fires it); the one after it goes first.
+TEST_CASE("a delayed message comes after the later one on a Shared subscription", "[serve][commands][issue41]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/delayed";
+    auto name = openProducer(p.client, topic, 1, 1);
+    auto delayed = metadata(name, 0);
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch()).count();
+    delayed.set_deliver_at_time(now + 300);
+    sendOne(p.client, 1, delayed, "later");
+    sendOne(p.client, 1, metadata(name, 1), "now");
+    subscribeOk(c.client, subscribe(topic, "shared", 5, 2, CommandSubscribe::Shared, CommandSubscribe::Earliest));
+    c.client.send(flow(5, 10));
+    std::vector<std::string> got;
+    for (int i = 0; i < 2; ++i) {
+        auto f = c.client.readFrame(10s);
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        got.push_back(f->payload);
+    }
+    CHECK(got == std::vector<std::string>{"now", "later"});
+    CHECK(server.stop() == 0);
+}

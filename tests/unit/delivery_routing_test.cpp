@@ -289,3 +289,49 @@ TEST_CASE("batch-index acknowledgement, cumulative: the entries before go, the b
     REQUIRE(redelivered[0].command.message().ack_set().size() == 1);
     CHECK(redelivered[0].command.message().ack_set(0) == 0b10000);
 }
+
+namespace {
+
+/// Entry ids of the MESSAGE frames, in the order they came.
+std::vector<std::uint64_t> entriesOf(const std::vector<cnx::wire::Frame>& frames) {
+    std::vector<std::uint64_t> out;
+    for (const auto& f : ofType(frames, BaseCommand::MESSAGE)) out.push_back(f.command.message().message_id().entryid());
+    return out;
+}
+
+/// Entry 0 to be delivered at 5000 ms (the simulated clock starts at 0), entry 1
+/// at once; then a consumer of `type` subscribes from the earliest and asks for both.
+std::vector<std::uint64_t> delayedRun(CommandSubscribe::SubType type, bool enabled, std::int64_t* clockAfter) {
+    const std::string topic = "persistent://public/default/delayed";
+    Clients s(topic);
+    s.f.broker.policies().broker.delayedDeliveryEnabled = enabled;
+    auto later = keyed(0, "");
+    later.set_deliver_at_time(5000);
+    REQUIRE(s.producer.sendPayload(sendCmd(0), later, "later").front().type() == BaseCommand::SEND_RECEIPT);
+    REQUIRE(s.producer.sendPayload(sendCmd(1), keyed(1, ""), "now").front().type() == BaseCommand::SEND_RECEIPT);
+    auto answer = s.a.send(subscribeCmd(topic, 1, 10, type, "a"));  // Failover: ACTIVE_CONSUMER_CHANGE after it
+    REQUIRE(!answer.empty());
+    REQUIRE(answer.front().type() == BaseCommand::SUCCESS);
+    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 10)));  // runs until idle: the clock moves to the timer, if any
+    *clockAfter = s.f.scheduler.nowMs();
+    return entriesOf(s.a.receivedFrames());
+}
+
+}  // namespace
+
+TEST_CASE("delayed delivery on Shared: an entry is held until its deliver_at_time, on the scheduler's clock",
+          "[delivery][issue41]") {
+    std::int64_t clock = 0;
+    CHECK(delayedRun(CommandSubscribe::Shared, true, &clock) == std::vector<std::uint64_t>{1, 0});
+    CHECK(clock == 5000);  // entry 0 went out once the clock reached its time
+}
+
+TEST_CASE("delayed delivery: Exclusive and Failover deliver at once, and so does Shared with delayedDeliveryEnabled=false",
+          "[delivery][issue41]") {
+    std::int64_t clock = 0;
+    CHECK(delayedRun(CommandSubscribe::Exclusive, true, &clock) == std::vector<std::uint64_t>{0, 1});
+    CHECK(clock == 0);
+    CHECK(delayedRun(CommandSubscribe::Failover, true, &clock) == std::vector<std::uint64_t>{0, 1});
+    CHECK(delayedRun(CommandSubscribe::Shared, false, &clock) == std::vector<std::uint64_t>{0, 1});
+    CHECK(clock == 0);
+}
