@@ -31,8 +31,20 @@ public:
     virtual void closeProducer(std::uint64_t producerId) = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
-    /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection.
-    virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) = 0;
+    /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection;
+    /// `ackSet`, when not empty, the batch's messages still unacknowledged
+    /// (CommandMessage.ack_set).
+    virtual void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
+                         const std::vector<std::int64_t>& ackSet) = 0;
+    /// ACTIVE_CONSUMER_CHANGE to consumer `consumerId` (Consumer.notifyActiveConsumerChange).
+    virtual void activeConsumerChange(std::uint64_t consumerId, bool isActive) = 0;
+    /// Whether the connection takes more MESSAGE frames now: the broker's
+    /// Consumer.isWritable() is its ServerCnx's channel writability, and a
+    /// dispatcher does not read a batch of entries for a consumer whose
+    /// connection is not writable (PersistentDispatcherSingleActiveConsumer /
+    /// PersistentDispatcherMultipleConsumers.calculateToRead). Dispatch to the
+    /// connection pauses until it is writable again (issue 41 item 15).
+    virtual bool isWritable() const = 0;
 };
 
 class ConnectionRegistry {

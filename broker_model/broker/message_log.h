@@ -125,6 +125,14 @@ struct Cursor {
     std::set<std::uint64_t> acked;
     std::set<std::uint64_t> replay;
     std::map<std::uint64_t, std::uint32_t> redeliveryCount;
+    /// Batch-index acknowledgement: the batch entries acknowledged in part, each
+    /// with its ack set (CommandAck.ack_set: the words of a BitSet whose set bits
+    /// are the messages still unacknowledged), as the cursor's
+    /// batchDeletedIndexes (ManagedCursorImpl) hold them.
+    std::map<std::uint64_t, std::vector<std::int64_t>> ackSets;
+    /// Delayed delivery: the entries held until their deliver_at_time (ms since
+    /// the epoch), as the dispatcher's DelayedDeliveryTracker holds them.
+    std::map<std::uint64_t, std::int64_t> delayed;
 
     bool isAcked(std::uint64_t entry) const { return entry < markDelete || acked.count(entry) > 0; }
     /// Moves markDelete over a run of individually acknowledged entries.

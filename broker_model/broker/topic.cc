@@ -26,7 +26,10 @@ Topic::Topic(TopicName name, Broker& broker)
     if (const auto* ledger = broker_.findLedger(name_)) {
         for (const auto& [sub, type] : ledger->durableCursors) {
             auto& s = subscriptions_[sub];
-            s = {sub, type, true, {}, {}, 0, false};
+            s = Subscription{};
+            s.name = sub;
+            s.subType = type;
+            s.durable = true;
             // The acknowledged state survives; what was dispatched and not acknowledged is read again.
             if (auto it = ledger->cursorState.find(sub); it != ledger->cursorState.end()) s.cursor = it->second;
             s.cursor.readPosition = s.cursor.markDelete;
@@ -298,11 +301,26 @@ std::optional<BrokerError> Topic::subscribe(const std::string& subscription, con
         if (!sub.consumers.empty() && subType == "Exclusive") {
             return busy(RefusalKind::consumerBusy, "Exclusive consumer is already connected");
         }
+        if (sub.consumers.empty()) {  // a new dispatcher: the type may change, the ranges start again
+            sub.splitRanges.clear();
+            sub.active.reset();
+        }
+        if (subType == "Key_Shared")
+            if (auto refused = assignKeyRange(sub, consumer)) return refused;
         sub.subType = subType;
         sub.consumers.push_back(consumer);
+        pickActiveConsumer(sub, &sub.consumers.back());
         return std::nullopt;
     }
-    addSubscription(it, subscription, subType, durable, start).consumers.push_back(consumer);
+    // A new subscription: a Key_Shared consumer's range is checked (a sticky
+    // one's refused) before the subscription is made.
+    Subscription probe;
+    if (subType == "Key_Shared")
+        if (auto refused = assignKeyRange(probe, consumer)) return refused;
+    auto& created = addSubscription(it, subscription, subType, durable, start);
+    created.splitRanges = std::move(probe.splitRanges);
+    created.consumers.push_back(consumer);
+    pickActiveConsumer(created, &created.consumers.back());
     return std::nullopt;
 }
 
@@ -375,10 +393,14 @@ void Topic::removeConsumer(std::uint64_t connectionId, std::uint64_t consumerId)
     for (auto it = subscriptions_.begin(); it != subscriptions_.end();) {
         auto& consumers = it->second.consumers;
         for (auto& c : consumers)
-            if (c.connectionId == connectionId && c.consumerId == consumerId) releasePending(it->second, c, false);
-        std::erase_if(consumers, [&](const AttachedConsumer& c) {
+            if (c.connectionId == connectionId && c.consumerId == consumerId) {
+                releasePending(it->second, c, false);
+                consumerLeaving(it->second, c);
+            }
+        auto removed = std::erase_if(consumers, [&](const AttachedConsumer& c) {
             return c.connectionId == connectionId && c.consumerId == consumerId;
         });
+        if (removed) consumersLeft(it->second);
         if (!consumers.empty()) dispatch(it->second);
         // A non-durable subscription (reader) goes with its last consumer; a SEEK keeps its cursor.
         bool drop = consumers.empty() && !it->second.durable;
@@ -392,8 +414,13 @@ void Topic::removeConnection(std::uint64_t connectionId) {
     detachProducersIf([&](const AttachedProducer& p) { return p.connectionId == connectionId; });
     for (auto& [_, sub] : subscriptions_) {
         for (auto& c : sub.consumers)
-            if (c.connectionId == connectionId) releasePending(sub, c, false);
-        std::erase_if(sub.consumers, [&](const AttachedConsumer& c) { return c.connectionId == connectionId; });
+            if (c.connectionId == connectionId) {
+                releasePending(sub, c, false);
+                consumerLeaving(sub, c);
+            }
+        auto removed =
+            std::erase_if(sub.consumers, [&](const AttachedConsumer& c) { return c.connectionId == connectionId; });
+        if (removed) consumersLeft(sub);
         if (!sub.consumers.empty()) dispatch(sub);
     }
     std::erase_if(subscriptions_, [](const auto& kv) { return kv.second.consumers.empty() && !kv.second.durable; });

@@ -47,6 +47,12 @@ struct AttachedConsumer {
     SchemaType schemaType = SchemaType::NONE;  // 3.0+: the type it subscribed with (NONE: no schema)
     std::int64_t permits = 0;  // FLOW permits not used yet: one per message, so a batch may overdraw them
     std::set<std::uint64_t> pending;           // entries dispatched to it and not acknowledged
+    std::int32_t priorityLevel = 0;            // Failover: the active consumer is of the highest priority (lowest value)
+    // Key_Shared (key_shared.cc): STICKY with the consumer's own hash ranges
+    // (KeySharedMeta.hashRanges, inclusive); AUTO_SPLIT (the default) gets a
+    // part of the subscription's range.
+    bool sticky = false;
+    std::vector<std::pair<std::int32_t, std::int32_t>> hashRanges;
 };
 
 struct Subscription {
@@ -55,8 +61,13 @@ struct Subscription {
     bool durable = true;
     std::vector<AttachedConsumer> consumers;
     Cursor cursor;
-    std::size_t nextConsumer = 0;  // Shared / Key_Shared round robin
+    std::size_t nextConsumer = 0;  // Shared round robin
     bool resetting = false;        // a SEEK is closing its consumers (PersistentSubscription.resetCursor)
+    // Key_Shared AUTO_SPLIT (HashRangeAutoSplitStickyKeyConsumerSelector): the
+    // end of each consumer's part of [0, 65536], to (connection id, consumer id).
+    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> splitRanges;
+    // Failover: the active consumer, (connection id, consumer id).
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> active;
 };
 
 /// Where a new subscription's cursor starts (PersistentTopic.internalSubscribe):
@@ -143,9 +154,13 @@ public:
     // Delivery (topic_dispatch.cc). A consumer is (connection id, consumer id).
     /// FLOW: adds permits and dispatches.
     void flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint32_t permits);
+    /// The consumer's connection is writable again: dispatch what waited for it.
+    void resumeDispatch(std::uint64_t connectionId, std::uint64_t consumerId);
     /// ACK: individual or cumulative; false when the consumer is not attached.
+    /// `ackSets[i]`: the ack_set of positions[i] (empty: none), batch-index acknowledgement.
     bool acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,
-                     const std::vector<Position>& positions);
+                     const std::vector<Position>& positions,
+                     const std::vector<std::vector<std::int64_t>>& ackSets = {});
     /// REDELIVER_UNACKNOWLEDGED_MESSAGES: the consumer's pending entries (all when
     /// `positions` is empty) are dispatched again with their redelivery count + 1.
     void redeliver(std::uint64_t connectionId, std::uint64_t consumerId, const std::vector<Position>& positions);
@@ -215,6 +230,38 @@ private:
     const MessageLog& log() const;
     /// Sends what `sub` can deliver to its consumers with permits.
     void dispatch(Subscription& sub);
+    /// An ACK with an ack_set on `entry`; true when part of the batch stays unacknowledged.
+    bool acknowledgeBatchIndexes(Cursor& cursor, bool cumulative, std::uint64_t entry,
+                                 const std::vector<std::int64_t>& ackSet);
+    /// Delayed delivery: whether `entry`, read for the first time, waits for its
+    /// deliver_at_time (held in the cursor, with a timer that dispatches again).
+    bool holdForLater(Subscription& sub, std::uint64_t entry);
+    /// The held entries whose time has come go to the replay set.
+    void releaseDue(Subscription& sub);
+    /// A delivery timer fired: `subscription` dispatches what is due.
+    void deliverDue(const std::string& subscription);
+    /// Whether `c` takes an entry now: permits, and a writable connection.
+    bool readyForEntry(const AttachedConsumer& c) const;
+    /// Sends entry `entry` of the log to `consumer` of `sub` (permits, pending, redelivery count, ack set).
+    void sendEntry(Subscription& sub, AttachedConsumer& consumer, std::uint64_t entry);
+    // key_shared.cc: Key_Shared routing and the Failover active consumer.
+    /// Key_Shared dispatch: each entry to the consumer whose range holds its key's hash.
+    void dispatchByKey(Subscription& sub);
+    /// The consumer of `sub` whose hash range holds `slot` (nullptr: none).
+    AttachedConsumer* consumerForSlot(Subscription& sub, std::uint32_t slot);
+    /// Assigns a Key_Shared consumer its range; the ConsumerAssignException refusal.
+    std::optional<BrokerError> assignKeyRange(Subscription& sub, const AttachedConsumer& consumer);
+    /// Gives the leaving consumer's AUTO_SPLIT range to its neighbour.
+    void releaseKeyRange(Subscription& sub, const AttachedConsumer& consumer);
+    /// Failover: picks the active consumer and notifies (pickAndScheduleActiveConsumer);
+    /// `added`: the consumer that just joined (told who is active when nothing changed).
+    void pickActiveConsumer(Subscription& sub, const AttachedConsumer* added);
+    /// The consumer that receives a single-active-consumer subscription's entries.
+    AttachedConsumer* activeConsumerOf(Subscription& sub);
+    /// A consumer is leaving `sub`: its key range, and the active consumer, go to the others.
+    void consumerLeaving(Subscription& sub, const AttachedConsumer& consumer);
+    /// After consumers left `sub`: a Failover subscription picks its active consumer again.
+    void consumersLeft(Subscription& sub);
     /// The consumer's entries go back to the replay set (it closed, or asked).
     void releasePending(Subscription& sub, AttachedConsumer& consumer, bool countRedelivery);
     /// Whether redeliveries of `sub` are counted (redelivery_count on MESSAGE).

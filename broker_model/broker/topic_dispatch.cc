@@ -1,8 +1,8 @@
 // Message delivery on a topic: FLOW permits, dispatch of entries to the
 // consumers of each subscription, acknowledgements, redelivery, unsubscribe.
-// Exclusive and Failover subscriptions deliver to their first consumer;
-// Shared and Key_Shared round-robin over the consumers with permits (Key_Shared
-// does not route by key in this model).
+// Exclusive and Failover subscriptions deliver to their active consumer;
+// Shared round-robins over the consumers with permits, Key_Shared routes by
+// key (key_shared.cc).
 
 #include <algorithm>
 #include <limits>
@@ -48,18 +48,38 @@ void Topic::persistCursor(const Subscription& sub, ManagedLedgerState& ledger) {
     auto& state = ledger.cursorState[sub.name];
     state.markDelete = sub.cursor.markDelete;
     state.acked = sub.cursor.acked;
+    state.ackSets = sub.cursor.ackSets;
+}
+
+// A consumer takes an entry when it has permits and its connection is
+// writable: the broker's dispatchers read no batch for a consumer whose
+// channel is not writable (PersistentDispatcherSingleActiveConsumer.
+// calculateToRead, "the connection is not currently writable"), and the
+// transport resumes dispatch once it drained (resumeDispatch).
+bool Topic::readyForEntry(const AttachedConsumer& c) const {
+    if (c.permits <= 0) return false;
+    const auto* connection = broker_.connections().find(c.connectionId);
+    return connection && connection->isWritable();
 }
 
 void Topic::dispatch(Subscription& sub) {
     touched(true);
     if (fenced_ || sub.consumers.empty()) return;
+    if (sub.subType == "Key_Shared") {
+        dispatchByKey(sub);
+        return;
+    }
+    releaseDue(sub);
     const auto& entries = log();
     bool single = sub.subType == "Exclusive" || sub.subType == "Failover";
     auto pick = [&]() -> AttachedConsumer* {
-        if (single) return sub.consumers.front().permits > 0 ? &sub.consumers.front() : nullptr;
+        if (single) {
+            auto* active = activeConsumerOf(sub);
+            return active && readyForEntry(*active) ? active : nullptr;
+        }
         for (std::size_t i = 0; i < sub.consumers.size(); ++i) {
             auto& c = sub.consumers[(sub.nextConsumer + i) % sub.consumers.size()];
-            if (c.permits > 0) {
+            if (readyForEntry(c)) {
                 sub.nextConsumer = (sub.nextConsumer + i + 1) % sub.consumers.size();
                 return &c;
             }
@@ -78,29 +98,83 @@ void Topic::dispatch(Subscription& sub) {
             entry = *sub.cursor.replay.begin();
             replayed = true;
         } else {
-            while (sub.cursor.readPosition < entries.size() && sub.cursor.isAcked(sub.cursor.readPosition))
+            while (sub.cursor.readPosition < entries.size() &&
+                   (sub.cursor.isAcked(sub.cursor.readPosition) || holdForLater(sub, sub.cursor.readPosition)))
                 ++sub.cursor.readPosition;
             if (sub.cursor.readPosition >= entries.size()) return;
             entry = sub.cursor.readPosition;
         }
         auto* consumer = pick();
         if (!consumer) return;
-        auto* connection = broker_.connections().find(consumer->connectionId);
-        if (!connection) return;  // closing: its consumers are being removed
         if (replayed) sub.cursor.replay.erase(sub.cursor.replay.begin());
         else ++sub.cursor.readPosition;
-        // A batch entry uses one permit per message in it, as Pulsar's dispatcher
-        // counts them (the permits may go below zero; no more is sent until FLOW
-        // brings them above it again).
-        const auto& meta = entries.at(entry).metadata;
-        consumer->permits -= meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1
-                                 ? meta.num_messages_in_batch()
-                                 : 1;
-        consumer->pending.insert(entry);
-        auto counted = sub.cursor.redeliveryCount.find(entry);  // never added for a first delivery
-        auto count = counted == sub.cursor.redeliveryCount.end() ? 0 : counted->second;
-        connection->deliver(consumer->consumerId, entries.at(entry), count);
+        sendEntry(sub, *consumer, entry);
     }
+}
+
+// Delayed delivery (PIP-26): PersistentDispatcherMultipleConsumers, the
+// dispatcher of Shared subscriptions, gives an entry whose deliver_at_time is
+// still ahead to its DelayedDeliveryTracker (AbstractBaseDispatcher.
+// filterEntriesForConsumer -> trackDelayedDelivery) and reads it again once
+// due; Exclusive and Failover (single active consumer) and non-persistent
+// topics deliver at once ("Delayed message delivery only works in Shared
+// subscription type", Pulsar's documentation). delayedDeliveryEnabled
+// (broker.conf, default true) turns it off. The time is the scheduler's
+// clock, so a simulated run stays deterministic. Not modelled (#41): the
+// tracker's tick (delayedDeliveryTickTimeMillis) and Key_Shared.
+bool Topic::holdForLater(Subscription& sub, std::uint64_t entry) {
+    if (!persistent() || sub.subType != "Shared" || !broker_.policies().broker.delayedDeliveryEnabled) return false;
+    if (sub.cursor.replay.count(entry)) return false;  // its time came already
+    const auto& meta = log().at(entry).metadata;
+    if (!meta.has_deliver_at_time()) return false;
+    auto due = meta.deliver_at_time();
+    if (due <= broker_.scheduler().nowMs()) return false;
+    if (sub.cursor.delayed.emplace(entry, due).second) {
+        broker_.scheduler().postAt(due, stage(StageKind::delivery),
+                                   [self = shared_from_this(), name = sub.name] { self->deliverDue(name); });
+    }
+    return true;
+}
+
+void Topic::releaseDue(Subscription& sub) {
+    if (sub.cursor.delayed.empty()) return;
+    auto now = broker_.scheduler().nowMs();
+    for (auto it = sub.cursor.delayed.begin(); it != sub.cursor.delayed.end();) {
+        if (it->second > now) {
+            ++it;
+            continue;
+        }
+        if (!sub.cursor.isAcked(it->first)) sub.cursor.replay.insert(it->first);
+        it = sub.cursor.delayed.erase(it);
+    }
+}
+
+void Topic::deliverDue(const std::string& subscription) {
+    touched(true);
+    auto it = subscriptions_.find(subscription);
+    if (it != subscriptions_.end()) dispatch(it->second);
+}
+
+void Topic::sendEntry(Subscription& sub, AttachedConsumer& consumer, std::uint64_t entry) {
+    auto* connection = broker_.connections().find(consumer.connectionId);
+    if (!connection) return;  // closing: readyForEntry said no already
+    // A batch entry uses one permit per message in it, as Pulsar's dispatcher
+    // counts them (AbstractBaseDispatcher.filterEntriesForConsumer: the batch
+    // size; a chunk is an entry of its own and costs one). The permits may go
+    // below zero; no more is sent until FLOW brings them above it again.
+    const auto& stored = log().at(entry);
+    const auto& meta = stored.metadata;
+    consumer.permits -= meta.has_num_messages_in_batch() && meta.num_messages_in_batch() > 1
+                            ? meta.num_messages_in_batch()
+                            : 1;
+    consumer.pending.insert(entry);
+    auto counted = sub.cursor.redeliveryCount.find(entry);  // never added for a first delivery
+    auto count = counted == sub.cursor.redeliveryCount.end() ? 0 : counted->second;
+    // The batch's messages still unacknowledged (Consumer.sendMessages: the
+    // cursor's deleted batch indexes, EntryBatchIndexesAcks), for the client to skip the others.
+    static const std::vector<std::int64_t> kNone;
+    auto ackSet = sub.cursor.ackSets.find(entry);
+    connection->deliver(consumer.consumerId, stored, count, ackSet == sub.cursor.ackSets.end() ? kNone : ackSet->second);
 }
 
 // Only the dispatchers of Shared and Key_Shared subscriptions of a persistent
@@ -128,17 +202,69 @@ void Topic::flow(std::uint64_t connectionId, std::uint64_t consumerId, std::uint
     dispatch(*sub);
 }
 
+void Topic::resumeDispatch(std::uint64_t connectionId, std::uint64_t consumerId) {
+    touched(true);
+    auto [sub, consumer] = findConsumer(connectionId, consumerId);
+    if (consumer) dispatch(*sub);
+}
+
+namespace {
+
+/// BitSet.and of two ack sets (the words past the shorter one are 0).
+std::vector<std::int64_t> intersect(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+    std::vector<std::int64_t> out(std::min(a.size(), b.size()));
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = a[i] & b[i];
+    return out;
+}
+
+bool allClear(const std::vector<std::int64_t>& set) {
+    return std::all_of(set.begin(), set.end(), [](std::int64_t w) { return w == 0; });
+}
+
+}  // namespace
+
+// Batch-index acknowledgement (PIP-54, acknowledgmentAtBatchIndexLevelEnabled):
+// an ACK whose message id carries an ack_set acknowledges the batch's messages
+// whose bits are clear; the cursor keeps the intersection of the sets it got
+// (ManagedCursorImpl batchDeletedIndexes) and deletes the entry once none is
+// left. A cumulative one acknowledges every entry before it and those messages
+// of it. Without the setting the broker reads the message id alone: the whole
+// entry (Consumer.individualMsgAcknowledge / PersistentSubscription.acknowledgeMessage).
+bool Topic::acknowledgeBatchIndexes(Cursor& cursor, bool cumulative, std::uint64_t entry,
+                                    const std::vector<std::int64_t>& ackSet) {
+    if (cumulative && entry >= cursor.markDelete) {
+        cursor.markDelete = entry;
+        cursor.acked.erase(cursor.acked.begin(), cursor.acked.lower_bound(cursor.markDelete));
+    }
+    if (cursor.isAcked(entry)) return true;
+    auto it = cursor.ackSets.find(entry);
+    auto remaining = it == cursor.ackSets.end() ? ackSet : intersect(it->second, ackSet);
+    if (!allClear(remaining)) {
+        cursor.ackSets[entry] = std::move(remaining);
+        return true;
+    }
+    if (it != cursor.ackSets.end()) cursor.ackSets.erase(it);
+    return false;  // every message of it acknowledged: the entry goes as a whole
+}
+
 bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bool cumulative,
-                        const std::vector<Position>& positions) {
+                        const std::vector<Position>& positions, const std::vector<std::vector<std::int64_t>>& ackSets) {
     touched(true);
     auto [sub, consumer] = findConsumer(connectionId, consumerId);
     if (!consumer) return false;
     auto& cursor = sub->cursor;
+    bool batchIndexLevel =
+        broker_.profile().batchIndexAck && broker_.policies().broker.acknowledgmentAtBatchIndexLevelEnabled;
     // Each ACK costs what it acknowledges, never the whole pending set or
     // redelivery map: 40,000 individual ACKs were quadratic (issue 40 item 6).
     std::vector<std::uint64_t> individual;
-    for (const auto& p : positions) {
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const auto& p = positions[i];
         if (p.ledgerId != log().ledgerId || p.entryId >= log().size()) continue;  // not an entry of this log
+        if (batchIndexLevel && i < ackSets.size() && !ackSets[i].empty() &&
+            acknowledgeBatchIndexes(cursor, cumulative, p.entryId, ackSets[i]))
+            continue;  // part of the batch stays unacknowledged
+        cursor.ackSets.erase(p.entryId);
         if (cumulative) {
             if (p.entryId >= cursor.markDelete) {
                 cursor.markDelete = p.entryId + 1;
@@ -156,6 +282,7 @@ bool Topic::acknowledge(std::uint64_t connectionId, std::uint64_t consumerId, bo
     };
     for (auto& c : sub->consumers) forget(c.pending);
     forget(cursor.redeliveryCount);
+    forget(cursor.ackSets);
     persistAcks(*sub, individual);
     return true;
 }
@@ -167,6 +294,7 @@ void Topic::persistAcks(const Subscription& sub, const std::vector<std::uint64_t
     state.acked.erase(state.acked.begin(), state.acked.lower_bound(state.markDelete));
     for (auto e : individual)
         if (e >= state.markDelete) state.acked.insert(e);
+    state.ackSets = sub.cursor.ackSets;  // the batches acknowledged in part (few)
 }
 
 // The broker deletes the ledgers every cursor has passed (retention 0, the
@@ -236,6 +364,8 @@ void Topic::resetCursor(const std::string& subscription, const SeekTarget& targe
         cursor.acked.clear();
         cursor.replay.clear();
         cursor.redeliveryCount.clear();
+        cursor.ackSets.clear();
+        cursor.delayed.clear();  // read again from the new position, held again if still ahead
     };
     if (it == subscriptions_.end()) {  // a reader whose consumers the SEEK closed: its kept cursor
         reset(kept->second);

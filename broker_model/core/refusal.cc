@@ -16,6 +16,7 @@ std::string_view to_string_view(RefusalKind kind) {
         case RefusalKind::producerFenced: return "producerFenced";
         case RefusalKind::subscriptionBusy: return "subscriptionBusy";
         case RefusalKind::consumerBusy: return "consumerBusy";
+        case RefusalKind::consumerAssign: return "consumerAssign";
         case RefusalKind::invalidTopicName: return "invalidTopicName";
         case RefusalKind::requestPending: return "requestPending";
         case RefusalKind::producerNotFound: return "producerNotFound";
@@ -46,6 +47,7 @@ ServerError serverErrorOf(RefusalKind kind) {
         case RefusalKind::producerFenced: return pulsar::proto::ProducerFenced;
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy: return pulsar::proto::ConsumerBusy;
+        case RefusalKind::consumerAssign: return pulsar::proto::ConsumerAssignError;  // ServerCnx: ConsumerAssignException
         case RefusalKind::invalidTopicName: return pulsar::proto::InvalidTopicName;
         case RefusalKind::producerNotFound:
         case RefusalKind::notAllowed: return pulsar::proto::NotAllowedError;
@@ -69,6 +71,7 @@ std::string_view exceptionClassOf(RefusalKind kind) {
         case RefusalKind::producerFenced: return "org.apache.pulsar.broker.service.BrokerServiceException$ProducerFencedException";
         case RefusalKind::subscriptionBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionBusyException";
         case RefusalKind::consumerBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$ConsumerBusyException";
+        case RefusalKind::consumerAssign: return "org.apache.pulsar.broker.service.BrokerServiceException$ConsumerAssignException";
         case RefusalKind::checkerError:  // the thrown class varies: BrokerError carries it
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:

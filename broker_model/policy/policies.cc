@@ -29,12 +29,13 @@ std::optional<std::string> setStrategy(CompatibilityStrategy& out, std::string_v
     return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 10> kBrokerKeys{
+constexpr std::array<std::string_view, 12> kBrokerKeys{
     "isSchemaValidationEnforced",     "schemaCompatibilityStrategy",
     "systemTopicSchemaCompatibilityStrategy", "isAllowAutoUpdateSchemaEnabled",
     "replicatorPrefix",               "topicLevelPoliciesEnabled",
     "systemTopicEnabled",             "schemaJsonAllowLegacyJacksonFormat",
     "allowAutoTopicCreation",         "allowAutoSubscriptionCreation",
+    "acknowledgmentAtBatchIndexLevelEnabled", "delayedDeliveryEnabled",
 };
 
 constexpr std::array<std::string_view, 4> kNamespaceFields{
@@ -69,6 +70,9 @@ std::optional<std::string> BrokerConfig::set(std::string_view key, std::string_v
     if (key == "schemaJsonAllowLegacyJacksonFormat") return setBool(schemaJsonAllowLegacyJacksonFormat, key, value);
     if (key == "allowAutoTopicCreation") return setBool(allowAutoTopicCreation, key, value);
     if (key == "allowAutoSubscriptionCreation") return setBool(allowAutoSubscriptionCreation, key, value);
+    if (key == "acknowledgmentAtBatchIndexLevelEnabled")
+        return setBool(acknowledgmentAtBatchIndexLevelEnabled, key, value);
+    if (key == "delayedDeliveryEnabled") return setBool(delayedDeliveryEnabled, key, value);
     return "unknown broker configuration key '" + std::string(key) + "'";
 }
 

@@ -25,6 +25,10 @@ struct BrokerConfig {
     bool schemaJsonAllowLegacyJacksonFormat = false;
     bool allowAutoTopicCreation = true;
     bool allowAutoSubscriptionCreation = true;
+    // Delivery (issue 41): batch-index acknowledgement (PIP-54; ServiceConfiguration default false).
+    bool acknowledgmentAtBatchIndexLevelEnabled = false;
+    // Delayed delivery on Shared subscriptions (ServiceConfiguration default true).
+    bool delayedDeliveryEnabled = true;
 
     /// Sets `key` from its broker.conf text. Returns an error message for an
     /// unknown key or a value of the wrong form; nothing changes then.

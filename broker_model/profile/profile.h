@@ -112,6 +112,15 @@ struct BehaviourProfile {
     bool consumerAlwaysCompatibleShortcut = false;  // §4.7 step 1 (#12721)
     bool activeTopicEmptySchemaMessage = false;    // §3.5 (#22974): NotExistSchema -> "Failed to add schema to an active topic ..."
 
+    // --- delivery (issue 41) ---
+    // PIP-54 (#6052, 2.6.0): acknowledgmentAtBatchIndexLevelEnabled exists; before it an
+    // ACK's ack_set is not read (the whole entry is acknowledged).
+    bool batchIndexAck = false;
+    // #19502 (3.0.0, from the C++ client's ConsumerTest note): a Failover subscription
+    // of a non-partitioned topic picks its active consumer on a hash ring of the
+    // consumers' names; before, the first consumer to subscribe.
+    bool failoverNonPartitionedHashRing = false;
+
     // --- topic (§3) ---
     IdleRule idleRule = IdleRule::activeUsageOrSubscriptions;
     bool idleIgnoresAutoConsumeConsumers = false;         // §3.5 PIP-236 (#17449)

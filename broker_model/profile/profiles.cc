@@ -74,6 +74,8 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.typeCheckRule = TypeCheckRule::primitiveOnly; }},
         {"#6764", "§4.1", {v(2, 5, 2), v(2, 6, 0)}, {"getByVersionLiveOnly"},
          [](BehaviourProfile& p) { p.getByVersionLiveOnly = true; }},
+        {"#6052 (PIP-54)", "issue 41", {v(2, 6, 0)}, {"batchIndexAck"},
+         [](BehaviourProfile& p) { p.batchIndexAck = true; }},
         {"Avro 1.9.1", "§6.3", {v(2, 6, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_9_1; }},
         {"#7708", "§1.9", {v(2, 6, 1), v(2, 7, 0)}, {"getSchemaStripsPartition"},
@@ -197,6 +199,8 @@ const std::vector<Fix>& fixes() {
         // 2.10/2.11 is UNCONFIRMED.
         {"#19086", "§1.1 §2.1", {v(3, 0, 0)}, {"rejectsPartitionBeyondCount"},
          [](BehaviourProfile& p) { p.rejectsPartitionBeyondCount = true; }},
+        {"#19502", "issue 41", {v(3, 0, 0)}, {"failoverNonPartitionedHashRing"},
+         [](BehaviourProfile& p) { p.failoverNonPartitionedHashRing = true; }},
         {"#19166", "§7", {v(3, 0, 0)}, {"adminUpdatePartitionsAsync"},
          [](BehaviourProfile& p) { p.adminUpdatePartitionsAsync = true; }},
         {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},

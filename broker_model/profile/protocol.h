@@ -17,6 +17,9 @@ inline constexpr int kKeepAlive = 1;
 inline constexpr int kCloseWithoutDisconnect = 5;
 /// v11: consumers verify the MESSAGE checksum; the broker strips it for older ones.
 inline constexpr int kConsumerChecksum = 11;
+/// v12: ACTIVE_CONSUMER_CHANGE; the broker sends it to no older client
+/// (PulsarCommandSenderImpl.sendActiveConsumerChange, Commands.peerSupportsActiveConsumerListener).
+inline constexpr int kActiveConsumerChange = 12;
 /// v15 (PIP-43, #5165, 2.5.0): GET_OR_CREATE_SCHEMA, for multi-schema producers (§1.8).
 inline constexpr int kGetOrCreateSchema = 15;
 /// v21 (PIP-236, #17449, 3.0.0): `Schema.Type` value 21, AutoConsume (§2.3).

@@ -27,16 +27,45 @@ Topic* ServerCnx::consumerTopic(std::uint64_t consumerId) {
     return name ? broker_.findTopic(*name) : nullptr;
 }
 
-void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) {
+void ServerCnx::deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
+                        const std::vector<std::int64_t>& ackSet) {
     if (closed_) return;
     auto slot = consumers_.find(consumerId);
     int partition = slot == consumers_.end() ? -1 : slot->second.partition;
     auto command = wire::message(consumerId, entry.position.ledgerId, entry.position.entryId, redeliveryCount, partition);
+    for (auto word : ackSet) command->mutable_message()->add_ack_set(word);
     if (observer_) observer_(command);
     // A consumer before v11 mishandles the checksum: the broker skips it (PulsarCommandSenderImpl).
     auto checksum = protocol::consumerVerifiesChecksum(protocolVersion_) ? wire::Checksum::crc32c : wire::Checksum::none;
     auto frame = wire::encodePayloadFrame(command, entry.metadata, entry.payload, checksum);
     transmit(std::move(command), std::move(frame));
+}
+
+// Consumer.notifyActiveConsumerChange -> PulsarCommandSenderImpl.sendActiveConsumerChange,
+// which sends nothing to a client before v12.
+void ServerCnx::activeConsumerChange(std::uint64_t consumerId, bool isActive) {
+    if (closed_ || protocolVersion_ < protocol::kActiveConsumerChange) return;
+    auto it = consumers_.find(consumerId);
+    if (it != consumers_.end() && it->second.state == State::pending) {
+        // Being attached: the notice follows the SUBSCRIBE's SUCCESS, as the
+        // broker's comes from the dispatcher's read scheduled after addConsumer.
+        it->second.activeNotice = isActive;
+        return;
+    }
+    send(wire::activeConsumerChange(consumerId, isActive));
+}
+
+void ServerCnx::setWritable(bool writable) {
+    bool resumed = writable && !writable_;
+    writable_ = writable;
+    if (!resumed || closed_) return;
+    std::vector<std::uint64_t> ready;  // the slots, copied: a dispatch may change them
+    for (const auto& [id, slot] : consumers_)
+        if (slot.state == State::ready) ready.push_back(id);
+    for (auto consumerId : ready) {
+        if (!writable_ || closed_) return;  // full again: the next drain resumes the rest
+        if (auto* topic = consumerTopic(consumerId)) topic->resumeDispatch(id_, consumerId);
+    }
 }
 
 void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {
@@ -46,7 +75,9 @@ void ServerCnx::handleFlow(const pulsar::proto::CommandFlow& cmd) {
 void ServerCnx::handleAck(const pulsar::proto::CommandAck& cmd) {
     auto* topic = consumerTopic(cmd.consumer_id());
     bool cumulative = cmd.ack_type() == pulsar::proto::CommandAck::Cumulative;
-    bool acked = topic && topic->acknowledge(id_, cmd.consumer_id(), cumulative, positionsOf(cmd.message_id()));
+    std::vector<std::vector<std::int64_t>> ackSets;  // MessageIdData.ack_set, one per message id
+    for (const auto& id : cmd.message_id()) ackSets.emplace_back(id.ack_set().begin(), id.ack_set().end());
+    bool acked = topic && topic->acknowledge(id_, cmd.consumer_id(), cumulative, positionsOf(cmd.message_id()), ackSets);
     if (!cmd.has_request_id()) return;  // ACK_RESPONSE only for a client that asked for a receipt
     if (acked) {
         send(wire::ackResponse(cmd.consumer_id(), cmd.request_id()));

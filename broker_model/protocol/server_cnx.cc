@@ -632,7 +632,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                 return;
         }
     }
-    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}, name->partitionIndex()};
+    consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}, name->partitionIndex(), std::nullopt};
     if (auto refused = broker_.partitionBeyondCount(*name)) {
         failConsumer(cmd.consumer_id(), cmd.request_id(), *refused, trace);
         return;
@@ -669,6 +669,8 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
         trace->notModelled("§2.1", "not modelled: #41 start_message_rollback_duration_sec",
                            "the model keeps no clock: the subscription starts at its initial position");
     }
+    request->priorityLevel = cmd.priority_level();
+    if (cmd.has_keysharedmeta()) request->keySharedMeta = cmd.keysharedmeta();
     if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
     afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)),
                            topic, trace] {
@@ -719,6 +721,11 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
     c.connectionId = id_;
     c.consumerId = req.consumerId;
     c.schemaType = type;
+    c.priorityLevel = req.priorityLevel;
+    if (req.keySharedMeta && req.keySharedMeta->keysharedmode() == pulsar::proto::KeySharedMode::STICKY) {
+        c.sticky = true;
+        for (const auto& r : req.keySharedMeta->hashranges()) c.hashRanges.emplace_back(r.start(), r.end());
+    }
     const auto& subType = wire::subTypeName(req.subType);
     if (auto err = topic.subscribe(req.subscription, subType, req.durable, c, req.start)) {
         failConsumer(req.consumerId, req.requestId, *err, trace);
@@ -727,8 +734,11 @@ void ServerCnx::subscribeNow(const SubscribeRequest& req, Topic& topic, SchemaTy
     trace->add("§2.1", "topic.subscribe", [&] {
         return concat("consumer '", c.name, "' attached to subscription '", req.subscription, "' (", subType, ")");
     });
-    consumers_[req.consumerId].state = State::ready;
+    auto& slot = consumers_[req.consumerId];
+    slot.state = State::ready;
     send(wire::success(req.requestId));
+    if (auto notice = std::exchange(slot.activeNotice, std::nullopt))
+        send(wire::activeConsumerChange(req.consumerId, *notice));
 }
 
 void ServerCnx::failConsumer(std::uint64_t consumerId, std::uint64_t requestId, const BrokerError& error,

@@ -95,7 +95,16 @@ public:
     void closeConsumer(std::uint64_t consumerId) override;
     void closeProducer(std::uint64_t producerId) override;
     void disconnect() override;
-    void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount) override;
+    void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
+                 const std::vector<std::int64_t>& ackSet) override;
+    void activeConsumerChange(std::uint64_t consumerId, bool isActive) override;
+    bool isWritable() const override { return writable_; }
+    /// The transport's writability: false while the bytes waiting to go to the
+    /// peer are over its high-water mark, true again once they drained below the
+    /// low one, which resumes dispatch to this connection's consumers (as
+    /// Netty's channel writability does in the broker). Always true for a
+    /// client in the same process.
+    void setWritable(bool writable);
 
 private:
     enum class State { pending, ready, failed };
@@ -111,6 +120,7 @@ private:
         std::string topic;
         BrokerError error;
         int partition = -1;  // the topic's partition index, carried by every MESSAGE's id
+        std::optional<bool> activeNotice;  // ACTIVE_CONSUMER_CHANGE owed once SUBSCRIBE is answered
     };
     // What the continuations of one PRODUCER or SUBSCRIBE read of it, taken
     // when the command arrives and shared by them (the schema in the model's
@@ -131,6 +141,8 @@ private:
         pulsar::proto::CommandSubscribe::SubType subType = pulsar::proto::CommandSubscribe::Exclusive;
         bool durable = true;
         SubscriptionStart start;  // initialPosition, start_message_id, read_compacted
+        std::int32_t priorityLevel = 0;
+        std::optional<pulsar::proto::KeySharedMeta> keySharedMeta;  // Key_Shared: the consumer's mode and ranges
         std::optional<SchemaData> schema;
     };
 
@@ -215,6 +227,7 @@ private:
     bool schemaValidationEnforced_;  // broker flag, read at connection creation (§1.3)
     bool connected_ = false;
     bool closed_ = false;
+    bool writable_ = true;
     int protocolVersion_ = 0;
     std::uint64_t generatedNames_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;

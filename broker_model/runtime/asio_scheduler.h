@@ -19,6 +19,8 @@ public:
     ~AsioScheduler() override;
 
     std::size_t discardPending() override;
+    /// The system clock.
+    std::int64_t nowMs() const override;
     /// Continuations posted and neither run nor discarded yet.
     std::size_t pending() const { return state_->pending; }
     std::size_t executed() const { return state_->executed; }
@@ -32,6 +34,7 @@ private:
         bool alive = true;
     };
     void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) override;
+    void enqueueAt(std::int64_t dueMs, const StageRef& ref, const Origin& origin, Continuation&& fn) override;
 
     boost::asio::io_context& io_;
     std::shared_ptr<State> state_ = std::make_shared<State>();

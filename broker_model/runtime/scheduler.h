@@ -12,6 +12,7 @@
 // every call passing them down.
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "broker_model/runtime/continuation.h"
@@ -29,6 +30,16 @@ public:
     /// being handled. Never runs it inline. The names are copied only when
     /// keepsStageNames() (otherwise the kept Stage has empty names).
     void post(const StageRef& ref, Continuation fn) { enqueue(ref, current_, std::move(fn)); }
+    /// The model's clock, in ms since the epoch: the wall clock in a network
+    /// server, a simulated one (moved on only to the next timer when nothing
+    /// else is ready) in the simulator, so runs stay deterministic.
+    virtual std::int64_t nowMs() const = 0;
+    /// Queues `fn` as stage `ref` once nowMs() has reached `dueMs` (at once when
+    /// it has), with the origin of the request being handled: the broker's timers
+    /// (a delayed message's delivery time).
+    void postAt(std::int64_t dueMs, const StageRef& ref, Continuation fn) {
+        enqueueAt(dueMs, ref, current_, std::move(fn));
+    }
     /// Whether the topic and schema id of posted stages are read by anyone
     /// (a race explorer, a recorded schedule, a log). True unless an
     /// implementation knows better.
@@ -69,6 +80,8 @@ protected:
     /// names are views valid during the call: keptStage copies them when
     /// keepsStageNames(). `fn` is the post's own, moved once, into place.
     virtual void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) = 0;
+    /// The same, once nowMs() reaches `dueMs`.
+    virtual void enqueueAt(std::int64_t dueMs, const StageRef& ref, const Origin& origin, Continuation&& fn) = 0;
     /// The Stage kept for `ref`, built in place by an implementation that keeps one.
     void keptStage(Stage& into, const StageRef& ref, const Origin& origin) const {
         into.kind = ref.kind;

@@ -9,6 +9,7 @@ std::string_view to_string_view(StageKind kind) {
         case StageKind::registryRead: return "registry read";
         case StageKind::registryWrite: return "registry write";
         case StageKind::subscribe: return "subscribe";
+        case StageKind::delivery: return "delivery";
     }
     return "unknown stage";
 }

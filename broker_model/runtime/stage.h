@@ -17,11 +17,12 @@ enum class StageKind : std::uint8_t {
     registryRead,   // the schema locator and history read (§4.11)
     registryWrite,  // the conditional write of a new version or a delete marker (§4.11)
     subscribe,      // attaching a consumer to its subscription (§2.1)
+    delivery,       // a delayed message's delivery time is reached (DelayedDeliveryTracker's timer, issue 41)
 };
 
 inline constexpr StageKind kAllStageKinds[] = {StageKind::topicLoad, StageKind::schemaLookup,
                                                StageKind::registryRead, StageKind::registryWrite,
-                                               StageKind::subscribe};
+                                               StageKind::subscribe, StageKind::delivery};
 
 /// "topic load", "schema lookup", "registry read", "registry write", "subscribe".
 std::string_view to_string_view(StageKind kind);

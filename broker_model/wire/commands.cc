@@ -398,6 +398,14 @@ PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uin
     return out;
 }
 
+PooledCommand activeConsumerChange(std::uint64_t consumerId, bool isActive) {
+    PooledCommand out;
+    out->set_type(T::ACTIVE_CONSUMER_CHANGE);
+    out->mutable_active_consumer_change()->set_consumer_id(consumerId);
+    out->mutable_active_consumer_change()->set_is_active(isActive);
+    return out;
+}
+
 PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId) {
     PooledCommand out;
     out->set_type(T::ACK_RESPONSE);

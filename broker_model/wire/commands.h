@@ -99,6 +99,8 @@ PooledCommand getOrCreateSchemaResponseError(std::uint64_t requestId, pulsar::pr
 /// (Commands.newMessageCommand sets it always, from Consumer's partitionIdx).
 PooledCommand message(std::uint64_t consumerId, std::uint64_t ledgerId, std::uint64_t entryId,
                     std::uint32_t redeliveryCount, int partition = -1);
+/// ACTIVE_CONSUMER_CHANGE (CommandActiveConsumerChange).
+PooledCommand activeConsumerChange(std::uint64_t consumerId, bool isActive);
 PooledCommand ackResponse(std::uint64_t consumerId, std::uint64_t requestId);
 PooledCommand ackResponseError(std::uint64_t consumerId, std::uint64_t requestId, pulsar::proto::ServerError code,
                              const std::string& message);

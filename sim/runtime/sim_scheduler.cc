@@ -99,8 +99,32 @@ std::vector<const Stage*> SimScheduler::ready() const {
     return out;
 }
 
+void SimScheduler::enqueueAt(std::int64_t dueMs, const StageRef& ref, const Origin& origin, Continuation&& fn) {
+    if (dueMs <= nowMs_) {
+        enqueue(ref, origin, std::move(fn));
+        return;
+    }
+    auto& timer = timers_.emplace(dueMs, Timer{})->second;
+    timer.stage.kind = ref.kind;
+    timer.stage.topic = ref.topic;
+    timer.stage.schemaId = ref.schemaId;
+    timer.origin = origin;
+    timer.fn = std::move(fn);
+}
+
+bool SimScheduler::fireTimers() {
+    if (timers_.empty()) return false;
+    nowMs_ = timers_.begin()->first;
+    while (!timers_.empty() && timers_.begin()->first <= nowMs_) {
+        auto node = timers_.extract(timers_.begin());
+        auto& t = node.mapped();
+        enqueue(StageRef{t.stage.kind, t.stage.topic, t.stage.schemaId}, t.origin, std::move(t.fn));
+    }
+    return true;
+}
+
 bool SimScheduler::runOne() {
-    if (ready_.empty()) return false;
+    if (ready_.empty() && !fireTimers()) return false;
     std::size_t i = 0;
     if (chooser_ != &fifo_) {  // asked even with one ready, so a scripted schedule stays aligned
         i = chooser_->choose(ready());
@@ -118,8 +142,9 @@ std::size_t SimScheduler::runUntilIdle() {
 }
 
 std::size_t SimScheduler::discardPending() {
-    auto n = ready_.size();
+    auto n = ready_.size() + timers_.size();
     ready_.clear();
+    timers_.clear();
     return n;
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,9 @@ public:
     /// Runs until nothing is ready. Returns how many ran.
     std::size_t runUntilIdle();
     std::size_t discardPending() override;
+    /// The simulated clock: 0 at the start, moved on to a timer's due time only
+    /// when nothing else is ready (runOne).
+    std::int64_t nowMs() const override { return nowMs_; }
 
     /// Total continuations run since construction.
     std::size_t executed() const { return executed_; }
@@ -100,6 +104,9 @@ private:
     };
     void run(std::size_t index);
     void enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) override;
+    void enqueueAt(std::int64_t dueMs, const StageRef& ref, const Origin& origin, Continuation&& fn) override;
+    /// Nothing ready: the clock moves to the earliest timer, whose continuations become ready.
+    bool fireTimers();
 
     FifoChooser fifo_;
     Chooser* chooser_;
@@ -119,6 +126,13 @@ private:
     std::uint64_t nextSeq_ = 0;
     bool tracking_ = false;
     race::Footprint footprint_;
+    struct Timer {
+        Stage stage;  // kind and names, copied when posted
+        Origin origin;
+        Continuation fn;
+    };
+    std::int64_t nowMs_ = 0;
+    std::multimap<std::int64_t, Timer> timers_;  // by due time, then posting order
 };
 
 /// "fifo" / "random" -> the mode; nullopt for anything else.

@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <algorithm>
 #include <vector>
 #include <spdlog/spdlog.h>
 
@@ -14,6 +15,19 @@ namespace cnx::serve {
 
 namespace asio = boost::asio;
 using pulsar::proto::BaseCommand;
+
+namespace {
+
+// The broker's channel stops being writable past Netty's high-water mark of
+// bytes not yet written and becomes writable again below the low one; its
+// dispatchers then read no batch for that consumer (Consumer.isWritable,
+// PersistentDispatcherSingleActiveConsumer.calculateToRead). The marks here: a
+// quarter of --max-queued-bytes (at most 1 MiB) and half of that, so a peer
+// that reads is paused long before the hard bound closes one that does not.
+std::size_t highWater(std::size_t maxQueued) { return std::min<std::size_t>(maxQueued / 4, 1024 * 1024); }
+std::size_t lowWater(std::size_t maxQueued) { return highWater(maxQueued) / 2; }
+
+}  // namespace
 
 Connection::Connection(Server& server, asio::ip::tcp::socket socket)
     : server_(server), socket_(std::move(socket)), keepAlive_(server.io_), heldTimer_(server.io_) {
@@ -209,6 +223,10 @@ void Connection::queue(std::string frame) {
         return;
     }
     writeQueue_.push_back(std::move(frame));
+    if (!paused_ && queuedBytes_ > highWater(server_.options_.maxQueuedBytes)) {
+        paused_ = true;
+        if (cnx_) cnx_->setWritable(false);  // a flag only: safe from inside the ServerCnx
+    }
     if (!writing_) write();
 }
 
@@ -231,9 +249,18 @@ void Connection::write() {
             self->writeQueue_.pop_front();
         }
         self->writing_ = false;
+        self->wrote_ = true;
+        self->resumeIfDrained();  // may queue frames, and start writing them
+        if (self->closed_ || self->writing_) return;
         if (!self->writeQueue_.empty()) self->write();
         else if (self->draining_) self->close(self->drainReason_);
     });
+}
+
+void Connection::resumeIfDrained() {
+    if (!paused_ || closing_ || queuedBytes_ > lowWater(server_.options_.maxQueuedBytes)) return;
+    paused_ = false;
+    if (cnx_) cnx_->setWritable(true);  // the topics dispatch what waited, into queue()
 }
 
 void Connection::armKeepAlive() {
@@ -249,6 +276,14 @@ void Connection::onKeepAlive() {
         close(drainReason_ + " (unsent frames dropped)");
         return;
     }
+    // Frames wait and none was written for two intervals: the peer stopped
+    // reading (a peer that reads slowly makes progress and is only paused).
+    if (writeQueue_.empty() || wrote_) stalledIntervals_ = 0;
+    else if (++stalledIntervals_ >= 2) {
+        close("the peer does not read: nothing written for two keep-alive intervals");
+        return;
+    }
+    wrote_ = false;
     if (heard_) {
         heard_ = false;
         silentIntervals_ = 0;

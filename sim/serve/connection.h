@@ -2,9 +2,12 @@
 // One accepted TCP connection of `cnxsim serve` (server.h): reads feed a
 // wire::FrameStream, each decoded frame goes to the connection's ServerCnx
 // (after the server's faults, fault.h, have had their say), and what the
-// ServerCnx sends is queued and written in order. A stream error, a refusal
-// by the ServerCnx, a full write queue or two keep-alive intervals of silence
-// close this connection only; when the broker drops it (a restart) it closes
+// ServerCnx sends is queued and written in order. Past a high-water mark of
+// queued bytes the ServerCnx is told it is not writable (dispatch to its
+// consumers pauses) until the queue drains below the low-water mark. A stream
+// error, a refusal by the ServerCnx, a full write queue (--max-queued-bytes,
+// far above the mark), two keep-alive intervals with frames queued and none
+// written, or two of silence close this connection only; when the broker drops it (a restart) it closes
 // once what was queued has been written.
 
 #include <boost/asio/ip/tcp.hpp>
@@ -57,6 +60,8 @@ private:
     /// The ServerCnx's Sender: appends a frame to the write queue.
     void queue(std::string frame);
     void write();
+    /// Below the low-water mark after a pause: the ServerCnx is writable again.
+    void resumeIfDrained();
     /// Counts the stream's buffer in the server's incomplete-frame total; false
     /// (the connection is closed) when this connection takes it over the bound.
     bool accountIncomplete();
@@ -85,6 +90,9 @@ private:
     std::string drainReason_;
     bool heard_ = false;       // bytes came in since the last keep-alive tick
     int silentIntervals_ = 0;  // keep-alive ticks without a byte in
+    bool paused_ = false;      // over the high-water mark: the ServerCnx is not writable
+    bool wrote_ = false;       // a write completed since the last keep-alive tick
+    int stalledIntervals_ = 0; // keep-alive ticks with frames queued and none written
 };
 
 }  // namespace cnx::serve

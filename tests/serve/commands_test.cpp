@@ -409,6 +409,12 @@ TEST_CASE("REDELIVER on Exclusive and Failover: the entry comes back with redeli
     auto name = openProducer(p.client, topic, 1, 1);
     auto type = GENERATE(CommandSubscribe::Exclusive, CommandSubscribe::Failover);
     subscribeOk(c.client, subscribe(topic, "sub", 3, 2, type, CommandSubscribe::Earliest));
+    if (type == CommandSubscribe::Failover) {  // a Failover consumer is told it is active (issue 41 item 11)
+        auto notice = c.client.readFrame();
+        REQUIRE(notice.has_value());
+        REQUIRE(notice->command.type() == BaseCommand::ACTIVE_CONSUMER_CHANGE);
+        CHECK(notice->command.active_consumer_change().is_active());
+    }
     auto id = sendOne(p.client, 1, metadata(name, 0), "once");
     c.client.send(flow(3, 10));
     auto first = c.client.readFrame();
@@ -612,4 +618,61 @@ TEST_CASE("GET_TOPICS_OF_NAMESPACE past the frame limit is refused in a frame wi
     CHECK(answer->command.error().request_id() == 9000);
     CHECK_THAT(answer->command.error().message(), Catch::Contains("frame limit"));
     CHECK(s.client.call(ping()).type() == BaseCommand::PONG);  // the connection stays
+}
+
+// Issue 41 item 15: a consumer that reads normally is never closed as one that
+// "does not read", however much its permits let the broker dispatch at once:
+// past a high-water mark of bytes waiting to go to the peer, dispatch to it
+// pauses and resumes once they drain (the broker's dispatchers read one entry
+// at a time for a connection that is not writable, Consumer.isWritable).
+// Before: the whole backlog was queued at once and the connection closed by
+// --max-queued-bytes.
+TEST_CASE("a consumer whose permits cover more than --max-queued-bytes gets every message, paused not closed",
+          "[serve][commands][issue41]") {
+    ServeProcess server({"--max-queued-bytes", "1048576", "-v"});
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/large-backlog";
+    auto name = openProducer(p.client, topic, 1, 1);
+    constexpr int kMessages = 12;
+    const std::string big(200 * 1024, 'b');  // 12 x 200 KiB: 2.4 MiB, over the 1 MiB bound
+    for (std::uint64_t seq = 0; seq < kMessages; ++seq) sendOne(p.client, 1, metadata(name, seq), big);
+    subscribeOk(c.client, subscribe(topic, "backlog", 5, 2, CommandSubscribe::Exclusive, CommandSubscribe::Earliest));
+    c.client.send(flow(5, 1000));
+    for (std::uint64_t i = 0; i < kMessages; ++i) {
+        auto f = c.client.readFrame(10s);
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        CHECK(f->command.message().message_id().entryid() == i);
+        CHECK(f->payload.size() == big.size());
+    }
+    CHECK(c.client.call(ping()).type() == BaseCommand::PONG);  // still connected
+    CHECK(server.stop() == 0);
+}
+
+// Issue 41 item 14: a Shared subscription holds a message until its
+// deliver_at_time (a timer on serve's clock fires it); the one after it goes first.
+TEST_CASE("a delayed message comes after the later one on a Shared subscription", "[serve][commands][issue41]") {
+    ServeProcess server;
+    REQUIRE(server.port() != 0);
+    Session p(server), c(server);
+    const std::string topic = "persistent://public/default/delayed";
+    auto name = openProducer(p.client, topic, 1, 1);
+    auto delayed = metadata(name, 0);
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch()).count();
+    delayed.set_deliver_at_time(now + 300);
+    sendOne(p.client, 1, delayed, "later");
+    sendOne(p.client, 1, metadata(name, 1), "now");
+    subscribeOk(c.client, subscribe(topic, "shared", 5, 2, CommandSubscribe::Shared, CommandSubscribe::Earliest));
+    c.client.send(flow(5, 10));
+    std::vector<std::string> got;
+    for (int i = 0; i < 2; ++i) {
+        auto f = c.client.readFrame(10s);
+        REQUIRE(f.has_value());
+        REQUIRE(f->command.type() == BaseCommand::MESSAGE);
+        got.push_back(f->payload);
+    }
+    CHECK(got == std::vector<std::string>{"now", "later"});
+    CHECK(server.stop() == 0);
 }
