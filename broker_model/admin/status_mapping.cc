@@ -26,6 +26,7 @@ int adminStatusOf(const BehaviourProfile& profile, AdminEndpoint endpoint, Refus
         case RefusalKind::producerFenced:
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy:
+        case RefusalKind::topicTerminated:
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:
         case RefusalKind::producerNotFound:

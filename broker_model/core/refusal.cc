@@ -16,6 +16,7 @@ std::string_view to_string_view(RefusalKind kind) {
         case RefusalKind::producerFenced: return "producerFenced";
         case RefusalKind::subscriptionBusy: return "subscriptionBusy";
         case RefusalKind::consumerBusy: return "consumerBusy";
+        case RefusalKind::topicTerminated: return "topicTerminated";
         case RefusalKind::invalidTopicName: return "invalidTopicName";
         case RefusalKind::requestPending: return "requestPending";
         case RefusalKind::producerNotFound: return "producerNotFound";
@@ -43,6 +44,7 @@ ServerError serverErrorOf(RefusalKind kind) {
         case RefusalKind::producerFenced: return pulsar::proto::ProducerFenced;
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy: return pulsar::proto::ConsumerBusy;
+        case RefusalKind::topicTerminated: return pulsar::proto::TopicTerminatedError;
         case RefusalKind::invalidTopicName: return pulsar::proto::InvalidTopicName;
         case RefusalKind::producerNotFound: return pulsar::proto::NotAllowedError;
     }
@@ -63,6 +65,8 @@ std::string_view exceptionClassOf(RefusalKind kind) {
         case RefusalKind::producerFenced: return "org.apache.pulsar.broker.service.BrokerServiceException$ProducerFencedException";
         case RefusalKind::subscriptionBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionBusyException";
         case RefusalKind::consumerBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$ConsumerBusyException";
+        case RefusalKind::topicTerminated:
+            return "org.apache.pulsar.broker.service.BrokerServiceException$TopicTerminatedException";
         case RefusalKind::checkerError:  // the thrown class varies: BrokerError carries it
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:

@@ -30,6 +30,7 @@ enum class RefusalKind {
     producerFenced,        // ProducerFencedException: exclusive access refused
     subscriptionBusy,      // SubscriptionBusyException: a different subscription type is active
     consumerBusy,          // ConsumerBusyException: the exclusive subscription has a consumer
+    topicTerminated,       // TopicTerminatedException: the topic was terminated (admin terminate)
     // --- the connection's own answers (no exception behind them) ---
     invalidTopicName,      // the topic name does not parse
     requestPending,        // a producer/consumer with that id is still being created (ServiceNotReady)
@@ -44,7 +45,7 @@ inline constexpr std::array kAllRefusalKinds{
     RefusalKind::invalidSchemaData,    RefusalKind::schemaNotFound,      RefusalKind::topicNotFound,
     RefusalKind::topicFenced,          RefusalKind::subscriptionNotFound, RefusalKind::producerNameTaken,
     RefusalKind::producerBusy,         RefusalKind::producerFenced,      RefusalKind::subscriptionBusy,
-    RefusalKind::consumerBusy,         RefusalKind::invalidTopicName,    RefusalKind::requestPending,
+    RefusalKind::consumerBusy,         RefusalKind::topicTerminated,     RefusalKind::invalidTopicName,    RefusalKind::requestPending,
     RefusalKind::producerNotFound,     RefusalKind::emptySchemaVersion,  RefusalKind::schemaOrTopicNotFound,
 };
 
