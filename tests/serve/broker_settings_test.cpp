@@ -17,21 +17,6 @@ using namespace serve_test::cmd;
 
 namespace {
 
-BaseCommand lookup(const std::string& topic, std::uint64_t requestId, const std::string& listener = "") {
-    auto c = command(BaseCommand::LOOKUP);
-    c.mutable_lookuptopic()->set_topic(topic);
-    c.mutable_lookuptopic()->set_request_id(requestId);
-    if (!listener.empty()) c.mutable_lookuptopic()->set_advertised_listener_name(listener);
-    return c;
-}
-
-BaseCommand consumerStats(std::uint64_t consumerId, std::uint64_t requestId) {
-    auto c = command(BaseCommand::CONSUMER_STATS);
-    c.mutable_consumerstats()->set_consumer_id(consumerId);
-    c.mutable_consumerstats()->set_request_id(requestId);
-    return c;
-}
-
 /// The port after `prefix` in the ready line (0 when the line does not start so).
 std::uint16_t portAfter(const std::string& line, const std::string& prefix) {
     if (line.rfind(prefix, 0) != 0) return 0;
@@ -104,7 +89,7 @@ TEST_CASE("advertisedAddress is what LOOKUP answers, binary and HTTP", "[serve][
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("--bind takes a host name", "[serve][issue41]") {
+TEST_CASE("serve --bind takes a host name", "[serve][issue41]") {
     ServeProcess server({"--bind", "localhost"});
     auto port = portAfter(server.readyLine(), "ready: pulsar://localhost:");
     REQUIRE(port != 0);
