@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -109,6 +111,22 @@ public:
     AdminResponse getPartitionedMetadata(const TopicName& topic) const;
     /// DELETE …/{topic}/partitions: 204; 404 when not partitioned; the schema as deleteTopic.
     AdminResponse deletePartitionedTopic(const TopicName& topic, bool force, bool deleteSchema);
+
+    // Lookup, topic stats and lifecycle, namespace grants (admin_topic_api.cc, issue 41).
+    /// GET /lookup/v2/topic/{domain}/{tenant}/{ns}/{topic} (TopicLookupBase): LookupData
+    /// JSON; 404 "Topic not found." when it does not exist and may not be auto-created;
+    /// 500 for a listener the broker does not have.
+    AdminResponse lookupTopic(const TopicName& topic, std::string_view listenerName) const;
+    /// GET …/{topic}/stats: a subset of TopicStats (publishers, subscriptions and their
+    /// consumers, as the model holds them); 404 "Topic not found".
+    AdminResponse topicStats(const TopicName& topic);
+    /// POST …/{topic}/terminate: the last message id; 405 for a partitioned topic, 404 when missing.
+    AdminResponse terminateTopic(const TopicName& topic);
+    /// POST /admin/v2/namespaces/{tenant}/{ns}/permissions/{role}: stores the grant, 204.
+    AdminResponse grantNamespacePermission(const std::string& ns, const std::string& role,
+                                           const std::vector<std::string>& actions);
+    /// An endpoint Pulsar has and the model does not: 501 with `not modelled: #41 (what)`.
+    AdminResponse notModelled(const std::string& what) const;
 
 private:
     std::string schemaIdOf(const TopicName& topic) const;

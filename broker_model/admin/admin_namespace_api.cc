@@ -146,6 +146,8 @@ AdminResponse AdminApi::getNamespacePolicies(const std::string& ns) const {
     // Newer brokers fill an unset flag with the broker's value before answering.
     body["is_allow_auto_update_schema"] =
         p.is_allow_auto_update_schema.value_or(store.broker.isAllowAutoUpdateSchemaEnabled);
+    if (p.max_producers_per_topic) body["max_producers_per_topic"] = *p.max_producers_per_topic;
+    if (!p.namespace_auth.empty()) body["auth_policies"] = {{"namespace_auth", p.namespace_auth}};
     trace->add("§5.2", "get policies", [&] { return ns + ": the schema fields the model keeps"; });
     return AdminResponse::success(trace, 200, body);
 }
@@ -206,6 +208,11 @@ AdminResponse AdminApi::getNamespacePolicy(const std::string& ns, std::string_vi
                    (p.is_allow_auto_update_schema ? "" : " (unset: the broker's isAllowAutoUpdateSchemaEnabled)");
         });
         return AdminResponse::success(trace, 200, value);
+    }
+    if (field == "max_producers_per_topic") {
+        // NamespacesBase.getMaxProducersPerTopic: an Integer, null (204) when unset.
+        if (!p.max_producers_per_topic) return noContent(trace);
+        return AdminResponse::success(trace, 200, *p.max_producers_per_topic);
     }
     if (field == "schema_validation_enforced") {
         bool value = p.schema_validation_enforced;

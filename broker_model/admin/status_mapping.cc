@@ -27,6 +27,7 @@ int adminStatusOf(const BehaviourProfile& profile, AdminEndpoint endpoint, Refus
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy:
         case RefusalKind::consumerAssign:
+        case RefusalKind::topicTerminated:
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:
         case RefusalKind::producerNotFound:

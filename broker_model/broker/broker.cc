@@ -59,6 +59,39 @@ void Broker::reset(const BehaviourProfile& profile) {
     applyConfig();
 }
 
+void Broker::setListenAddress(ListenAddress address) {
+    bool v6 = address.host.find(':') != std::string::npos;
+    serviceUrl_ = "pulsar://" + (v6 ? "[" + address.host + "]" : address.host) + ":" + std::to_string(address.port);
+    listenAddress_ = std::move(address);
+}
+
+// PulsarService.brokerUrl / webAddress: ServiceConfigurationUtils.getInternalListener
+// (advertisedAddress, else the host's name; cnxsim: the address it listens on),
+// and NamespaceService.findBrokerServiceUrl for a named listener.
+std::variant<LookupData, std::string> Broker::lookupData(std::string_view listenerName) const {
+    const auto& config = policies_.broker;
+    std::string host = config.advertisedAddress.empty() ? listenAddress_.host : config.advertisedAddress;
+    if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    LookupData data;
+    data.brokerUrl = listenAddress_.port != 0 ? "pulsar://" + host + ":" + std::to_string(listenAddress_.port) : serviceUrl_;
+    data.httpUrl = "http://" + host + ":" + std::to_string(listenAddress_.webPort);
+    auto parsed = parseAdvertisedListeners(config.advertisedListeners, config.internalListenerName);
+    if (auto* e = std::get_if<std::string>(&parsed)) return *e;  // refused at start-up; never reached by a served broker
+    const auto& listeners = std::get<AdvertisedListeners>(parsed);
+    auto pick = [&](const AdvertisedListener& l) {
+        if (l.brokerUrl) data.brokerUrl = *l.brokerUrl;
+        data.brokerUrlTls = l.brokerUrlTls;
+    };
+    if (!listenerName.empty()) {
+        auto it = listeners.byName.find(listenerName);
+        if (it == listeners.byName.end()) return "the broker do not have " + std::string(listenerName) + " listener";
+        pick(it->second);
+        return data;
+    }
+    if (auto internal = listeners.byName.find(listeners.internal); internal != listeners.byName.end()) pick(internal->second);
+    return data;
+}
+
 Topic* Broker::findTopic(const TopicName& name) { return findTopic(name.toString()); }
 
 Topic* Broker::findTopic(const std::string& fullName) {
@@ -148,6 +181,13 @@ void Broker::deleteTopicState(const TopicName& name) {
     for (int i = 0; i < n; ++i) drop(name.partition(i));
     partitioned_.erase(name.toString());
     drop(name);
+}
+
+Position Broker::terminate(Topic& topic) {
+    ledger(topic.name()).terminated = true;
+    // PersistentTopic.terminate: once the ledger is terminated every producer is disconnected.
+    for (auto* c : connections_.snapshot()) c->closeProducers(topic.name());
+    return topic.lastPosition();
 }
 
 std::vector<std::string> Broker::topicsOfNamespace(const std::string& ns, bool persistent, bool nonPersistent) const {

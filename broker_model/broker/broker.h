@@ -9,12 +9,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "broker_model/broker/cluster_metadata.h"
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/broker/message_log.h"
 #include "broker_model/runtime/scheduler.h"
+#include "broker_model/policy/advertised_listeners.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/registry/schema_registry.h"
@@ -28,6 +30,7 @@ struct ManagedLedgerState {
     std::map<std::string, std::string> durableCursors;  // subscription -> subType
     MessageLog log;                                     // the entries, as sent
     std::map<std::string, Cursor> cursorState;          // durable subscription -> acknowledged state
+    bool terminated = false;                            // admin terminate: no more producers or entries
 };
 
 class Broker {
@@ -113,6 +116,11 @@ public:
     /// Removes a topic and its stored data (admin delete); attached producers
     /// and consumers are closed first, as `unload` closes them. The schema: §3.6.
     void deleteTopicState(const TopicName& name);
+    /// Terminates a persistent topic (PersistentTopic.terminate): its managed
+    /// ledger takes no more entries, its producers are closed (CLOSE_PRODUCER)
+    /// and new ones refused with TopicTerminated. The last entry's position
+    /// (entry id -1 as unsigned when the log is empty).
+    Position terminate(Topic& topic);
 
     ManagedLedgerState& ledger(const TopicName& name);
     /// What every topic's message log holds, against the bound below.
@@ -132,6 +140,20 @@ public:
     /// a LOOKUP (a server sets it once it listens; empty in the simulator).
     const std::string& serviceUrl() const { return serviceUrl_; }
     void setServiceUrl(std::string url) { serviceUrl_ = std::move(url); }
+    /// Where a server listens: the host it was given (--bind), its binary and web ports.
+    struct ListenAddress {
+        std::string host;
+        std::uint16_t port = 0;
+        std::uint16_t webPort = 0;
+    };
+    /// Sets the listen address, and serviceUrl() to `pulsar://host:port`.
+    void setListenAddress(ListenAddress address);
+    /// What a lookup of a topic this broker owns answers (NamespaceService,
+    /// PulsarService.brokerUrl): the internal listener's URLs when
+    /// `advertisedListeners` is set, else `advertisedAddress` (or the listen
+    /// host) with the ports; for `listenerName` (non-empty) that listener's, or
+    /// the refusal text when the broker does not have it.
+    std::variant<LookupData, std::string> lookupData(std::string_view listenerName) const;
     /// Full names of the topics of `tenant/namespace` (loaded, declared, or with
     /// stored state; a partitioned topic as its partitions), sorted, of the
     /// persistent and/or non-persistent domain.
@@ -159,6 +181,7 @@ private:
     std::uint64_t lastConnectionId_ = 0;
     std::uint64_t lastLedgerId_ = 0;
     std::string serviceUrl_;
+    ListenAddress listenAddress_;
     ConnectionRegistry connections_;
     bool tearingDown_ = false;
 };

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "broker_model/broker/message_log.h"
@@ -20,9 +21,13 @@ class BrokerConnection {
 public:
     virtual ~BrokerConnection() = default;
     virtual std::uint64_t id() const = 0;
+    /// The client_version its CONNECT gave (topic stats' clientVersion).
+    virtual const std::string& clientVersion() const = 0;
     /// Closes this connection's producers and consumers on `base` and its
     /// partitions, telling the client with CLOSE_PRODUCER / CLOSE_CONSUMER.
     virtual void closeTopic(const TopicName& base) = 0;
+    /// Closes this connection's producers on `topic` (that topic only) the same way.
+    virtual void closeProducers(const TopicName& topic) = 0;
     /// Closes every producer and consumer of the connection the same way.
     virtual void closeAll() = 0;
     /// Closes one consumer the same way (a SEEK on its subscription).

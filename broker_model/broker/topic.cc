@@ -190,6 +190,14 @@ void Topic::checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrate
 std::optional<BrokerError> Topic::addProducer(const AttachedProducer& producer) {
     touched(true);
     if (fenced_) return fencedError();
+    // PersistentTopic.addProducer: a terminated ledger, then the producer limit
+    // (AbstractTopic.internalAddProducer / isProducersExceeded).
+    if (const auto* ledger = persistent() ? broker_.findLedger(name_) : nullptr; ledger && ledger->terminated)
+        return busy(RefusalKind::topicTerminated, "Topic was already terminated");
+    if (auto limit = broker_.policies().namespaceOf(name_).max_producers_per_topic; limit && *limit > 0) {
+        auto users = std::count_if(producers_.begin(), producers_.end(), [](const AttachedProducer& p) { return !p.replicator; });
+        if (users >= *limit) return busy(RefusalKind::producerBusy, "Topic reached max producers limit");
+    }
     if (producerNames_.count(producer.name)) {
         return busy(RefusalKind::producerNameTaken,
                     "Producer with name '" + producer.name + "' is already connected to topic '" + name_.toString() +
@@ -444,6 +452,15 @@ std::optional<Position> Topic::publish(std::size_t bytes, const pulsar::proto::M
     auto position = l->append(metadata, payload, held);
     for (auto& [_, sub] : subscriptions_) dispatch(sub);
     return position;
+}
+
+std::uint64_t Topic::backlogOf(const Subscription& sub) const {
+    touched(false);
+    const auto& c = sub.cursor;
+    std::uint64_t end = log().size();
+    if (c.markDelete >= end) return 0;
+    auto acked = std::count_if(c.acked.lower_bound(c.markDelete), c.acked.end(), [end](std::uint64_t id) { return id < end; });
+    return end - c.markDelete - static_cast<std::uint64_t>(acked);
 }
 
 }  // namespace cnx

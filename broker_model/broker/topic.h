@@ -197,6 +197,8 @@ public:
         return subscriptions_;
     }
     int consumerCount() const;
+    /// Entries of the log `sub` has not acknowledged (msgBacklog in stats).
+    std::uint64_t backlogOf(const Subscription& sub) const;
     bool hasSubscription(const std::string& name) const {
         touched(false);
         return subscriptions_.count(name) > 0;

@@ -17,6 +17,7 @@ std::string_view to_string_view(RefusalKind kind) {
         case RefusalKind::subscriptionBusy: return "subscriptionBusy";
         case RefusalKind::consumerBusy: return "consumerBusy";
         case RefusalKind::consumerAssign: return "consumerAssign";
+        case RefusalKind::topicTerminated: return "topicTerminated";
         case RefusalKind::invalidTopicName: return "invalidTopicName";
         case RefusalKind::requestPending: return "requestPending";
         case RefusalKind::producerNotFound: return "producerNotFound";
@@ -48,6 +49,7 @@ ServerError serverErrorOf(RefusalKind kind) {
         case RefusalKind::subscriptionBusy:
         case RefusalKind::consumerBusy: return pulsar::proto::ConsumerBusy;
         case RefusalKind::consumerAssign: return pulsar::proto::ConsumerAssignError;  // ServerCnx: ConsumerAssignException
+        case RefusalKind::topicTerminated: return pulsar::proto::TopicTerminatedError;
         case RefusalKind::invalidTopicName: return pulsar::proto::InvalidTopicName;
         case RefusalKind::producerNotFound:
         case RefusalKind::notAllowed: return pulsar::proto::NotAllowedError;
@@ -72,6 +74,8 @@ std::string_view exceptionClassOf(RefusalKind kind) {
         case RefusalKind::subscriptionBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$SubscriptionBusyException";
         case RefusalKind::consumerBusy: return "org.apache.pulsar.broker.service.BrokerServiceException$ConsumerBusyException";
         case RefusalKind::consumerAssign: return "org.apache.pulsar.broker.service.BrokerServiceException$ConsumerAssignException";
+        case RefusalKind::topicTerminated:
+            return "org.apache.pulsar.broker.service.BrokerServiceException$TopicTerminatedException";
         case RefusalKind::checkerError:  // the thrown class varies: BrokerError carries it
         case RefusalKind::invalidTopicName:
         case RefusalKind::requestPending:

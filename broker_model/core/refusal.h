@@ -31,6 +31,7 @@ enum class RefusalKind {
     subscriptionBusy,      // SubscriptionBusyException: a different subscription type is active
     consumerBusy,          // ConsumerBusyException: the exclusive subscription has a consumer
     consumerAssign,        // ConsumerAssignException: a Key_Shared consumer's hash ranges cannot be assigned
+    topicTerminated,       // TopicTerminatedException: the topic was terminated (admin terminate)
     // --- the connection's own answers (no exception behind them) ---
     invalidTopicName,      // the topic name does not parse
     requestPending,        // a producer/consumer with that id is still being created (ServiceNotReady)
@@ -48,7 +49,8 @@ inline constexpr std::array kAllRefusalKinds{
     RefusalKind::invalidSchemaData,    RefusalKind::schemaNotFound,      RefusalKind::topicNotFound,
     RefusalKind::topicFenced,          RefusalKind::subscriptionNotFound, RefusalKind::producerNameTaken,
     RefusalKind::producerBusy,         RefusalKind::producerFenced,      RefusalKind::subscriptionBusy,
-    RefusalKind::consumerBusy,         RefusalKind::consumerAssign,      RefusalKind::invalidTopicName,    RefusalKind::requestPending,
+    RefusalKind::consumerBusy,         RefusalKind::consumerAssign,      RefusalKind::topicTerminated,
+    RefusalKind::invalidTopicName,     RefusalKind::requestPending,
     RefusalKind::producerNotFound,     RefusalKind::emptySchemaVersion,  RefusalKind::schemaOrTopicNotFound,
     RefusalKind::notAllowed,           RefusalKind::subscriptionNameEmpty,
 };

@@ -1,6 +1,11 @@
 #include "broker_model/policy/policies.h"
 
 #include <array>
+#include <charconv>
+
+#include <limits>
+
+#include "broker_model/policy/advertised_listeners.h"
 
 namespace cnx {
 namespace {
@@ -29,20 +34,44 @@ std::optional<std::string> setStrategy(CompatibilityStrategy& out, std::string_v
     return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 12> kBrokerKeys{
+// Commands.MESSAGE_SIZE_FRAME_PADDING, added to maxMessageSize by the frame decoder.
+constexpr long long kFramePadding = 10 * 1024;
+constexpr long long kMaxMessageSizeLimit = std::numeric_limits<int>::max() - kFramePadding;
+
+std::optional<std::string> setText(std::string& out, std::string_view value) {
+    out = std::string(value);
+    return std::nullopt;
+}
+
+// ServiceConfiguration.maxMessageSize is an int; the frame decoder adds
+// Commands.MESSAGE_SIZE_FRAME_PADDING (10 KiB) to it, so a value whose sum
+// passes an int could not be a frame length.
+std::optional<std::string> setMaxMessageSize(int& out, std::string_view key, std::string_view value) {
+    long long n = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || p != value.data() + value.size() || n < 1 || n > kMaxMessageSizeLimit)
+        return expected(key, "a number of bytes from 1 to " + std::to_string(kMaxMessageSizeLimit), value);
+    out = static_cast<int>(n);
+    return std::nullopt;
+}
+
+constexpr std::array<std::string_view, 16> kBrokerKeys{
     "isSchemaValidationEnforced",     "schemaCompatibilityStrategy",
     "systemTopicSchemaCompatibilityStrategy", "isAllowAutoUpdateSchemaEnabled",
     "replicatorPrefix",               "topicLevelPoliciesEnabled",
     "systemTopicEnabled",             "schemaJsonAllowLegacyJacksonFormat",
     "allowAutoTopicCreation",         "allowAutoSubscriptionCreation",
     "acknowledgmentAtBatchIndexLevelEnabled", "delayedDeliveryEnabled",
+    "maxMessageSize",                 "advertisedAddress",
+    "advertisedListeners",            "internalListenerName",
 };
 
-constexpr std::array<std::string_view, 4> kNamespaceFields{
+constexpr std::array<std::string_view, 5> kNamespaceFields{
     "schema_compatibility_strategy",
     "schema_auto_update_compatibility_strategy",
     "is_allow_auto_update_schema",
     "schema_validation_enforced",
+    "max_producers_per_topic",
 };
 
 constexpr std::array<std::string_view, 4> kTopicFields{
@@ -73,6 +102,14 @@ std::optional<std::string> BrokerConfig::set(std::string_view key, std::string_v
     if (key == "acknowledgmentAtBatchIndexLevelEnabled")
         return setBool(acknowledgmentAtBatchIndexLevelEnabled, key, value);
     if (key == "delayedDeliveryEnabled") return setBool(delayedDeliveryEnabled, key, value);
+    if (key == "maxMessageSize") return setMaxMessageSize(maxMessageSize, key, value);
+    if (key == "advertisedAddress") return setText(advertisedAddress, value);
+    if (key == "advertisedListeners") {
+        // MultipleListenerValidator: every entry is `name:url`; a broker refuses to start otherwise.
+        if (auto bad = advertisedListenersProblem(value, {})) return std::string(key) + ": " + *bad;
+        return setText(advertisedListeners, value);
+    }
+    if (key == "internalListenerName") return setText(internalListenerName, value);
     return "unknown broker configuration key '" + std::string(key) + "'";
 }
 
@@ -87,6 +124,19 @@ bool BrokerConfig::isDynamic(std::string_view key) {
 }
 
 std::optional<std::string> NamespacePolicies::set(std::string_view field, std::optional<std::string_view> value) {
+    if (field == "max_producers_per_topic") {
+        if (!value) {
+            max_producers_per_topic.reset();
+            return std::nullopt;
+        }
+        // NamespacesBase.internalSetMaxProducersPerTopic: "maxProducersPerTopic must be 0 or more".
+        int n = 0;
+        auto [p, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
+        if (ec != std::errc() || p != value->data() + value->size() || n < 0)
+            return expected(field, "a whole number, 0 or more", *value);
+        max_producers_per_topic = n;
+        return std::nullopt;
+    }
     if (field == "schema_compatibility_strategy") {
         if (!value) {
             schema_compatibility_strategy = CompatibilityStrategy::UNDEFINED;

@@ -4,10 +4,12 @@
 // `pulsar-admin ... policies` write them; resolution of the effective values a
 // topic uses lives in policy_resolution.h.
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "broker_model/policy/compatibility_strategy.h"
 
@@ -29,6 +31,16 @@ struct BrokerConfig {
     bool acknowledgmentAtBatchIndexLevelEnabled = false;
     // Delayed delivery on Shared subscriptions (ServiceConfiguration default true).
     bool delayedDeliveryEnabled = true;
+    // Where clients are sent and how big a frame may be (issue 41 items 4, 5).
+    /// ServiceConfiguration.maxMessageSize: Commands.DEFAULT_MAX_MESSAGE_SIZE (5 MiB)
+    /// by default; CONNECTED announces it and the frame decoder takes this plus
+    /// Commands.MESSAGE_SIZE_FRAME_PADDING (wire::frameLimit).
+    int maxMessageSize = 5 * 1024 * 1024;
+    /// The host LOOKUP answers (empty: the address the broker listens on).
+    std::string advertisedAddress;
+    /// `name:pulsar://host:port,...` as broker.conf writes it (advertised_listeners.h).
+    std::string advertisedListeners;
+    std::string internalListenerName;
 
     /// Sets `key` from its broker.conf text. Returns an error message for an
     /// unknown key or a value of the wrong form; nothing changes then.
@@ -48,6 +60,9 @@ struct NamespacePolicies {
     std::optional<AutoUpdateStrategy> schema_auto_update_compatibility_strategy;  // null = unset (2.8.3+)
     std::optional<bool> is_allow_auto_update_schema;                              // null = unset (2.8.2+)
     bool schema_validation_enforced = false;
+    std::optional<int> max_producers_per_topic;  // null = unset (the broker's maxProducersPerTopic, 0: no limit)
+    /// auth_policies.namespace_auth: role -> actions granted (stored; authorization is not modelled).
+    std::map<std::string, std::vector<std::string>> namespace_auth;
 
     /// Sets `field` from text; `value` nullopt resets the field to its default.
     std::optional<std::string> set(std::string_view field, std::optional<std::string_view> value);

@@ -1,7 +1,8 @@
 // ServerCnx: where a topic is served and what a namespace holds (LOOKUP,
 // PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE). One broker serves every
 // topic, so a lookup always answers itself: response Connect, authoritative,
-// at the broker's own service URL.
+// at the broker's advertised URL (Broker::lookupData: advertisedAddress or the
+// client's advertised_listener_name).
 #include "broker_model/protocol/server_cnx.h"
 
 #include "broker_model/wire/commands.h"
@@ -14,7 +15,15 @@ void ServerCnx::handleLookup(const pulsar::proto::CommandLookupTopic& cmd) {
         send(wire::lookupFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
         return;
     }
-    send(wire::lookupConnect(cmd.request_id(), broker_.serviceUrl()));
+    auto data = broker_.lookupData(cmd.advertised_listener_name());
+    if (auto* refused = std::get_if<std::string>(&data)) {
+        // TopicLookupBase.lookupTopicAsync: the NamespaceService failure arrives
+        // wrapped (CompletionException), its message the cause's toString().
+        send(wire::lookupFailed(cmd.request_id(), pulsar::proto::ServiceNotReady,
+                                "org.apache.pulsar.broker.PulsarServerException: " + *refused));
+        return;
+    }
+    send(wire::lookupConnect(cmd.request_id(), std::get<LookupData>(data).brokerUrl));
 }
 
 void ServerCnx::handlePartitionedMetadata(const pulsar::proto::CommandPartitionedTopicMetadata& cmd) {

@@ -7,6 +7,7 @@
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/enum_names.h"
 #include "broker_model/wire/frame_pool.h"
+#include "broker_model/wire/frame_stream.h"
 #include "broker_model/wire/schema_wire.h"
 
 namespace cnx {
@@ -40,8 +41,8 @@ std::string* answerText(BaseCommand& c) {
 // answer with nothing to cut (GET_TOPICS_OF_NAMESPACE of a huge namespace) is
 // refused, naming the frame limit: the broker has no paging on this command
 // and a real client would lose the connection instead.
-void fitFrameLimit(wire::PooledCommand& cmd) {
-    constexpr std::size_t kLimit = wire::kMaxFrameSize - 4;  // totalSize = 4 + commandSize
+void fitFrameLimit(wire::PooledCommand& cmd, std::size_t frameLimit) {
+    const std::size_t kLimit = frameLimit - 4;  // totalSize = 4 + commandSize
     constexpr std::size_t kLengthSlack = 16;                 // the text's varint length shrinks with it
     std::size_t size = cmd->ByteSizeLong();
     if (size <= kLimit) return;
@@ -102,6 +103,11 @@ void ServerCnx::closeAll() {
     closeSlots([](const std::string&) { return true; });
 }
 
+void ServerCnx::closeProducers(const TopicName& topic) {
+    auto wanted = topic.toString();
+    closeSlots([&](const std::string& slotTopic) { return slotTopic == wanted; }, /*consumersToo=*/false);
+}
+
 void ServerCnx::closeConsumer(std::uint64_t consumerId) {
     auto it = consumers_.find(consumerId);
     if (it == consumers_.end() || it->second.state != State::ready) return;
@@ -126,7 +132,7 @@ void ServerCnx::closeProducer(std::uint64_t producerId) {
     producers_.erase(it);
 }
 
-void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& which) {
+void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& which, bool consumersToo) {
     // Detaches each attached producer or consumer selected and tells the client,
     // which may reconnect with the same id. One still pending is not attached
     // yet: its continuation finds the topic fenced and answers the request.
@@ -138,7 +144,7 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
                 if (slot.state == State::ready && which(slot.topic)) return true;
             return false;
         };
-        if (selected(producers_) || selected(consumers_)) disconnect();
+        if (selected(producers_) || (consumersToo && selected(consumers_))) disconnect();
         return;
     }
     auto closeEach = [&](auto& slots, bool producers) {
@@ -155,7 +161,7 @@ void ServerCnx::closeSlots(const std::function<bool(const std::string& topic)>& 
         }
     };
     closeEach(producers_, true);
-    closeEach(consumers_, false);
+    if (consumersToo) closeEach(consumers_, false);
 }
 
 // A request id has at most one trace that is not taken, in its newest slot:
@@ -200,7 +206,7 @@ TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
 
 void ServerCnx::send(wire::PooledCommand cmd) {
     if (closed_) return;
-    fitFrameLimit(cmd);
+    fitFrameLimit(cmd, wire::frameLimit(broker_.policies().broker.maxMessageSize));
     if (observer_) observer_(*cmd);
     if (receive_) {
         if (wire::decodesToItself(*cmd)) {
@@ -305,11 +311,11 @@ std::optional<std::string> ServerCnx::dispatch(const BaseCommand& c, const wire:
         // What a client may send and this model does not serve yet: the
         // connection closes with that reason, never a parse error (issue 9).
         case BaseCommand::SEEK: handleSeek(c.seek()); return std::nullopt;
-        case BaseCommand::CONSUMER_STATS:
+        case BaseCommand::CONSUMER_STATS: handleConsumerStats(c.consumerstats()); return std::nullopt;
         case BaseCommand::AUTH_RESPONSE:
         case BaseCommand::WATCH_TOPIC_LIST:
         case BaseCommand::WATCH_TOPIC_LIST_CLOSE:
-            return BaseCommand::Type_Name(c.type()) + " is not modelled by this cnxsim (not modelled: consumer stats, authentication and topic watchers)";
+            return BaseCommand::Type_Name(c.type()) + " is not modelled by this cnxsim (not modelled: authentication and topic watchers)";
         case BaseCommand::NEW_TXN:
         case BaseCommand::ADD_PARTITION_TO_TXN:
         case BaseCommand::ADD_SUBSCRIPTION_TO_TXN:
@@ -369,7 +375,10 @@ std::optional<std::string> ServerCnx::dispatch(const BaseCommand& c, const wire:
 void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
     connected_ = true;
     protocolVersion_ = std::min(cmd.protocol_version(), broker_.profile().maxProtocolVersion);
-    send(wire::connected("Pulsar Server" + broker_.profile().release.toString(), protocolVersion_, 5 * 1024 * 1024));
+    clientVersion_ = cmd.client_version();
+    // ServerCnx.handleConnect: max_message_size is the broker's maxMessageSize (issue 41 item 5).
+    send(wire::connected("Pulsar Server" + broker_.profile().release.toString(), protocolVersion_,
+                         broker_.policies().broker.maxMessageSize));
 }
 
 std::string ServerCnx::producerErrorText(const BrokerError& error) const {

@@ -74,6 +74,8 @@ public:
     TracePtr takeTrace(std::uint64_t requestId);
     /// Negotiated protocol version (0 before CONNECTED).
     int protocolVersion() const { return protocolVersion_; }
+    /// CONNECT's client_version (what topic stats show as a producer's or consumer's clientVersion).
+    const std::string& clientVersion() const override { return clientVersion_; }
     std::uint64_t id() const override { return id_; }
     bool closed() const { return closed_; }
     /// The broker dropped the connection (a restart, or a CLOSE the client's
@@ -92,6 +94,7 @@ public:
     /// Those on `topic`: a partitioned topic's base name covers its partitions.
     void closeTopic(const TopicName& topic) override;
     void closeAll() override;
+    void closeProducers(const TopicName& topic) override;
     void closeConsumer(std::uint64_t consumerId) override;
     void closeProducer(std::uint64_t producerId) override;
     void disconnect() override;
@@ -175,6 +178,8 @@ private:
     std::optional<std::pair<std::int64_t, std::int64_t>> markDeletePosition(const Topic& topic,
                                                                            std::uint64_t consumerId) const;
     void handleSeek(const pulsar::proto::CommandSeek& cmd);
+    // stats_commands.cc
+    void handleConsumerStats(const pulsar::proto::CommandConsumerStats& cmd);
     /// The loaded topic a ready consumer of this connection is attached to, or nullptr.
     Topic* consumerTopic(std::uint64_t consumerId);
     // lookup.cc: where a topic is served and what a namespace holds.
@@ -229,6 +234,7 @@ private:
     bool closed_ = false;
     bool writable_ = true;
     int protocolVersion_ = 0;
+    std::string clientVersion_;
     std::uint64_t generatedNames_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
@@ -243,7 +249,7 @@ private:
     /// Where in traces_ the kept trace of `requestId` is (nullopt when none or taken).
     std::optional<std::size_t> keptTrace(std::uint64_t requestId) const;
     /// Closes the slots whose topic `which` selects, telling the client.
-    void closeSlots(const std::function<bool(const std::string& topic)>& which);
+    void closeSlots(const std::function<bool(const std::string& topic)>& which, bool consumersToo = true);
     /// The synchronous handling of request `requestId`: stages posted meanwhile are its.
     Scheduler::OriginScope handling(std::uint64_t requestId) {
         return Scheduler::OriginScope(broker_.scheduler(), Origin{id_, requestId});

@@ -17,6 +17,15 @@
 
 namespace cnx::wire {
 
+/// Commands.MESSAGE_SIZE_FRAME_PADDING: what a frame may carry beyond maxMessageSize.
+inline constexpr std::uint32_t kFramePadding = 10 * 1024;
+/// The largest frame a broker with `maxMessageSize` decodes (PulsarChannelInitializer:
+/// LengthFieldBasedFrameDecoder(maxMessageSize + MESSAGE_SIZE_FRAME_PADDING)); a
+/// larger one fails the decoder (TooLongFrameException) and the connection closes.
+constexpr std::uint32_t frameLimit(int maxMessageSize) {
+    return static_cast<std::uint32_t>(maxMessageSize) + kFramePadding;
+}
+
 class FrameStream {
 public:
     explicit FrameStream(std::uint32_t maxFrameSize = kMaxFrameSize) : maxFrameSize_(maxFrameSize) {}

@@ -38,6 +38,8 @@ Connection::Connection(Server& server, asio::ip::tcp::socket socket)
 }
 
 std::uint64_t Connection::start() {
+    // The decoder's bound follows the broker's maxMessageSize (issue 41 item 5).
+    stream_ = wire::FrameStream(wire::frameLimit(server_.broker_.policies().broker.maxMessageSize));
     cnx_ = std::make_unique<ServerCnx>(server_.broker_, [this](std::string frame) { queue(std::move(frame)); });
     id_ = cnx_->id();
     // The broker may drop the connection from inside the model: close once it has returned.

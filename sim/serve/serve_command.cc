@@ -1,6 +1,7 @@
 #include "sim/serve/serve_command.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <algorithm>
 #include <charconv>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <ostream>
 #include <utility>
+#include <variant>
 
 #include <fcntl.h>
 #include <mutex>
@@ -70,8 +72,11 @@ constexpr std::string_view kServeUsage =
     "                        delay=DURATION (ms or s, at most 1 hour), drop (never\n"
     "                        answered), error=ServerError [message=TEXT, last],\n"
     "                        times=N (only the first N such commands)\n"
-    "  --bind ADDRESS        the address to listen on (default 127.0.0.1: a test double\n"
-    "                        is not opened to the network unless asked)\n"
+    "  --bind ADDRESS        the address to listen on, an IP address or a host name\n"
+    "                        (default 127.0.0.1: a test double is not opened to the\n"
+    "                        network unless asked); LOOKUP answers it unless\n"
+    "                        broker.conf's advertisedAddress or advertisedListeners\n"
+    "                        say otherwise\n"
     "  --port N              the port (default 6650; 0 picks a free one, printed in the\n"
     "                        ready line, for parallel test jobs)\n"
     "  --admin-port N        the admin REST API's port (default 8080, or a free one\n"
@@ -116,7 +121,7 @@ constexpr std::string_view kServeUsage =
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
     "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
     "UNSUBSCRIBE, SEEK, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
-    "GET_OR_CREATE_SCHEMA. Not modelled: consumer stats, authentication, topic\n"
+    "GET_OR_CREATE_SCHEMA, CONSUMER_STATS. Not modelled: authentication, topic\n"
     "watchers, transactions; such a command closes its connection with the reason\n"
     "(logged at -v).\n"
     "\n"
@@ -300,6 +305,34 @@ std::vector<sim::Setting> startSettings(const ServeArgs& args, const sim::Scenar
     return out;
 }
 
+/// --bind: an IP address as it is, a host name resolved as the broker resolves
+/// its bindAddress (the first address, IPv4 first); `variant<error, ip>`.
+std::variant<std::string, std::string> resolveBind(boost::asio::io_context& io, const std::string& name) {
+    boost::system::error_code ec;
+    boost::asio::ip::make_address(name, ec);
+    if (!ec) return std::variant<std::string, std::string>(std::in_place_index<1>, name);
+    boost::asio::ip::tcp::resolver resolver(io);
+    auto results = resolver.resolve(name, "", ec);
+    if (ec || results.empty())
+        return std::variant<std::string, std::string>(std::in_place_index<0>,
+                                                      "'" + name + "' is neither an IP address nor a host name that resolves");
+    std::string chosen;
+    for (const auto& r : results) {
+        auto a = r.endpoint().address();
+        if (chosen.empty() || (a.is_v4() && chosen.find(':') != std::string::npos)) chosen = a.to_string();
+    }
+    return std::variant<std::string, std::string>(std::in_place_index<1>, chosen);
+}
+
+/// The settings that only make sense together, checked once all are in, as a
+/// broker checks them when it starts (MultipleListenerValidator).
+std::optional<std::string> startUpProblem(const Broker& broker) {
+    const auto& config = broker.policies().broker;
+    if (auto bad = advertisedListenersProblem(config.advertisedListeners, config.internalListenerName))
+        return "advertisedListeners: " + *bad;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view serveUsage() { return kServeUsage; }
@@ -365,7 +398,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             for (const auto& [key, value] : args.settings) {
                 if (auto bad = broker.setConfig(key, value)) return done("--set " + key + "=" + value + ": " + *bad);
             }
-            done(std::nullopt);
+            done(startUpProblem(broker));
         });
     };
     std::optional<std::string> startError = "the start-up state was not applied";
@@ -412,13 +445,18 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         recorder->setBrokerConfig(startSettings(args, setup.scenario));
         server.addTap(recorder.get());
     }
-    if (auto e = server.listen(args.bind, args.port)) {
+    auto bindIp = resolveBind(io, args.bind);
+    if (bindIp.index() == 0) {
+        err << "cnxsim serve: --bind: " << std::get<0>(bindIp) << "\n";
+        return sim::kExitInvalid;
+    }
+    const auto ip = std::get<1>(bindIp);
+    if (auto e = server.listen(ip, args.port)) {
         err << "cnxsim serve: " << *e << "\n";
         return sim::kExitInvalid;
     }
     std::string host = args.bind.find(':') != std::string::npos ? "[" + args.bind + "]" : args.bind;
     std::string url = "pulsar://" + host + ":" + std::to_string(server.port());
-    broker.setServiceUrl(url);
 
     DecisionRing ring;
     server.addTap(&ring);
@@ -432,10 +470,11 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         });
     });
     std::uint16_t adminPort = args.adminPort.value_or(args.port == 0 ? 0 : 8080);
-    if (auto e = adminServer.listen(args.bind, adminPort)) {
+    if (auto e = adminServer.listen(ip, adminPort)) {
         err << "cnxsim serve: --admin-port: " << *e << "\n";
         return sim::kExitInvalid;
     }
+    broker.setListenAddress({args.bind, server.port(), adminServer.port()});
     std::string adminUrl = "http://" + host + ":" + std::to_string(adminServer.port());
     if (recorder) {  // created once everything listens, before any client can connect (no ready line yet)
         auto created = record::RecordingFile::create(args.recordFile, *recorder);

@@ -85,6 +85,22 @@ inline BaseCommand flow(std::uint64_t consumerId, std::uint32_t permits) {
     return c;
 }
 
+/// LOOKUP, with the client's listener name when given.
+inline BaseCommand lookup(const std::string& topic, std::uint64_t requestId, const std::string& listener = "") {
+    auto c = command(BaseCommand::LOOKUP);
+    c.mutable_lookuptopic()->set_topic(topic);
+    c.mutable_lookuptopic()->set_request_id(requestId);
+    if (!listener.empty()) c.mutable_lookuptopic()->set_advertised_listener_name(listener);
+    return c;
+}
+
+inline BaseCommand consumerStats(std::uint64_t consumerId, std::uint64_t requestId) {
+    auto c = command(BaseCommand::CONSUMER_STATS);
+    c.mutable_consumerstats()->set_consumer_id(consumerId);
+    c.mutable_consumerstats()->set_request_id(requestId);
+    return c;
+}
+
 /// The 8 bytes of a schema version, big-endian, as the broker sends them.
 inline std::string version(std::int64_t v) {
     std::string out(8, '\0');

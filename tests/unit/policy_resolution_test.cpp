@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "broker_model/policy/advertised_listeners.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "model_test_support.h"
 
@@ -272,8 +273,15 @@ TEST_CASE("§5.6 BrokerConfig::set: values and errors", "[policies][ref-5.6]") {
         // Every listed key is accepted by set (with some value of the right form).
         auto e1 = b.set(key, "true");
         auto e2 = b.set(key, "FULL");
-        CHECK((!e1 || !e2));
+        auto e3 = b.set(key, "1024");
+        auto e4 = b.set(key, "internal:pulsar://broker:6650");
+        CHECK((!e1 || !e2 || !e3 || !e4));
     }
+    // maxMessageSize: an int a frame length can hold with the 10 KiB padding (issue 41 item 5).
+    CHECK(b.set("maxMessageSize", "0").has_value());
+    CHECK(b.set("maxMessageSize", "2147473408").has_value());
+    CHECK_FALSE(b.set("maxMessageSize", "1024000").has_value());
+    CHECK(b.maxMessageSize == 1024000);
     CHECK(cnx::BrokerConfig::isDynamic("isAllowAutoUpdateSchemaEnabled"));
     CHECK_FALSE(cnx::BrokerConfig::isDynamic("isSchemaValidationEnforced"));
 }
@@ -330,4 +338,20 @@ TEST_CASE("§5.3/§5.5 TopicPolicies::set: both spellings, null resets and error
     CHECK_FALSE(tp.set("schemaValidationEnforced", std::nullopt).has_value());
     CHECK_FALSE(tp.schemaCompatibilityStrategy.has_value());
     CHECK_FALSE(tp.schemaValidationEnforced.has_value());
+}
+
+TEST_CASE("advertisedListeners parsed as MultipleListenerValidator reads them", "[policies][issue41]") {
+    auto ok = cnx::parseAdvertisedListeners("internal:pulsar://a:6650, external:pulsar://b:1,external:pulsar+ssl://b:2", "");
+    REQUIRE(std::holds_alternative<cnx::AdvertisedListeners>(ok));
+    const auto& l = std::get<cnx::AdvertisedListeners>(ok);
+    CHECK(l.internal == "internal");  // the first name given, not the first in order
+    CHECK(l.byName.at("internal").brokerUrl == std::optional<std::string>("pulsar://a:6650"));
+    CHECK(l.byName.at("external").brokerUrlTls == std::optional<std::string>("pulsar+ssl://b:2"));
+    CHECK(std::get<cnx::AdvertisedListeners>(cnx::parseAdvertisedListeners("z:pulsar://a:1,a:pulsar://b:2", "")).internal == "z");
+    CHECK(cnx::advertisedListenersProblem("", "") == std::nullopt);
+    CHECK(cnx::advertisedListenersProblem("pulsar", "").value_or("").find("do not contain listener name") != std::string::npos);
+    CHECK(cnx::advertisedListenersProblem("a:pulsar://h:1,a:pulsar://h:2", "") ==
+          std::optional<std::string>("there are redundant configure for listener `a`"));
+    CHECK(cnx::advertisedListenersProblem("a:pulsar://h:1", "b") ==
+          std::optional<std::string>("the `advertisedListeners` configure do not contain `internalListenerName` entry"));
 }

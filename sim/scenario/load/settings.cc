@@ -64,6 +64,9 @@ std::optional<std::vector<std::string_view>> settingChoices(SettingScope scope, 
             if (!applySetting(scope, key, v) && !contains(out, v)) out.push_back(v);
         }
     }
+    // A key that takes none of them takes a number or a structured text
+    // (maxMessageSize, advertisedListeners): left to the model's own check.
+    if (out.empty()) return std::nullopt;
     return out;
 }
 

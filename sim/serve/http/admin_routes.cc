@@ -64,6 +64,7 @@ void AdminRoutes::handle(const Request& req, Answer done) {
                                   "text/plain; version=0.0.4"));
     }
     if (s.size() >= 1 && s[0] == "cnxsim") return handleCnxsim(req, *target, done);
+    if (s.size() >= 3 && s[0] == "lookup" && s[1] == "v2" && s[2] == "topic") return handleLookup(req, *target, done);
     if (s.size() < 2 || s[0] != "admin" || s[1] != "v2") return notFound();
     if (s.size() == 4 && s[2] == "brokers" && s[3] == "version") {
         if (method != V::get) return reply(methodNotAllowed(req, "GET"));
@@ -74,6 +75,7 @@ void AdminRoutes::handle(const Request& req, Answer done) {
         if (method != V::get) return reply(methodNotAllowed(req, "GET"));
         return reply(makeResponse(req.version(), req.keep_alive(), 200, R"(["standalone"])"));
     }
+    if (s.size() == 4 && s[2] == "clusters") return handleCluster(req, *target, done);
     if (s.size() >= 3 && s[2] == "brokers") {
         if (s.size() == 4 && s[3] == "health") {
             if (method != V::get) return reply(methodNotAllowed(req, "GET"));
@@ -145,6 +147,50 @@ void AdminRoutes::handle(const Request& req, Answer done) {
     if (s.size() >= 4 && s[2] == "namespaces") return handleNamespaces(req, *target, done);
     if (s.size() >= 5 && (s[2] == "persistent" || s[2] == "non-persistent")) return handleTopic(req, *target, done);
     notFound();
+}
+
+// TopicLookupBase (v2 topic names): GET /lookup/v2/topic/{domain}/{tenant}/{ns}/{topic},
+// the listener from ?listenerName= or the X-Pulsar-ListenerName header.
+void AdminRoutes::handleLookup(const Request& req, const Target& target, const Answer& done) {
+    const auto& s = target.segments;
+    if (s.size() != 7 || (s[3] != "persistent" && s[3] != "non-persistent"))
+        return done(error(req, 404, "HTTP 404 Not Found"), nullptr);
+    if (req.method() != beast_http::verb::get) return done(methodNotAllowed(req, "GET"), nullptr);
+    std::string why;
+    auto topic = TopicName::parse(s[3] + "://" + s[4] + "/" + s[5] + "/" + s[6], &why);
+    if (!topic) return done(error(req, 412, "Invalid topic name: " + why), nullptr);
+    std::string listener;
+    if (auto it = target.query.find("listenerName"); it != target.query.end()) listener = it->second;
+    else if (auto h = req.find("X-Pulsar-ListenerName"); h != req.end()) listener = std::string(h->value());
+    auto r = admin_.lookupTopic(*topic, listener);
+    done(fromAdmin(req, r), r.trace);
+}
+
+// ClustersBase: the broker's one cluster, `standalone`.
+void AdminRoutes::handleCluster(const Request& req, const Target& target, const Answer& done) {
+    const auto& name = target.segments[3];
+    const auto method = req.method();
+    using V = beast_http::verb;
+    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+    if (method == V::get) {
+        if (name != "standalone") return reply(error(req, 404, "Cluster does not exist"));
+        auto data = broker_.lookupData({});
+        if (auto* e = std::get_if<std::string>(&data)) return reply(error(req, 500, *e));
+        const auto& urls = std::get<LookupData>(data);
+        return reply(makeResponse(req.version(), req.keep_alive(), 200,
+                                  dumpJson(Json{{"serviceUrl", urls.httpUrl}, {"brokerServiceUrl", urls.brokerUrl}})));
+    }
+    if (method != V::put) return reply(methodNotAllowed(req, "GET, PUT"));
+    if (!TopicName::validNamePart(name)) return reply(error(req, 412, "Cluster name is not valid"));
+    if (req.body().empty()) return reply(error(req, 400, "cluster data is required"));
+    Response refusal;
+    auto body = jsonBody(req, &refusal);
+    if (!body) return reply(std::move(refusal));
+    if (!body->is_object())
+        return reply(error(req, 400, "Cannot deserialize value of type `ClusterDataImpl` from " + dumpJson(*body)));
+    if (name == "standalone") return reply(error(req, 409, "Cluster already exists"));
+    auto r = admin_.notModelled("a cluster besides standalone: the model is one broker of one cluster");
+    done(fromAdmin(req, r), r.trace);
 }
 
 void AdminRoutes::handleCnxsim(const Request& req, const Target& target, const Answer& done) {

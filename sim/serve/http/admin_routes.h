@@ -13,7 +13,8 @@
 //   POST /admin/v2/schemas/{tenant}/{ns}/{topic}/version
 //   PUT  /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}/unload
 //   DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}  (?force, ?deleteSchema)
-//   GET  /admin/v2/clusters, GET /admin/v2/brokers/health, GET /metrics
+//   GET  /admin/v2/clusters, GET|PUT /admin/v2/clusters/{cluster}, GET /admin/v2/brokers/health, GET /metrics
+//   GET  /lookup/v2/topic/{persistent|non-persistent}/{tenant}/{ns}/{topic}  (?listenerName)
 //   GET  /admin/v2/brokers/configuration, GET /admin/v2/brokers/configuration/values
 //   POST /admin/v2/brokers/configuration/{key}/{value}, DELETE /admin/v2/brokers/configuration/{key}
 //   GET  /admin/v2/brokers/version
@@ -55,6 +56,8 @@ private:
     void handleNamespaces(const Request& req, const RequestTarget& target, const Answer& done);
     void handleTopic(const Request& req, const RequestTarget& target, const Answer& done);
     void handleCnxsim(const Request& req, const RequestTarget& target, const Answer& done);
+    void handleLookup(const Request& req, const RequestTarget& target, const Answer& done);
+    void handleCluster(const Request& req, const RequestTarget& target, const Answer& done);
 
     Broker& broker_;
     AdminApi& admin_;

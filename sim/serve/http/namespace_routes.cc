@@ -1,7 +1,10 @@
 // The tenant, namespace and topic paths of the admin port:
 //   GET /admin/v2/tenants; GET|PUT|DELETE /admin/v2/tenants/{tenant}
 //   GET /admin/v2/namespaces/{tenant}; GET|PUT|DELETE /admin/v2/namespaces/{tenant}/{ns} (?force)
-//   GET /admin/v2/namespaces/{tenant}/{ns}/topics
+//   GET /admin/v2/namespaces/{tenant}/{ns}/topics (?mode=PERSISTENT|NON_PERSISTENT|ALL)
+//   GET|POST|DELETE …/namespaces/{tenant}/{ns}/maxProducersPerTopic              (body: 10)
+//   POST …/namespaces/{tenant}/{ns}/permissions/{role}                          (body: ["produce"])
+//   POST …/namespaces/{tenant}/{ns}/deduplication, …/backlogQuota: not modelled (501)
 //   GET|PUT  …/namespaces/{tenant}/{ns}/schemaCompatibilityStrategy              (body: "BACKWARD")
 //   GET|PUT  …/namespaces/{tenant}/{ns}/schemaAutoUpdateCompatibilityStrategy    (body: "Backward")
 //   GET|POST …/namespaces/{tenant}/{ns}/isAllowAutoUpdateSchema                  (body: true)
@@ -12,8 +15,11 @@
 //   GET|PUT|POST|DELETE …/{topic}/partitions                                     (body: 3)
 //   GET (?applied)|PUT|DELETE …/{topic}/schemaCompatibilityStrategy
 //   GET (?applied)|POST …/{topic}/schemaValidationEnforced
+//   GET …/{topic}/stats, POST …/{topic}/terminate
 // Bodies are JSON as Jackson reads them: an enum is a JSON string, a flag a
 // bare boolean, a count a bare number; anything else is a 400.
+
+#include <algorithm>
 
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/route_support.h"
@@ -33,7 +39,7 @@ struct PolicyPath {
     const char* field;
     V setter;                 // PUT or POST, as Pulsar has it
     const char* bodyType;     // Jackson's target type, for the 400 text
-    Json::value_t bodyKind;   // string or boolean
+    Json::value_t bodyKind;   // string, boolean or number_integer
 };
 
 constexpr PolicyPath kNamespacePolicies[] = {
@@ -42,6 +48,7 @@ constexpr PolicyPath kNamespacePolicies[] = {
      "SchemaAutoUpdateCompatibilityStrategy", Json::value_t::string},
     {"isAllowAutoUpdateSchema", "is_allow_auto_update_schema", V::post, "boolean", Json::value_t::boolean},
     {"schemaValidationEnforced", "schema_validation_enforced", V::post, "boolean", Json::value_t::boolean},
+    {"maxProducersPerTopic", "max_producers_per_topic", V::post, "int", Json::value_t::number_integer},
 };
 
 constexpr PolicyPath kTopicPolicies[] = {
@@ -66,12 +73,15 @@ std::optional<std::string> policyValue(const Request& req, const PolicyPath& p, 
     }
     auto body = jsonBody(req, refusal);
     if (!body) return std::nullopt;
-    bool kindOk = p.bodyKind == Json::value_t::boolean ? body->is_boolean() : body->is_string();
+    bool kindOk = p.bodyKind == Json::value_t::boolean          ? body->is_boolean()
+                  : p.bodyKind == Json::value_t::number_integer ? body->is_number_integer()
+                                                                : body->is_string();
     if (!kindOk) {
         *refusal = error(req, 400, "Cannot deserialize value of type `" + std::string(p.bodyType) + "` from " + dumpJson(*body));
         return std::nullopt;
     }
-    return body->is_boolean() ? std::string(body->get<bool>() ? "true" : "false") : body->get<std::string>();
+    if (body->is_boolean()) return std::string(body->get<bool>() ? "true" : "false");
+    return body->is_string() ? body->get<std::string>() : dumpJson(*body);
 }
 
 /// A bare JSON integer body (a partition count), or the 400 to answer.
@@ -160,23 +170,51 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
         }
         return reply(methodNotAllowed(req, "GET, PUT, DELETE"));
     }
+    if (s.size() == 7 && s[5] == "permissions") {
+        // NamespacesBase.grantPermissionOnNamespace: a JSON array of AuthAction names.
+        if (method != V::post) return reply(methodNotAllowed(req, "POST, DELETE"));
+        Response refusal;
+        auto body = jsonBody(req, &refusal);
+        if (!body) return reply(std::move(refusal));
+        std::vector<std::string> actions;
+        static constexpr std::string_view kActions[] = {"produce", "consume", "functions", "sources", "sinks", "packages"};
+        for (const auto& a : body->is_array() ? *body : Json::array({nullptr})) {
+            if (!a.is_string() || std::find(std::begin(kActions), std::end(kActions), a.get<std::string>()) == std::end(kActions))
+                return reply(error(req, 400, "Cannot deserialize value of type `java.util.HashSet<AuthAction>` from " + dumpJson(*body)));
+            actions.push_back(a.get<std::string>());
+        }
+        return answer(admin_.grantNamespacePermission(ns, s[6], actions));
+    }
     if (s.size() != 6) return reply(error(req, 404, "HTTP 404 Not Found"));
     if (s[5] == "topics") {
         if (method != V::get) return reply(methodNotAllowed(req, "GET"));
         if (!broker_.metadata().namespaceExists(ns)) return reply(error(req, 404, "Namespace does not exist"));
+        // NamespacesBase.getTopics: ?mode= PERSISTENT (default), NON_PERSISTENT or ALL.
+        auto mode = target.query.count("mode") ? target.query.at("mode") : std::string("PERSISTENT");
+        if (mode != "PERSISTENT" && mode != "NON_PERSISTENT" && mode != "ALL")
+            return reply(error(req, 404, "HTTP 404 Not Found"));  // an enum query parameter that does not convert
         return reply(makeResponse(req.version(), req.keep_alive(), 200,
-                                  dumpJson(Json(broker_.topicsOfNamespace(ns, true, false)))));
+                                  dumpJson(Json(broker_.topicsOfNamespace(ns, mode != "NON_PERSISTENT", mode != "PERSISTENT")))));
+    }
+    if (s[5] == "deduplication" || s[5] == "backlogQuota") {
+        if (method != V::post && method != V::get && method != V::delete_)
+            return reply(methodNotAllowed(req, "GET, POST, DELETE"));
+        return answer(admin_.notModelled(s[5] == "deduplication"
+                                             ? "namespace deduplication: the broker does not drop re-sent sequence ids"
+                                             : "namespace backlog quotas: producers are never held or refused for a backlog"));
     }
     const auto* policy = findPolicy(kNamespacePolicies, s[5]);
     if (!policy) return reply(error(req, 404, "HTTP 404 Not Found"));
+    bool hasDelete = policy->bodyKind == Json::value_t::number_integer;  // removeMaxProducersPerTopic
     if (method == V::get) return answer(admin_.getNamespacePolicy(ns, policy->field, isTrue(target, "applied")));
+    if (hasDelete && method == V::delete_) return answer(admin_.setNamespacePolicy(ns, policy->field, std::nullopt));
     if (method == policy->setter) {
         Response refusal;
         auto value = policyValue(req, *policy, &refusal);
         if (!value) return reply(std::move(refusal));
         return answer(admin_.setNamespacePolicy(ns, policy->field, std::string_view(*value)));
     }
-    reply(methodNotAllowed(req, std::string("GET, ") + verbName(policy->setter)));
+    reply(methodNotAllowed(req, std::string("GET, ") + verbName(policy->setter) + (hasDelete ? ", DELETE" : "")));
 }
 
 void AdminRoutes::handleTopic(const Request& req, const Target& target, const Answer& done) {
@@ -207,6 +245,14 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
     }
     if (s.size() != 7) return reply(error(req, 404, "HTTP 404 Not Found"));
     const auto& leaf = s[6];
+    if (leaf == "stats") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return answer(admin_.topicStats(*topic));
+    }
+    if (leaf == "terminate") {
+        if (method != V::post) return reply(methodNotAllowed(req, "POST"));
+        return answer(admin_.terminateTopic(*topic));
+    }
     if (leaf == "unload") {
         if (method != V::put) return reply(methodNotAllowed(req, "PUT"));
         return answer(admin_.unloadTopic(*topic));
