@@ -131,7 +131,12 @@ def fixture(test):
 class Server:
     def __init__(self, cnxsim, conf, serve_args, log_path):
         self.log = open(log_path, "w+")
-        args = [cnxsim, "serve", "--port", "0", "--admin-port", "0", "-v"]
+        # The tests compare lookup answers with the literal pulsar://localhost:6650
+        # (LookupServiceTest): the server advertises the address the tests know,
+        # which the port map sends to its real port, as the standalone broker of
+        # upstream CI advertises its own.
+        args = [cnxsim, "serve", "--port", "0", "--admin-port", "0", "-v",
+                "--set", "advertisedListeners=internal:pulsar://localhost:6650"]
         if conf:
             args += ["--config", conf]
         self.proc = subprocess.Popen(args + serve_args, stdout=subprocess.PIPE, stderr=self.log, text=True)
