@@ -21,14 +21,6 @@ using pulsar::proto::CommandSubscribe;
 
 const std::string kTopic = "persistent://public/default/bounds";
 
-BaseCommand flow(std::uint64_t consumerId, std::uint32_t permits) {
-    BaseCommand c;
-    c.set_type(BaseCommand::FLOW);
-    c.mutable_flow()->set_consumer_id(consumerId);
-    c.mutable_flow()->set_messagepermits(permits);
-    return c;
-}
-
 BaseCommand ack(std::uint64_t consumerId, std::uint64_t ledger, std::uint64_t entry) {
     BaseCommand c;
     c.set_type(BaseCommand::ACK);
@@ -83,7 +75,7 @@ TEST_CASE("50000 individual ACKs newest first cost linear time", "[.][linear]") 
     REQUIRE(consumer.send(subscribeAt(1, 100, "sub")).front().type() == BaseCommand::SUCCESS);
     constexpr std::uint64_t kMessages = 50'000;
     for (std::uint64_t seq = 0; seq < kMessages; ++seq) REQUIRE(producer.publish(1, seq, 1).type() == BaseCommand::SEND_RECEIPT);
-    consumer.raw(cnx::wire::encodeFrame(flow(1, static_cast<std::uint32_t>(kMessages))));
+    consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, static_cast<std::uint32_t>(kMessages))));
     auto delivered = entriesIn(consumer.receivedFrames());
     REQUIRE(delivered.size() == kMessages);
     auto ledger = f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
@@ -113,7 +105,7 @@ TEST_CASE("entries every subscription acknowledged make room under the log bound
     auto refused = producer.publish(1, 4, 1000);
     REQUIRE(refused.type() == BaseCommand::SEND_ERROR);
     CHECK(refused.send_error().error() == pulsar::proto::PersistenceError);
-    consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     REQUIRE(entriesIn(consumer.receivedFrames()).size() == 4);
     auto ledger = f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
     for (std::uint64_t e = 0; e < 3; ++e) consumer.raw(cnx::wire::encodeFrame(ack(1, ledger, e)));
@@ -123,7 +115,7 @@ TEST_CASE("entries every subscription acknowledged make room under the log bound
     REQUIRE(producer.publish(1, 5, 1000).type() == BaseCommand::SEND_RECEIPT);
     CHECK(f.broker.logBudget()->held == 2 * perEntry);
     REQUIRE(consumer.send(subscribeAt(2, 101, "second")).front().type() == BaseCommand::SUCCESS);
-    consumer.raw(cnx::wire::encodeFrame(flow(2, 10)));
+    consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 10)));
     CHECK(entriesIn(consumer.receivedFrames()) == std::vector<std::uint64_t>{3, 4});
 }
 

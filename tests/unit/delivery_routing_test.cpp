@@ -17,14 +17,6 @@ namespace {
 using namespace cnx::testing;
 using pulsar::proto::CommandSubscribe;
 
-BaseCommand flowCmd(std::uint64_t consumerId, std::uint32_t permits) {
-    BaseCommand c;
-    c.set_type(BaseCommand::FLOW);
-    c.mutable_flow()->set_consumer_id(consumerId);
-    c.mutable_flow()->set_messagepermits(permits);
-    return c;
-}
-
 BaseCommand subscribeCmd(const std::string& topic, std::uint64_t consumerId, std::uint64_t requestId,
                          CommandSubscribe::SubType type, const std::string& name) {
     auto c = TestClient::subscribeCmd(topic, "sub", consumerId, requestId);
@@ -109,8 +101,8 @@ TEST_CASE("Key_Shared auto-split: each entry goes to the consumer whose half hol
     Clients s(topic);
     REQUIRE(s.a.one(subscribeCmd(topic, 1, 10, CommandSubscribe::Key_Shared, "a")).type() == BaseCommand::SUCCESS);
     REQUIRE(s.b.one(subscribeCmd(topic, 2, 11, CommandSubscribe::Key_Shared, "b")).type() == BaseCommand::SUCCESS);
-    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 1000)));
-    s.b.raw(cnx::wire::encodeFrame(flowCmd(2, 1000)));
+    s.a.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 1000)));
+    s.b.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 1000)));
     // HashRangeAutoSplitStickyKeyConsumerSelector: a holds (32768, 65536], b (the
     // split of the widest part) [0, 32768].
     std::map<std::uint64_t, char> expected;
@@ -149,8 +141,8 @@ TEST_CASE("Key_Shared sticky: each consumer gets its ranges' keys, an overlappin
     REQUIRE(empty.type() == BaseCommand::ERROR);
     CHECK(empty.error().error() == pulsar::proto::ConsumerAssignError);
     REQUIRE(s.b.one(stickySubscribe(topic, 4, 13, {{20001, 65535}})).type() == BaseCommand::SUCCESS);
-    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 1000)));
-    s.b.raw(cnx::wire::encodeFrame(flowCmd(4, 1000)));
+    s.a.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 1000)));
+    s.b.raw(cnx::wire::encodeFrame(TestClient::flowCmd(4, 1000)));
     int toA = 0, toB = 0;
     for (std::uint64_t i = 0; i < 30; ++i) {
         auto meta = keyed(i, "key-" + std::to_string(i));
@@ -182,8 +174,8 @@ TEST_CASE("Failover on a partition: the active consumer is partition index mod t
     CHECK(second[0].type() == BaseCommand::SUCCESS);
     REQUIRE(second[1].type() == BaseCommand::ACTIVE_CONSUMER_CHANGE);
     CHECK_FALSE(second[1].active_consumer_change().is_active());
-    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 10)));
-    s.b.raw(cnx::wire::encodeFrame(flowCmd(2, 10)));
+    s.a.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
+    s.b.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 10)));
     REQUIRE(s.producer.publish(1, 0).type() == BaseCommand::SEND_RECEIPT);
     CHECK(ofType(s.a.receivedFrames(), BaseCommand::MESSAGE).empty());
     CHECK(ofType(s.b.receivedFrames(), BaseCommand::MESSAGE).size() == 1);
@@ -218,7 +210,7 @@ void batchOfFive(Clients& s, const std::string& topic) {
     meta.set_num_messages_in_batch(5);
     REQUIRE(s.producer.sendPayload(sendCmd(0, 5), meta, "batch").front().type() == BaseCommand::SEND_RECEIPT);
     REQUIRE(s.a.one(subscribeCmd(topic, 1, 10, CommandSubscribe::Shared, "a")).type() == BaseCommand::SUCCESS);
-    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 100)));
+    s.a.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 100)));
     REQUIRE(ofType(s.a.receivedFrames(), BaseCommand::MESSAGE).size() == 1);
 }
 
@@ -312,7 +304,7 @@ std::vector<std::uint64_t> delayedRun(CommandSubscribe::SubType type, bool enabl
     auto answer = s.a.send(subscribeCmd(topic, 1, 10, type, "a"));  // Failover: ACTIVE_CONSUMER_CHANGE after it
     REQUIRE(!answer.empty());
     REQUIRE(answer.front().type() == BaseCommand::SUCCESS);
-    s.a.raw(cnx::wire::encodeFrame(flowCmd(1, 10)));  // runs until idle: the clock moves to the timer, if any
+    s.a.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));  // runs until idle: the clock moves to the timer, if any
     *clockAfter = s.f.scheduler.nowMs();
     return entriesOf(s.a.receivedFrames());
 }

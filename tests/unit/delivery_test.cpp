@@ -17,14 +17,6 @@ using pulsar::proto::CommandSubscribe;
 
 const std::string kTopic = "persistent://public/default/delivery";
 
-BaseCommand flow(std::uint64_t consumerId, std::uint32_t permits) {
-    BaseCommand c;
-    c.set_type(BaseCommand::FLOW);
-    c.mutable_flow()->set_consumer_id(consumerId);
-    c.mutable_flow()->set_messagepermits(permits);
-    return c;
-}
-
 BaseCommand ack(std::uint64_t consumerId, std::uint64_t ledger, std::uint64_t entry, bool cumulative = false,
                 std::optional<std::uint64_t> requestId = std::nullopt) {
     BaseCommand c;
@@ -94,7 +86,7 @@ TEST_CASE("a consumer gets what the producer sent, as sent, within its permits",
     auto sub = s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Shared, /*earliest=*/true));
     REQUIRE(sub.size() == 1);
     REQUIRE(sub[0].type() == BaseCommand::SUCCESS);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 2)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 2)));
     auto got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 2);  // two permits, two messages
     CHECK(got[0].entry == 0);
@@ -102,7 +94,7 @@ TEST_CASE("a consumer gets what the producer sent, as sent, within its permits",
     CHECK(got[0].payload == std::string(16, 'x'));
     CHECK(got[0].producerName == "p");
     CHECK(got[0].redeliveries == 0);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 5)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 5)));
     got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 1);
     CHECK(got[0].entry == 2);
@@ -117,9 +109,9 @@ TEST_CASE("a Latest subscription starts after what is stored, an Earliest one at
     s.publish(2);
     s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Exclusive, /*earliest=*/false, "latest"));
     s.consumer.send(subscribeAt(2, 101, CommandSubscribe::Exclusive, /*earliest=*/true, "earliest"));
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     CHECK(messagesIn(s.consumer.receivedFrames()).empty());
-    s.consumer.raw(cnx::wire::encodeFrame(flow(2, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 10)));
     CHECK(messagesIn(s.consumer.receivedFrames()).size() == 2);
     s.publish(1, 2);
     auto got = s.consumer.receivedFrames();
@@ -130,7 +122,7 @@ TEST_CASE("acknowledged entries are not redelivered, the others come back with t
     Session s;
     s.publish(3);
     s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Shared, true));
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 3)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 3)));
     auto first = messagesIn(s.consumer.receivedFrames());
     REQUIRE(first.size() == 3);
     auto ledger = s.f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
@@ -139,7 +131,7 @@ TEST_CASE("acknowledged entries are not redelivered, the others come back with t
     CHECK(receipt[0].type() == BaseCommand::ACK_RESPONSE);
     CHECK(receipt[0].ackresponse().request_id() == 7);
     CHECK_FALSE(receipt[0].ackresponse().has_error());
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 5)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 5)));
     s.consumer.raw(cnx::wire::encodeFrame(redeliverAll(1)));
     auto again = messagesIn(s.consumer.receivedFrames());
     REQUIRE(again.size() == 2);
@@ -158,8 +150,8 @@ TEST_CASE("Shared consumers take turns, a closed consumer's unacknowledged entri
     REQUIRE(other.connect().type() == BaseCommand::CONNECTED);
     s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Shared, true));
     other.send(subscribeAt(1, 200, CommandSubscribe::Shared, true));
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
-    other.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
+    other.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     s.publish(4);
     auto a = messagesIn(s.consumer.receivedFrames());
     auto b = messagesIn(other.receivedFrames());
@@ -176,14 +168,14 @@ TEST_CASE("a durable subscription keeps its acknowledgements across an unload", 
     Session s;
     s.publish(3);
     s.consumer.send(subscribeAt(1, 100, CommandSubscribe::Exclusive, true));
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     REQUIRE(messagesIn(s.consumer.receivedFrames()).size() == 3);
     auto ledger = s.f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
     s.consumer.send(ack(1, ledger, 0));
     s.f.broker.unload(*cnx::TopicName::parse(kTopic));
     s.consumer.receivedFrames();  // CLOSE_CONSUMER
     s.consumer.send(subscribeAt(2, 101, CommandSubscribe::Exclusive, false));
-    s.consumer.raw(cnx::wire::encodeFrame(flow(2, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 10)));
     auto got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 2);
     CHECK(got[0].entry == 1);
@@ -258,7 +250,7 @@ TEST_CASE("a consumer before protocol v11 gets MESSAGE without the checksum, one
         REQUIRE(producer.producer(kTopic, 1, "p").type() == BaseCommand::PRODUCER_SUCCESS);
         REQUIRE(producer.publish(1, 0).type() == BaseCommand::SEND_RECEIPT);
         REQUIRE(consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
-        consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));
+        consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 1)));
         auto frames = consumer.receivedFrames();
         REQUIRE(messagesIn(frames).size() == 1);
         for (const auto& fr : frames) {
@@ -289,7 +281,7 @@ TEST_CASE("SEEK resets the cursor: by message id, by publish time, earliest and 
     Session s;
     s.publish(4);
     REQUIRE(s.consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     REQUIRE(messagesIn(s.consumer.receivedFrames()).size() == 4);
     s.consumer.raw(cnx::wire::encodeFrame(ack(1, 1, 3, /*cumulative=*/true)));
     auto ledger = s.f.broker.findTopic(*cnx::TopicName::parse(kTopic))->lastPosition().ledgerId;
@@ -312,7 +304,7 @@ TEST_CASE("SEEK resets the cursor: by message id, by publish time, earliest and 
         // The client reconnects its consumer and asks again.
         REQUIRE(s.consumer.one(subscribeAt(1, requestId + 1, CommandSubscribe::Exclusive, true)).type() ==
                 BaseCommand::SUCCESS);
-        s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+        s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
         std::vector<std::uint64_t> entries;
         for (const auto& m : messagesIn(s.consumer.receivedFrames())) entries.push_back(m.entry);
         s.consumer.raw(cnx::wire::encodeFrame(ack(1, ledger, 3, /*cumulative=*/true)));
@@ -350,13 +342,13 @@ TEST_CASE("a batch uses one permit per message in it, SEND_RECEIPT carries highe
     CHECK(single.send_receipt().highest_sequence_id() == 13);
 
     REQUIRE(s.consumer.one(subscribeAt(1, 10, CommandSubscribe::Exclusive, true)).type() == BaseCommand::SUCCESS);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 2)));  // fewer permits than the batch holds: it still goes
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 2)));  // fewer permits than the batch holds: it still goes
     auto got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 1);
     CHECK(got[0].entry == 0);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));  // permits -1 + 1 = 0: nothing more yet
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 1)));  // permits -1 + 1 = 0: nothing more yet
     CHECK(messagesIn(s.consumer.receivedFrames()).empty());
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 1)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 1)));
     got = messagesIn(s.consumer.receivedFrames());
     REQUIRE(got.size() == 1);
     CHECK(got[0].entry == 1);

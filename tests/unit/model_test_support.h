@@ -142,6 +142,15 @@ public:
         return one(producerCmd(topic, producerId, nextRequest_++, name, std::move(schema)));
     }
 
+    /// FLOW: `permits` more messages for consumer `consumerId`.
+    static BaseCommand flowCmd(std::uint64_t consumerId, std::uint32_t permits) {
+        BaseCommand c;
+        c.set_type(BaseCommand::FLOW);
+        c.mutable_flow()->set_consumer_id(consumerId);
+        c.mutable_flow()->set_messagepermits(permits);
+        return c;
+    }
+
     static BaseCommand subscribeCmd(const std::string& topic, const std::string& subscription,
                                     std::uint64_t consumerId, std::uint64_t requestId,
                                     std::optional<pulsar::proto::Schema> schema = std::nullopt, bool durable = true) {

@@ -24,14 +24,6 @@ using pulsar::proto::CommandSubscribe;
 
 const std::string kTopic = "persistent://public/default/issue41";
 
-BaseCommand flow(std::uint64_t consumerId, std::uint32_t permits) {
-    BaseCommand c;
-    c.set_type(BaseCommand::FLOW);
-    c.mutable_flow()->set_consumer_id(consumerId);
-    c.mutable_flow()->set_messagepermits(permits);
-    return c;
-}
-
 /// A reader's SUBSCRIBE (non-durable, Exclusive, initialPosition Latest as the C++ client sends it).
 BaseCommand readerAt(const std::string& topic, std::uint64_t consumerId, std::int64_t ledger, std::int64_t entry,
                      const std::string& subscription) {
@@ -53,7 +45,7 @@ std::vector<std::uint64_t> entriesIn(const std::vector<cnx::wire::Frame>& frames
 
 /// The entries consumer `consumerId` of `client` gets for 100 permits.
 std::vector<std::uint64_t> read(TestClient& client, std::uint64_t consumerId) {
-    client.raw(cnx::wire::encodeFrame(flow(consumerId, 100)));
+    client.raw(cnx::wire::encodeFrame(TestClient::flowCmd(consumerId, 100)));
     return entriesIn(client.receivedFrames());
 }
 
@@ -150,7 +142,7 @@ TEST_CASE("MESSAGE carries the partition index of a partition, -1 for a topic th
     const std::string partition1 = base + "-partition-1";
     s.publish(partition1, 1);
     REQUIRE(s.consumer.one(readerAt(partition1, 1, -1, -1, "r")).type() == BaseCommand::SUCCESS);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(1, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(1, 10)));
     auto frames = s.consumer.receivedFrames();
     REQUIRE(frames.size() == 1);
     CHECK(frames[0].command.message().message_id().partition() == 1);
@@ -160,7 +152,7 @@ TEST_CASE("MESSAGE carries the partition index of a partition, -1 for a topic th
     REQUIRE(other.producer(kTopic, 1, "q").type() == BaseCommand::PRODUCER_SUCCESS);
     REQUIRE(other.publish(1, 0).type() == BaseCommand::SEND_RECEIPT);
     REQUIRE(s.consumer.one(readerAt(kTopic, 2, -1, -1, "r")).type() == BaseCommand::SUCCESS);
-    s.consumer.raw(cnx::wire::encodeFrame(flow(2, 10)));
+    s.consumer.raw(cnx::wire::encodeFrame(TestClient::flowCmd(2, 10)));
     frames = s.consumer.receivedFrames();
     REQUIRE(frames.size() == 1);
     CHECK(frames[0].command.message().message_id().has_partition());  // set always, as Commands.newMessageCommand
