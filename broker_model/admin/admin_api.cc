@@ -1,7 +1,9 @@
 #include "broker_model/admin/admin_api.h"
+#include "broker_model/admin/schema_payload.h"
 #include "broker_model/admin/status_mapping.h"
 
 #include <cstdint>
+#include <string_view>
 
 #include "broker_model/compat/json/json_nesting.h"
 #include "broker_model/compat/key_value/key_value_check.h"
@@ -42,31 +44,6 @@ StageRef adminStage(StageKind kind, const TopicName& topic) {
     return StageRef{kind, topic.toString(), topic.schemaIdView()};
 }
 
-// §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a
-// primitive component is "".
-std::string renderData(const SchemaData& schema) {
-    if (schema.type != SchemaType::KEY_VALUE) return schema.data;
-    std::string error;
-    auto kv = compat::decodeKeyValue(schema, &error);
-    if (!kv) return schema.data;
-    // A component that is not JSON, or nests deeper than the shared limit
-    // (issue 7 item 6: dump() recurses per level), is rendered as its text.
-    // Jackson 2.15+ would refuse such a component in readTree; the broker's
-    // answer to that (an HTTP 500?) is UNCONFIRMED, and the text is what a
-    // reader of the response can use.
-    // Gson keeps a component's key order (and writes it compactly): ordered_json, not json.
-    using Ordered = nlohmann::ordered_json;
-    auto component = [](const SchemaData& c) -> Ordered {
-        if (c.data.empty()) return "";
-        if (compat::jsonNestsDeeperThan(c.data)) return c.data;
-        auto parsed = Ordered::parse(c.data, nullptr, false);
-        return parsed.is_discarded() ? Ordered(c.data) : parsed;
-    };
-    // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
-    return Ordered{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
-        -1, ' ', false, Ordered::error_handler_t::replace);
-}
-
 // §7.2 before #21645 / #21632 (2.5.0 on; 2.4.x's KEY_VALUE payloads are not modelled
 // apart): /compatibility and /version used the payload's {"key": ..., "value": ...}
 // JSON text as the KEY_VALUE data, unconverted.
@@ -83,8 +60,21 @@ void noteKeyValuePayloadGap(const BehaviourProfile& profile, const SchemaData& s
 // The admin JSON text of a KEY_VALUE payload, as the endpoint received it.
 SchemaData asUnconvertedPayload(const SchemaData& schema) {
     SchemaData raw = schema;
-    raw.data = renderData(schema);
+    raw.data = renderAdminSchemaData(schema);
     return raw;
+}
+
+// The reason phrase Jetty 12 writes for the statuses a bare refusal has (RFC 9110).
+std::string_view standardReasonPhrase(int status) {
+    switch (status) {
+        case 400: return "Bad Request";
+        case 404: return "Not Found";
+        case 409: return "Conflict";
+        case 412: return "Precondition Failed";
+        case 422: return "Unprocessable Entity";
+        case 500: return "Internal Server Error";
+        default: return "Error";
+    }
 }
 
 // §7.4: the text of an error response, per release.
@@ -102,7 +92,7 @@ nlohmann::json schemaResponseJson(const StoredSchema& entry) {
     return {{"version", entry.version},
             {"type", std::string(to_string_view(entry.schema.type))},
             {"timestamp", entry.timestamp},
-            {"data", renderData(entry.schema)},
+            {"data", renderAdminSchemaData(entry.schema)},
             {"properties", entry.schema.properties}};
 }
 
@@ -142,7 +132,10 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
             const auto& e = r.error();
             int status = adminStatusOf(profile, AdminEndpoint::postSchema, e.kind);
             if (adminAnswerIsBare(AdminEndpoint::postSchema, e.kind)) {
-                done(AdminResponse::bareFailure(trace, status, errorText(profile, e)));
+                // §7.2: Jetty 12 sends the status's own phrase, not the text (#25100).
+                done(AdminResponse::bareFailure(trace, status, profile.adminReasonPhraseIsStandard
+                                                                   ? std::string(standardReasonPhrase(status))
+                                                                   : errorText(profile, e)));
             } else {
                 done(AdminResponse::failure(trace, status, e.text()));
             }
@@ -282,7 +275,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
     if (keyValuePayloadUnconverted(profile, schema)) {
         // §7.2 before #21645: the validator's KEY_VALUE branch reads the JSON text's first
         // 4 bytes as the key length and allocates that many bytes (issue #21584).
-        std::string text = renderData(schema);
+        std::string text = renderAdminSchemaData(schema);
         std::uint32_t length = 0;
         for (std::size_t i = 0; i < 4 && i < text.size(); ++i) length = (length << 8) | static_cast<unsigned char>(text[i]);
         trace->add("§7.2", "POST compatibility",

@@ -95,4 +95,29 @@ std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view bo
     return schema;
 }
 
+// §7.2: KEY_VALUE data is rendered back as {"key": ..., "value": ...}; a
+// primitive component is "".
+std::string renderAdminSchemaData(const SchemaData& schema) {
+    if (schema.type != SchemaType::KEY_VALUE) return schema.data;
+    std::string error;
+    auto kv = compat::decodeKeyValue(schema, &error);
+    if (!kv) return schema.data;
+    // A component that is not JSON, or nests deeper than the shared limit
+    // (issue 7 item 6: dump() recurses per level), is rendered as its text.
+    // Jackson 2.15+ would refuse such a component in readTree; the broker's
+    // answer to that (an HTTP 500?) is UNCONFIRMED, and the text is what a
+    // reader of the response can use.
+    // Gson keeps a component's key order (and writes it compactly): ordered_json, not json.
+    using Ordered = nlohmann::ordered_json;
+    auto component = [](const SchemaData& c) -> Ordered {
+        if (c.data.empty()) return "";
+        if (compat::jsonNestsDeeperThan(c.data)) return c.data;
+        auto parsed = Ordered::parse(c.data, nullptr, false);
+        return parsed.is_discarded() ? Ordered(c.data) : parsed;
+    };
+    // Invalid UTF-8 in a component's bytes becomes U+FFFD, as Java's new String(bytes, UTF_8) does.
+    return Ordered{{"key", component(kv->key)}, {"value", component(kv->value)}}.dump(
+        -1, ' ', false, Ordered::error_handler_t::replace);
+}
+
 }  // namespace cnx

@@ -40,4 +40,10 @@ std::variant<SchemaData, PayloadError> schemaFromPostPayload(std::string_view bo
 /// (with `error`) when the text is not such an object.
 std::optional<std::string> keyValueDataFromRendering(std::string_view text, std::string* error);
 
+/// The text a schema's data is written as in admin JSON (a GetSchemaResponse's
+/// `data`, a PostSchemaPayload's `schema`, §7.2): the definition itself, and for
+/// KEY_VALUE the `{"key": …, "value": …}` rendering of its components (a
+/// primitive component is ""), the inverse of keyValueDataFromRendering.
+std::string renderAdminSchemaData(const SchemaData& schema);
+
 }  // namespace cnx

@@ -18,6 +18,7 @@ Broker::~Broker() {
 void Broker::applyConfig() {
     BrokerConfig config;
     config.schemaCompatibilityStrategy = profile_->brokerStrategyDefault;
+    config.acknowledgmentAtBatchIndexLevelEnabled = profile_->brokerBatchIndexAckDefault;
     for (const auto& [key, value] : configOverrides_) config.set(key, value);
     policies_.broker = config;
     registry_.setAllowLegacyJsonFormat(config.schemaJsonAllowLegacyJacksonFormat);

@@ -171,6 +171,7 @@ struct BehaviourProfile {
     // §5.6: broker.conf defaults of this release.
     CompatibilityStrategy brokerStrategyDefault = CompatibilityStrategy::UNDEFINED;  // #11856 (UNDEFINED), #13938 (FULL)
     bool brokerHasStrategyKey = false;  // §5.6: schemaCompatibilityStrategy exists (#11856)
+    bool brokerBatchIndexAckDefault = false;  // §5.6: acknowledgmentAtBatchIndexLevelEnabled=true by default (PIP-391, #24203)
 
     // --- admin REST (§7) ---
     AdminStrategyResolution adminStrategyResolution = AdminStrategyResolution::fullHardcoded;
@@ -179,6 +180,9 @@ struct BehaviourProfile {
     bool adminSchemaIdStripsPartition = false;  // §3.1/§7.1 (#4751)
     bool adminHasCompatibilityAndVersion = false;  // §7.1 (#4800): POST /compatibility and /version
     int adminPostSchemaSuccessStatus = 202;      // §7.4: 200 from 2.11.0 (#15733)
+    // §7.2: Jetty 12 (#25100, 4.2.0; #25534 on branch-4.0) sends no custom reason phrase: a bare
+    // refusal (the 409/422 of POST …/schema) reads as the status's own phrase ("Conflict").
+    bool adminReasonPhraseIsStandard = false;
     int adminIncompatibleStatus = 500;           // §7.4: 409 from 2.4.2 (derived 500 in 2.4.0)
     int adminInvalidDefinitionStatus = 500;      // §7.4: 422 from 2.11.0 (derived 500 before)
     bool adminNotFoundReason = false;            // §7.4: 404 reason `Schema not found` from 2.10

@@ -270,6 +270,17 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.checkOptions.avroNamesAllowDollar = true; }},
         {"#25362 (PIP-464)", "§6.4 §6.7", {v(4, 2, 0)}, {"checkOptions.jsonAllowLegacyJacksonFormat"},
          [](BehaviourProfile& p) { p.checkOptions.jsonAllowLegacyJacksonFormat = false; }},
+        // PIP-391 (#24203, merged 2025-04, released in 4.1.0): ServiceConfiguration's
+        // acknowledgmentAtBatchIndexLevelEnabled defaults to true. Seen on a real 4.2.4 broker
+        // (GET /admin/v2/brokers/configuration/runtime, `cnxsim run --against`, issue 42).
+        {"#24203 (PIP-391)", "§5.6", {v(4, 1, 0)}, {"brokerBatchIndexAckDefault"},
+         [](BehaviourProfile& p) { p.brokerBatchIndexAckDefault = true; }},
+        // Jetty 9 -> 12 (#25100 on master, 4.2.0; #25534 on branch-4.0: 4.0.11 carries Jetty 12,
+        // the branch's log shows it before "Release 4.0.11"; 4.0.10 is UNCONFIRMED). Jetty 12 no
+        // longer sends a custom reason phrase. Seen on a real 4.2.4 broker: POST …/schema answers
+        // "409 Conflict" and "422 Unprocessable Entity"; 3.0.7 still sends the text (issue 42).
+        {"#25100, #25534 (Jetty 12)", "§7.2 §7.4", {v(4, 0, 11), v(4, 2, 0)}, {"adminReasonPhraseIsStandard"},
+         [](BehaviourProfile& p) { p.adminReasonPhraseIsStandard = true; }},
     };
     return all;
 }
@@ -538,6 +549,8 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminSchemaIdStripsPartition", flag(p.adminSchemaIdStripsPartition)},
         {"adminHasCompatibilityAndVersion", flag(p.adminHasCompatibilityAndVersion)},
         {"adminPostSchemaSuccessStatus", std::to_string(p.adminPostSchemaSuccessStatus)},
+        {"adminReasonPhraseIsStandard", flag(p.adminReasonPhraseIsStandard)},
+        {"brokerBatchIndexAckDefault", flag(p.brokerBatchIndexAckDefault)},
         {"adminIncompatibleStatus", std::to_string(p.adminIncompatibleStatus)},
         {"adminInvalidDefinitionStatus", std::to_string(p.adminInvalidDefinitionStatus)},
         {"adminNotFoundReason", flag(p.adminNotFoundReason)},

@@ -606,7 +606,12 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
     slot.state = State::failed;
     slot.error = error;
     trace->add("§1.5", "producer failed", [&] { return wire::serverErrorName(error.code()) + ": " + error.message; });
-    std::string text = schemaStage ? producerErrorText(error) : error.text();
+    // An InvalidSchemaDataException from the validator reaches the handler unwrapped: its own
+    // message, no class (seen on real 3.0.7 and 4.2.4 brokers, issue 42; "caused by" and the
+    // parser's exception follow it for a definition that does not parse, which is not modelled).
+    std::string text = schemaStage && error.kind != RefusalKind::invalidSchemaData ? producerErrorText(error)
+                       : error.kind == RefusalKind::invalidSchemaData            ? error.message
+                                                                                  : error.text();
     sendError(requestId, error.code(), text);
 }
 
@@ -847,7 +852,16 @@ void ServerCnx::handleGetSchema(const pulsar::proto::CommandGetSchema& cmd) {
 
 void ServerCnx::answerGetSchema(std::uint64_t requestId, const std::string& id, std::optional<std::int64_t> wanted,
                                 const std::string& topic, Trace& trace) {
-    auto found = wanted ? broker_.registry().byVersion(id, *wanted) : broker_.registry().latest(id);
+    // §1.9: a read of the latest version is SchemaRegistryServiceImpl#getSchema(id, Latest),
+    // schemaStorage.get(id, latest) with no deleted check: a delete marker is answered as it is
+    // stored (NONE, empty) with its version; only reads by version trim the deleted entries.
+    // Seen on real 3.0.7 and 4.2.4 brokers (`cnxsim run --against`, issue 42).
+    std::optional<StoredSchema> found;
+    if (wanted) {
+        found = broker_.registry().byVersion(id, *wanted);
+    } else if (const auto& all = broker_.registry().history(id); !all.empty()) {
+        found = all.back();
+    }
     if (!found) {
         trace.add("§1.9", "handleGetSchema", [&] { return "no live schema for " + id + " -> TopicNotFound"; });
         noteGap(broker_.profile(), Gap::getSchemaNotFoundRecycledField, &trace, "not-found answer");

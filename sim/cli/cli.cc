@@ -31,6 +31,7 @@
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/serve/serve_command.h"
 #include "sim/record/record_command.h"
+#include "sim/live/against.h"
 
 namespace cnx::sim {
 namespace {
@@ -378,6 +379,57 @@ std::vector<int> documentsOf(const Loaded& loaded) {
     return documents;
 }
 
+// `run --against`: the options that only make sense there, and those that do not.
+bool wantsAgainst(const Args& args) {
+    for (const char* o : {"--against", "--admin", "--timeout", "--explore", "--output"})
+        if (args.options.count(o)) return true;
+    return false;
+}
+
+int commandRunAgainst(const Args& args, const RunOptions& options,
+                      const std::vector<const std::pair<std::string, Scenario>*>& selected, std::ostream& out,
+                      std::ostream& err) {
+    auto fail = [&](const std::string& why) {
+        err << "cnxsim run: " << why << "\n";
+        return kExitInvalid;
+    };
+    if (!args.options.count("--against")) return fail("--admin, --timeout, --explore and -o need --against pulsar://HOST:PORT");
+    if (!args.options.count("--admin")) return fail("--against needs --admin http://HOST:PORT (the broker's admin API)");
+    for (const char* o : {"--accept", "--accept=all", "--shard", "--shard-by", "--junit", "--report", "--schedule",
+                          "--max-interleavings", "--max-explore-time", "--explore-all"})
+        if (args.options.count(o)) return fail(std::string(o) + " cannot be combined with --against");
+    live::AgainstOptions a;
+    auto broker = live::parseEndpoint(args.options.at("--against"), "pulsar");
+    if (auto* why = std::get_if<std::string>(&broker)) return fail("--against: " + *why);
+    auto admin = live::parseEndpoint(args.options.at("--admin"), "http");
+    if (auto* why = std::get_if<std::string>(&admin)) return fail("--admin: " + *why);
+    a.target.broker = std::get<live::Endpoint>(broker);
+    a.target.admin = std::get<live::Endpoint>(admin);
+    if (auto it = args.options.find("--timeout"); it != args.options.end()) {
+        auto d = parseDuration(it->second, std::chrono::milliseconds(10 * 60 * 1000));
+        if (!d || d->count() <= 0) return fail("--timeout expects a duration such as 500ms or 30s, at most 10 minutes, got '" + it->second + "'");
+        a.target.timeout = *d;
+    }
+    if (auto it = args.options.find("--version"); it != args.options.end()) a.version = it->second;
+    a.strict = options.strict;
+    a.verbose = args.verbosity > 0;
+    if (auto it = args.options.find("--json"); it != args.options.end()) a.json = it->second;
+    a.seed = options.seed;
+    if (auto it = args.options.find("--explore"); it != args.options.end()) {
+        std::uint64_t n = 0;
+        const auto& t = it->second;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+        if (ec != std::errc() || p != t.data() + t.size() || n == 0 || n > 1000000)
+            return fail("--explore expects a number of sessions from 1 to 1000000, got '" + t + "'");
+        a.explore = n;
+        if (!args.options.count("--output")) return fail("--explore needs -o DIR (where disagreements are written)");
+        a.outDir = args.options.at("--output");
+    } else if (args.options.count("--output")) {
+        return fail("-o DIR goes with --explore N");
+    }
+    return live::runAgainst(selected, options, a, out, err);
+}
+
 int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     RunOptions options;
     std::optional<Shard> shard;
@@ -468,6 +520,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     // The run goes on (other tags selected something); the likely typo is said.
     for (const auto& h : misspeltTags(loaded, options)) err << "cnxsim run: warning: " << h << "\n";
+    if (wantsAgainst(args)) return commandRunAgainst(args, options, selected, out, err);
     if (!quiet) console << "cnxsim " << CNXSIM_VERSION << ": seed " << options.seed << "\n";
     auto plan = planRuns(selected, onlyVersion);
     bool byInterleavings = false;

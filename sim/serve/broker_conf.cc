@@ -83,4 +83,26 @@ std::variant<BrokerConf, std::string> readBrokerConf(const std::filesystem::path
     return parseBrokerConf(std::get<std::string>(read), path.string());
 }
 
+std::optional<std::string> configValueText(const BrokerConfig& c, std::string_view key) {
+    auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    if (key == "isSchemaValidationEnforced") return flag(c.isSchemaValidationEnforced);
+    if (key == "schemaCompatibilityStrategy") return std::string(to_string_view(c.schemaCompatibilityStrategy));
+    if (key == "systemTopicSchemaCompatibilityStrategy")
+        return std::string(to_string_view(c.systemTopicSchemaCompatibilityStrategy));
+    if (key == "isAllowAutoUpdateSchemaEnabled") return flag(c.isAllowAutoUpdateSchemaEnabled);
+    if (key == "replicatorPrefix") return c.replicatorPrefix;
+    if (key == "topicLevelPoliciesEnabled") return flag(c.topicLevelPoliciesEnabled);
+    if (key == "systemTopicEnabled") return flag(c.systemTopicEnabled);
+    if (key == "schemaJsonAllowLegacyJacksonFormat") return flag(c.schemaJsonAllowLegacyJacksonFormat);
+    if (key == "allowAutoTopicCreation") return flag(c.allowAutoTopicCreation);
+    if (key == "allowAutoSubscriptionCreation") return flag(c.allowAutoSubscriptionCreation);
+    if (key == "acknowledgmentAtBatchIndexLevelEnabled") return flag(c.acknowledgmentAtBatchIndexLevelEnabled);
+    if (key == "delayedDeliveryEnabled") return flag(c.delayedDeliveryEnabled);
+    if (key == "maxMessageSize") return std::to_string(c.maxMessageSize);
+    if (key == "advertisedAddress") return c.advertisedAddress;
+    if (key == "advertisedListeners") return c.advertisedListeners;
+    if (key == "internalListenerName") return c.internalListenerName;
+    return std::nullopt;
+}
+
 }  // namespace cnx::serve

@@ -9,9 +9,13 @@
 // Pulsar.
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "broker_model/policy/policies.h"
 
 namespace cnx::serve {
 
@@ -32,5 +36,9 @@ std::variant<BrokerConf, std::string> readBrokerConf(const std::filesystem::path
 
 /// The same for text already read; `name` is used in warnings.
 BrokerConf parseBrokerConf(std::string_view text, const std::string& name);
+
+/// The text of `key` in `config` as Pulsar's `GET /admin/v2/brokers/configuration/runtime`
+/// writes it (`true`, `FULL`, `5242880`); nullopt for a key BrokerConfig does not have.
+std::optional<std::string> configValueText(const BrokerConfig& config, std::string_view key);
 
 }  // namespace cnx::serve

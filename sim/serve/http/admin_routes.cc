@@ -1,4 +1,5 @@
 #include "sim/serve/http/admin_routes.h"
+#include "sim/serve/broker_conf.h"
 
 #include <charconv>
 #include <map>
@@ -88,6 +89,13 @@ void AdminRoutes::handle(const Request& req, Answer done) {
                 for (auto key : BrokerConfig::keys())
                     if (BrokerConfig::isDynamic(key)) names.push_back(std::string(key));
                 return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(names)));
+            }
+            // Every setting's effective value, as Pulsar answers it (strings); `run --against` reads it.
+            if (s.size() == 5 && s[4] == "runtime" && method == V::get) {
+                Json values = Json::object();
+                for (auto key : BrokerConfig::keys())
+                    if (auto text = configValueText(broker_.policies().broker, key)) values[std::string(key)] = *text;
+                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(values)));
             }
             if (s.size() == 5 && s[4] == "values" && method == V::get) {
                 Json values = Json::object();

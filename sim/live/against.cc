@@ -1,0 +1,366 @@
+#include "sim/live/against.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "broker_model/policy/policies.h"
+#include "broker_model/profile/profile.h"
+#include "sim/io/file_write.h"
+#include "sim/serve/broker_conf.h"
+#include "sim/run/expectation.h"
+
+namespace cnx::sim::live {
+
+using Json = nlohmann::json;
+
+namespace {
+
+std::string lower(std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+// The settings a scenario needs of the live broker: the release's defaults and its broker.config.
+BrokerConfig wantedConfig(const Scenario& scenario, const BehaviourProfile& profile) {
+    BrokerConfig c;
+    c.schemaCompatibilityStrategy = profile.brokerStrategyDefault;
+    for (const auto& s : scenario.brokerConfig)
+        if (s.value) c.set(s.key, *s.value);
+    return c;
+}
+
+std::string freshToken() {
+    static std::atomic<unsigned> counter{0};
+    auto now = std::chrono::system_clock::now().time_since_epoch().count();
+    std::ostringstream o;
+    o << "cx" << std::hex << (static_cast<unsigned long long>(now) & 0xffffffffULL) << std::hex
+      << (static_cast<unsigned>(::getpid()) & 0xfffu) << "n" << std::dec << counter++;
+    return o.str();
+}
+
+// The scenario's release list and the live release: a line ("4.2") or an exact release must match.
+bool writtenFor(const Scenario& scenario, const ReleaseVersion& live) {
+    if (scenario.brokerVersions.empty()) return true;
+    for (const auto& v : scenario.brokerVersions) {
+        const auto* p = profileFor(v);
+        if (!p) continue;
+        auto dots = std::count(v.begin(), v.end(), '.');
+        if (dots >= 2 ? p->release == live
+                      : (p->release.major == live.major && p->release.minor == live.minor))
+            return true;
+    }
+    return false;
+}
+
+std::string render(const Observed& o, const std::string& action) {
+    auto text = renderObserved(o, action);
+    return text.empty() ? "ok" : text;
+}
+
+}  // namespace
+
+std::string disagreement(const Observed& real, const Observed& model) {
+    if (real.ok != model.ok) return real.ok ? "the real broker accepts, the model refuses" : "the real broker refuses, the model accepts";
+    if (!real.ok) {
+        if (real.error != model.error) return "error " + real.error + " on the real broker, " + model.error + " in the model";
+        if (real.message != model.message) return "the messages differ";
+    }
+    if (real.schemaVersion != model.schemaVersion) {
+        auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("none"); };
+        return "schema version " + v(real.schemaVersion) + " on the real broker, " + v(model.schemaVersion) + " in the model";
+    }
+    if (real.compatible != model.compatible) return "the compatibility answers differ";
+    if (real.strategy != model.strategy) return "the strategies differ";
+    if (real.schema.has_value() != model.schema.has_value()) return "one side answers a schema, the other none";
+    if (real.schema && model.schema) {
+        if (real.schema->type != model.schema->type) return "the schema types differ";
+        if (real.schema->data != model.schema->data) return "the schema definitions differ";
+        if (real.schema->properties != model.schema->properties) return "the schema properties differ";
+    }
+    for (const auto& [name, r] : real.perClient) {
+        auto m = model.perClient.find(name);
+        if (m == model.perClient.end()) return name + " reconnected on the real broker only";
+        if (auto d = disagreement(r, m->second); !d.empty()) return name + ": " + d;
+    }
+    for (const auto& [name, _] : model.perClient)
+        if (!real.perClient.count(name)) return name + " reconnected in the model only";
+    return "";
+}
+
+bool ScenarioVerdict::agreed() const {
+    if (!executable || error) return false;
+    return std::none_of(steps.begin(), steps.end(), [](const StepVerdict& s) {
+        return s.kind == StepVerdict::Kind::disagreed || s.kind == StepVerdict::Kind::error;
+    });
+}
+
+std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& options) {
+    LiveAdmin admin(options.target.admin, options.target.timeout);
+    LiveBroker b;
+    std::string asked;
+    if (options.version) {
+        asked = *options.version;
+    } else {
+        auto v = admin.call("GET", "/admin/v2/brokers/version");
+        if (v.status == 0) return "the admin API cannot be reached: " + v.reason;
+        if (v.ok() && v.body.is_string()) asked = v.body.get<std::string>();
+        else if (v.ok()) asked = v.reason;  // text/plain
+        while (!asked.empty() && std::isspace(static_cast<unsigned char>(asked.back()))) asked.pop_back();
+        if (asked.empty())
+            return "the broker did not say its release (GET /admin/v2/brokers/version answered HTTP " +
+                   std::to_string(v.status) + "): name it with --version";
+    }
+    std::string error;
+    b.profile = profileFor(asked, &error);
+    if (!b.profile) return "the broker's release " + asked + " is not modelled: " + error;
+    b.release = b.profile->release.toString();
+    if (asked.find('.') != std::string::npos && std::count(asked.begin(), asked.end(), '.') >= 2) b.release = asked;
+    auto runtime = admin.call("GET", "/admin/v2/brokers/configuration/runtime");
+    if (runtime.status == 0) return "the admin API cannot be reached: " + runtime.reason;
+    if (runtime.ok() && runtime.body.is_object())
+        for (const auto& [k, v] : runtime.body.items())
+            if (v.is_string()) b.runtime[k] = v.get<std::string>();
+    auto dynamic = admin.call("GET", "/admin/v2/brokers/configuration");
+    if (dynamic.ok() && dynamic.body.is_array())
+        for (const auto& k : dynamic.body)
+            if (k.is_string()) b.dynamicKeys.push_back(k.get<std::string>());
+    return b;
+}
+
+ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
+                                const AgainstOptions& options, const RunOptions& runOptions) {
+    ScenarioVerdict v;
+    v.file = file;
+    v.name = scenario.name;
+    if (!writtenFor(scenario, ReleaseVersion::parse(broker.release).value_or(broker.profile->release))) {
+        v.executable = false;
+        std::string list;
+        for (const auto& s : scenario.brokerVersions) list += (list.empty() ? "" : ", ") + s;
+        v.why = "written for " + list + "; the broker runs " + broker.release;
+        return v;
+    }
+    // The broker's settings must be the scenario's: a dynamic key is set for
+    // the run (and put back after), any other difference makes it not executable.
+    const auto wanted = wantedConfig(scenario, *broker.profile);
+    std::vector<Setting> dynamicChanges;
+    if (broker.runtime.empty()) {
+        for (const auto& s : scenario.brokerConfig) {
+            v.executable = false;
+            v.why = "sets " + s.key + ", and the broker's configuration cannot be read (GET "
+                    "/admin/v2/brokers/configuration/runtime) to check it";
+            return v;
+        }
+    }
+    for (auto key : BrokerConfig::keys()) {
+        if (key == "advertisedAddress" || key == "advertisedListeners" || key == "internalListenerName") continue;
+        auto want = serve::configValueText(wanted, key);
+        auto live = broker.runtime.find(std::string(key));
+        if (!want || live == broker.runtime.end()) continue;
+        if (lower(*want) == lower(live->second)) continue;
+        bool dynamic = std::find(broker.dynamicKeys.begin(), broker.dynamicKeys.end(), std::string(key)) !=
+                       broker.dynamicKeys.end();
+        if (!dynamic) {
+            if (v.needs.empty())
+                v.why = "needs " + std::string(key) + "=" + *want + "; the broker runs " + live->second +
+                        " (not dynamic: start a broker with it, e.g. tests/oracle/run-broker " + broker.release +
+                        " --set " + std::string(key) + "=" + *want + ")";
+            v.needs[std::string(key)] = *want;
+            continue;
+        }
+        dynamicChanges.push_back(Setting{std::string(key), *want, {}});
+    }
+    if (!v.needs.empty()) {
+        v.executable = false;
+        if (v.needs.size() > 1) v.why += " and " + std::to_string(v.needs.size() - 1) + " more key(s)";
+        return v;
+    }
+    // The model first, on the same release: its answers and the expectations.
+    auto modelResult = runScenario(scenario, file, broker.release, runOptions);
+    LiveRun live(scenario, options.target, broker.release, freshToken());
+    if (!dynamicChanges.empty()) {
+        SetBrokerConfigStep set;
+        set.settings = dynamicChanges;
+        Step step;
+        step.action = "set-broker-config";
+        step.body = set;
+        auto o = live.run(step);
+        if (!o.observed.ok) {
+            v.error = true;
+            v.why = "setting the dynamic keys failed: " + o.observed.error + " " + o.observed.message;
+            return v;
+        }
+    }
+    if (auto e = live.setUp()) {
+        v.error = true;
+        v.why = "set-up on the broker failed: " + *e;
+        return v;
+    }
+    if (!modelResult.setupError.empty()) {
+        v.error = true;
+        v.why = "the model could not set the scenario up: " + modelResult.setupError;
+        return v;
+    }
+    std::string stoppedBy;
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+        const auto& step = scenario.steps[i];
+        StepVerdict sv;
+        sv.index = i;
+        sv.action = step.action;
+        const StepResult* model = i < modelResult.steps.size() ? &modelResult.steps[i] : nullptr;
+        sv.expected = model && model->expected ? renderExpect(*model->expected) : "-";
+        if (!stoppedBy.empty()) {
+            sv.kind = StepVerdict::Kind::notExecutable;
+            sv.why = "follows " + stoppedBy + ", which could not run on this broker";
+            v.steps.push_back(std::move(sv));
+            continue;
+        }
+        auto real = live.run(step);
+        if (real.kind == LiveOutcome::Kind::notExecutable) {
+            sv.kind = StepVerdict::Kind::notExecutable;
+            sv.why = real.why;
+            // A `check` changes nothing; any other step that could not run leaves the
+            // broker where the model is not: the steps after it are not comparable.
+            if (!std::holds_alternative<CheckStep>(step.body)) stoppedBy = "step " + std::to_string(i + 1) + " (" + step.action + ")";
+            v.steps.push_back(std::move(sv));
+            continue;
+        }
+        sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
+        sv.model = model ? render(model->observed, step.action) : "-";
+        if (real.kind == LiveOutcome::Kind::error) {
+            sv.kind = StepVerdict::Kind::error;
+            sv.why = real.why;
+        } else if (!model) {
+            sv.kind = StepVerdict::Kind::error;
+            sv.why = "the model did not run this step";
+        } else {
+            std::string why;
+            if (model->expected) {
+                auto m = mismatch(*model->expected, real.observed);
+                if (!m.empty()) why = "the real broker does not meet the expectation: " + m;
+            }
+            auto d = disagreement(real.observed, model->observed);
+            if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
+            sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
+            sv.why = std::move(why);
+        }
+        v.steps.push_back(std::move(sv));
+    }
+    live.tearDown();
+    return v;
+}
+
+namespace {
+
+const char* kindName(StepVerdict::Kind k) {
+    switch (k) {
+        case StepVerdict::Kind::agreed: return "agreed";
+        case StepVerdict::Kind::disagreed: return "disagreed";
+        case StepVerdict::Kind::notExecutable: return "not executable";
+        case StepVerdict::Kind::error: return "error";
+    }
+    return "";
+}
+
+void printScenario(const ScenarioVerdict& v, bool verbose, std::ostream& out) {
+    if (!v.executable) {
+        out << "NOT EXECUTABLE " << v.file << ": " << v.name << "\n  " << v.why << "\n";
+        return;
+    }
+    if (v.error) {
+        out << "ERROR " << v.file << ": " << v.name << "\n  " << v.why << "\n";
+        return;
+    }
+    out << (v.agreed() ? "AGREE " : "DISAGREE ") << v.file << ": " << v.name << "\n";
+    for (const auto& s : v.steps) {
+        bool show = verbose || s.kind == StepVerdict::Kind::disagreed || s.kind == StepVerdict::Kind::error ||
+                    s.kind == StepVerdict::Kind::notExecutable;
+        if (!show) continue;
+        out << "  step " << s.index + 1 << " (" << s.action << "): " << kindName(s.kind) << "\n";
+        if (s.kind == StepVerdict::Kind::notExecutable) {
+            out << "    " << s.why << "\n";
+            continue;
+        }
+        out << "    expected:    " << s.expected << "\n"
+            << "    real broker: " << s.real << "\n"
+            << "    model:       " << s.model << "\n";
+        if (!s.why.empty()) out << "    " << s.why << "\n";
+    }
+}
+
+Json toJson(const ScenarioVerdict& v) {
+    Json steps = Json::array();
+    for (const auto& s : v.steps)
+        steps.push_back({{"step", s.index + 1}, {"action", s.action}, {"verdict", kindName(s.kind)},
+                         {"expected", s.expected}, {"real", s.real}, {"model", s.model}, {"why", s.why}});
+    return {{"file", v.file}, {"name", v.name}, {"executable", v.executable}, {"error", v.error},
+            {"why", v.why}, {"needs", v.needs}, {"agreed", v.agreed()}, {"steps", steps}};
+}
+
+}  // namespace
+
+int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selected, const RunOptions& runOptions,
+               const AgainstOptions& options, std::ostream& out, std::ostream& err) {
+    auto described = describeBroker(options);
+    if (auto* why = std::get_if<std::string>(&described)) {
+        err << "cnxsim run --against: " << *why << "\n";
+        return 1;
+    }
+    const auto& broker = std::get<LiveBroker>(described);
+    out << "against pulsar://" << options.target.broker.text() << " (admin http://" << options.target.admin.text()
+        << "), Apache Pulsar " << broker.release << ", compared with the model's profile " << broker.profile->name
+        << "\n";
+    std::size_t scenarios = 0, agreed = 0, disagreed = 0, notExecutable = 0, errors = 0;
+    std::size_t steps = 0, stepsAgreed = 0, stepsDisagreed = 0, stepsNotExecutable = 0, stepsError = 0;
+    Json all = Json::array();
+    for (const auto* entry : selected) {
+        auto v = compareScenario(entry->second, entry->first, broker, options, runOptions);
+        ++scenarios;
+        if (!v.executable) ++notExecutable;
+        else if (v.error) ++errors;
+        else if (v.agreed()) ++agreed;
+        else ++disagreed;
+        for (const auto& s : v.steps) {
+            ++steps;
+            switch (s.kind) {
+                case StepVerdict::Kind::agreed: ++stepsAgreed; break;
+                case StepVerdict::Kind::disagreed: ++stepsDisagreed; break;
+                case StepVerdict::Kind::notExecutable: ++stepsNotExecutable; break;
+                case StepVerdict::Kind::error: ++stepsError; break;
+            }
+        }
+        if (!v.executable) stepsNotExecutable += entry->second.steps.size(), steps += entry->second.steps.size();
+        printScenario(v, options.verbose, out);
+        if (options.json) all.push_back(toJson(v));
+    }
+    out << "\n" << scenarios << " scenario(s): " << agreed << " agreed, " << disagreed << " disagreed, "
+        << notExecutable << " not executable, " << errors << " error(s)\n"
+        << "steps: " << steps << " in all, " << stepsAgreed << " agreed, " << stepsDisagreed << " disagreed, "
+        << stepsNotExecutable << " not executable, " << stepsError << " error(s)\n";
+    if (options.json) {
+        Json doc = {{"broker", "pulsar://" + options.target.broker.text()},
+                    {"release", broker.release},
+                    {"profile", broker.profile->name},
+                    {"scenarios", all},
+                    {"summary",
+                     {{"scenarios", scenarios}, {"agreed", agreed}, {"disagreed", disagreed},
+                      {"not_executable", notExecutable}, {"errors", errors}, {"steps", steps},
+                      {"steps_agreed", stepsAgreed}, {"steps_disagreed", stepsDisagreed},
+                      {"steps_not_executable", stepsNotExecutable}, {"steps_error", stepsError}}}};
+        if (auto e = writeFileAtomically(*options.json, doc.dump(2) + "\n")) {
+            err << "cnxsim run --against: --json: " << *e << "\n";
+            return 1;
+        }
+    }
+    if (disagreed || errors || stepsDisagreed || stepsError) return 1;
+    if (options.strict && (notExecutable || stepsNotExecutable)) return 1;
+    return 0;
+}
+
+}  // namespace cnx::sim::live

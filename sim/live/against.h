@@ -1,0 +1,82 @@
+#pragma once
+// `cnxsim run PATH... --against pulsar://HOST:PORT --admin http://HOST:PORT`:
+// every selected scenario runs on a real broker (live_run.h) and on the model
+// of the same release, and each step is judged three ways: the expectation,
+// the real broker's answer, the model's answer. A step agrees when the real
+// answer meets the expectation and equals the model's. The broker's own
+// configuration is read first (GET /admin/v2/brokers/configuration/runtime):
+// a scenario whose broker.config differs from it in a key the broker cannot
+// change at run time is not executable there, and says which key.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/live/live_run.h"
+#include "sim/run/runner.h"
+
+namespace cnx::sim::live {
+
+struct AgainstOptions {
+    LiveTarget target;
+    std::optional<std::string> version;  // --version; else the broker's own (GET /admin/v2/brokers/version)
+    bool strict = false;                 // not executable steps fail the run too
+    bool verbose = false;                // every step's three columns, not only the disagreeing ones
+    std::optional<std::filesystem::path> json;  // --json FILE: the verdict of every step
+    // --explore N --seed S -o DIR: a differential search instead of the scenarios.
+    std::optional<std::uint64_t> explore;
+    std::uint64_t seed = 1;
+    std::optional<std::filesystem::path> outDir;
+};
+
+/// Where the real broker and the model part on one step: empty when they agree.
+std::string disagreement(const Observed& real, const Observed& model);
+
+/// The broker the runs compare with, read once: its release, the profile of
+/// it, its runtime configuration and its dynamic keys.
+struct LiveBroker {
+    std::string release;  // as the model resolves it ("4.2.4")
+    const BehaviourProfile* profile = nullptr;
+    std::map<std::string, std::string> runtime;  // runtime configuration (key -> text)
+    std::vector<std::string> dynamicKeys;
+};
+/// Reads the broker; the error text when it cannot be reached or its release is not modelled.
+std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& options);
+
+/// The verdict of one step.
+struct StepVerdict {
+    enum class Kind { agreed, disagreed, notExecutable, error };
+    Kind kind = Kind::agreed;
+    std::size_t index = 0;
+    std::string action;
+    std::string expected;  // rendered, "-" when the step has none for this release
+    std::string real;
+    std::string model;
+    std::string why;  // what disagreed, or why it could not run
+};
+struct ScenarioVerdict {
+    std::string file;
+    std::string name;
+    bool executable = true;
+    std::string why;  // not executable / error
+    /// Not executable for the broker's settings: every key it would need, with its value.
+    std::map<std::string, std::string> needs;
+    bool error = false;
+    std::vector<StepVerdict> steps;
+    bool agreed() const;
+};
+
+/// Runs one scenario on both sides.
+ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
+                                const AgainstOptions& options, const RunOptions& runOptions);
+
+/// The `run --against` command over the selected scenarios; the exit status.
+int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selected, const RunOptions& runOptions,
+               const AgainstOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace cnx::sim::live
