@@ -13,6 +13,7 @@
 #include "broker_model/policy/policies.h"
 #include "broker_model/profile/profile.h"
 #include "sim/io/file_write.h"
+#include "sim/live/known_differences.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/run/expectation.h"
 
@@ -70,7 +71,7 @@ std::string disagreement(const Observed& real, const Observed& model) {
     if (real.ok != model.ok) return real.ok ? "the real broker accepts, the model refuses" : "the real broker refuses, the model accepts";
     if (!real.ok) {
         if (real.error != model.error) return "error " + real.error + " on the real broker, " + model.error + " in the model";
-        if (real.message != model.message) return "the messages differ";
+        if (comparableMessage(real.message) != comparableMessage(model.message)) return "the messages differ";
     }
     if (real.schemaVersion != model.schemaVersion) {
         auto v = [](const std::optional<std::int64_t>& x) { return x ? std::to_string(*x) : std::string("none"); };
@@ -248,6 +249,12 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
             auto d = disagreement(real.observed, model->observed);
             if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
             sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
+            if (!d.empty()) {
+                if (const auto* known = explain(step, real.observed, model->observed)) {
+                    sv.kind = StepVerdict::Kind::explained;
+                    why = "not modelled: " + std::string(known->id) + " (" + std::string(known->what) + "); " + why;
+                }
+            }
             sv.why = std::move(why);
         }
         v.steps.push_back(std::move(sv));
@@ -263,6 +270,7 @@ const char* kindName(StepVerdict::Kind k) {
         case StepVerdict::Kind::agreed: return "agreed";
         case StepVerdict::Kind::disagreed: return "disagreed";
         case StepVerdict::Kind::notExecutable: return "not executable";
+        case StepVerdict::Kind::explained: return "explained";
         case StepVerdict::Kind::error: return "error";
     }
     return "";
@@ -280,6 +288,7 @@ void printScenario(const ScenarioVerdict& v, bool verbose, std::ostream& out) {
     out << (v.agreed() ? "AGREE " : "DISAGREE ") << v.file << ": " << v.name << "\n";
     for (const auto& s : v.steps) {
         bool show = verbose || s.kind == StepVerdict::Kind::disagreed || s.kind == StepVerdict::Kind::error ||
+                    s.kind == StepVerdict::Kind::explained ||
                     s.kind == StepVerdict::Kind::notExecutable;
         if (!show) continue;
         out << "  step " << s.index + 1 << " (" << s.action << "): " << kindName(s.kind) << "\n";
@@ -317,7 +326,8 @@ int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selec
         << "), Apache Pulsar " << broker.release << ", compared with the model's profile " << broker.profile->name
         << "\n";
     std::size_t scenarios = 0, agreed = 0, disagreed = 0, notExecutable = 0, errors = 0;
-    std::size_t steps = 0, stepsAgreed = 0, stepsDisagreed = 0, stepsNotExecutable = 0, stepsError = 0;
+    std::size_t steps = 0, stepsAgreed = 0, stepsDisagreed = 0, stepsNotExecutable = 0, stepsError = 0,
+                stepsExplained = 0;
     Json all = Json::array();
     for (const auto* entry : selected) {
         auto v = compareScenario(entry->second, entry->first, broker, options, runOptions);
@@ -333,6 +343,7 @@ int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selec
                 case StepVerdict::Kind::disagreed: ++stepsDisagreed; break;
                 case StepVerdict::Kind::notExecutable: ++stepsNotExecutable; break;
                 case StepVerdict::Kind::error: ++stepsError; break;
+                case StepVerdict::Kind::explained: ++stepsExplained; break;
             }
         }
         if (!v.executable) stepsNotExecutable += entry->second.steps.size(), steps += entry->second.steps.size();
@@ -342,7 +353,8 @@ int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selec
     out << "\n" << scenarios << " scenario(s): " << agreed << " agreed, " << disagreed << " disagreed, "
         << notExecutable << " not executable, " << errors << " error(s)\n"
         << "steps: " << steps << " in all, " << stepsAgreed << " agreed, " << stepsDisagreed << " disagreed, "
-        << stepsNotExecutable << " not executable, " << stepsError << " error(s)\n";
+        << stepsExplained << " explained (known differences), " << stepsNotExecutable << " not executable, "
+        << stepsError << " error(s)\n";
     if (options.json) {
         Json doc = {{"broker", "pulsar://" + options.target.broker.text()},
                     {"release", broker.release},
@@ -352,7 +364,8 @@ int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selec
                      {{"scenarios", scenarios}, {"agreed", agreed}, {"disagreed", disagreed},
                       {"not_executable", notExecutable}, {"errors", errors}, {"steps", steps},
                       {"steps_agreed", stepsAgreed}, {"steps_disagreed", stepsDisagreed},
-                      {"steps_not_executable", stepsNotExecutable}, {"steps_error", stepsError}}}};
+                      {"steps_not_executable", stepsNotExecutable}, {"steps_error", stepsError},
+                      {"steps_explained", stepsExplained}}}};
         if (auto e = writeFileAtomically(*options.json, doc.dump(2) + "\n")) {
             err << "cnxsim run --against: --json: " << *e << "\n";
             return 1;

@@ -50,7 +50,8 @@ std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& optio
 
 /// The verdict of one step.
 struct StepVerdict {
-    enum class Kind { agreed, disagreed, notExecutable, error };
+    /// explained: the answers differ in a known way (known_differences.h), reported `not modelled`.
+    enum class Kind { agreed, disagreed, explained, notExecutable, error };
     Kind kind = Kind::agreed;
     std::size_t index = 0;
     std::string action;

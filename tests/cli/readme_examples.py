@@ -21,7 +21,7 @@ exploration of the races takes minutes.
 
 Commands that run until stopped: `serve ... --port 0` is started, must print
 its ready line within 60 s, and must exit 0 on SIGTERM. `serve` on the fixed
-default port and `record` (which needs a real broker upstream) are listed as
+default port, `record` and `run --against` (which need a real broker) are listed as
 skipped, with the reason. Anything else in the blocks (cmake, apt-get, the
 CI loop around scripts/serve_fixture.sh) is not a cnxsim example and is not
 run. --list prints the commands and what would be done with each.
@@ -84,6 +84,8 @@ def plan(command):
     sub = w[at + 1] if at + 1 < len(w) else ""
     if sub == "record":
         return "skip: `record` proxies a real broker (--upstream)"
+    if "--against" in command:
+        return "skip: `run --against` needs a real broker (tests/oracle runs it, ctest -L oracle)"
     if sub == "serve":
         if "--port" in w and w[w.index("--port") + 1] == "0":
             return "serve"
