@@ -41,6 +41,13 @@ std::optional<std::string> prepareOutDir(const fs::path& dir) {
     return std::nullopt;
 }
 
+std::size_t entriesIn(const fs::path& dir) {
+    std::error_code ec;
+    std::size_t n = 0;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) ++n;
+    return n;
+}
+
 std::string slugOf(const std::string& kind) {
     std::string slug;
     for (unsigned char c : kind) {
@@ -124,6 +131,9 @@ public:
         if (auto err = prepareOutDir(o_.outDir)) return stop(*err);
         log_ << "explore: seed " << o_.seed << ", " << o_.sessions << " sessions, files in " << o_.outDir.string()
              << "\n";
+        if (auto earlier = entriesIn(o_.outDir))
+            log_ << "explore: note: " << o_.outDir.string() << " already holds " << earlier
+                 << " entries; summary.txt will list this run's files\n";
         for (std::uint64_t i = 0; i < o_.sessions && !s_.error; ++i) {
             std::string yaml = generateSession(o_.seed, i);
             Verdict v = judged(yaml);

@@ -64,10 +64,12 @@ private:
     template <class T, std::size_t N>
     const T& pick(const std::array<T, N>& items) { return items[rng_.below(N)]; }
 
-    // 1 or 2 topics, named after a tag drawn per session so sessions do not share topics.
+    // 1 or 2 topics, named after the session's index and a tag of the seed: the
+    // sessions of one search never share a topic, those of two seeds hardly ever.
     void chooseTopics() {
-        char tag[16];
-        std::snprintf(tag, sizeof tag, "x%06llx", static_cast<unsigned long long>(rng_.next() & 0xffffff));
+        char tag[32];
+        std::snprintf(tag, sizeof tag, "s%llu-%04llx", static_cast<unsigned long long>(index_),
+                      static_cast<unsigned long long>(Rng(seed_).derive(~0ULL) & 0xffff));
         topics_.push_back(std::string(tag) + "-a");
         if (chance(40)) topics_.push_back(std::string(tag) + "-b");
         partitioned_ = chance(10);

@@ -321,6 +321,7 @@ TEST_CASE("explore writes one shrunk file per kind, counts every disagreement, a
     std::ostringstream log2;
     ExploreSummary s2 = explore::explore(again, ActionJudge{&calls}, log2);
     REQUIRE_FALSE(s2.error);
+    CHECK(log2.str().find("already holds") == std::string::npos);
     auto first = folderContents(o.outDir), second = folderContents(again.outDir);
     REQUIRE(first.size() == second.size());
     for (auto& [name, text] : first) {
@@ -331,6 +332,13 @@ TEST_CASE("explore writes one shrunk file per kind, counts every disagreement, a
             other.replace(at, again.outDir.string().size(), o.outDir.string());
         CHECK(text == other);
     }
+
+    // A folder that holds files already: said, and this run's files listed in summary.txt.
+    std::ostringstream log3;
+    ExploreSummary s3 = explore::explore(o, ActionJudge{&calls}, log3);
+    REQUIRE_FALSE(s3.error);
+    CHECK(log3.str().find("explore: note: " + o.outDir.string() + " already holds 3 entries; summary.txt will list this run's files\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("explore says clearly when it cannot write its files, before judging anything", "[explore]") {
@@ -401,6 +409,10 @@ TEST_CASE("a search of the model under 2.10 and 4.2 finds and shrinks real diffe
     REQUIRE_FALSE(s.error);
     CHECK(s.sessions == 200);
     CHECK(s.distinct >= 2);
+    // A known one among them: a forced delete-schema answers -1 from 2.11 on (doc/broker-behaviour.md §4.9).
+    bool forcedDelete = false;
+    for (const auto& f : s.findings) forcedDelete = forcedDelete || f.kind == "delete-schema: 2.10=ok vN 4.2=ok v-1";
+    CHECK(forcedDelete);
     bool shrank = false;
     for (const auto& f : s.findings) {
         INFO(f.file.string() << "\n" << readFile(f.file));
