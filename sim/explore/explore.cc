@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "sim/io/file_write.h"
+#include "sim/run/yaml_text.h"
 
 namespace cnx::sim::explore {
 namespace {
@@ -65,7 +66,7 @@ std::string slugOf(const std::string& kind) {
 std::string commented(const std::string& text) {
     std::string out;
     std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out += line.empty() ? "#\n" : "#   " + line + "\n";
+    for (std::string line; std::getline(in, line);) out += line.empty() ? "#\n" : "#   " + yamlCommentText(line) + "\n";
     return out;
 }
 
@@ -76,7 +77,7 @@ std::string replayLine(const fs::path& file, const std::string& replayArgs) {
 std::string fileText(const ExploreOptions& o, const Finding& f, std::size_t number, const ShrinkResult& shrunk) {
     std::string out = "# cnxsim differential search: disagreement " + std::to_string(number) + ", found by seed " +
                       std::to_string(o.seed) + " in session " + std::to_string(f.sessions.front()) + "\n";
-    out += "# kind: " + f.kind + "\n";
+    out += "# kind: " + yamlCommentText(f.kind) + "\n";
     out += "# replay this file: " + replayLine(f.file, o.replayArgs) + "\n";
     out += "# the whole session again: session " + std::to_string(f.sessions.front()) + " of --explore " +
            std::to_string(f.sessions.front() + 1) + " --seed " + std::to_string(o.seed) + "\n";

@@ -1,6 +1,7 @@
 #include "sim/explore/yaml_text.h"
 
-#include <cstdio>
+#include "sim/run/expectation.h"
+#include "sim/run/yaml_text.h"
 
 namespace cnx::sim::explore::detail {
 namespace {
@@ -36,36 +37,12 @@ bool plainWord(std::string_view s) {
     return true;
 }
 
-std::string doubleQuoted(std::string_view s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20 || c == 0x7f) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(c);
-                }
-        }
-    }
-    return out + "\"";
-}
-
 }  // namespace
 
 std::string quoted(std::string_view text) {
-    bool singleOk = text.find('"') != std::string_view::npos && text.find('\'') == std::string_view::npos;
-    for (unsigned char c : text) {
-        if (c < 0x20 || c == 0x7f) singleOk = false;
-    }
-    if (singleOk) return "'" + std::string(text) + "'";
-    return doubleQuoted(text);
+    bool single = text.find('"') != std::string_view::npos && text.find('\'') == std::string_view::npos &&
+                  yamlPrintableLine(text);
+    return single ? "'" + std::string(text) + "'" : yamlQuote(std::string(text));
 }
 
 std::string scalar(std::string_view text) { return plainWord(text) ? std::string(text) : quoted(text); }

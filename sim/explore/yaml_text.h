@@ -10,8 +10,9 @@ namespace cnx::sim::explore::detail {
 
 /// `text` as a flow-context YAML scalar: plain when it is a word that reads
 /// back as the same string (letters, digits, `_ . - /`, no leading digit or
-/// sign unless all digits), else single-quoted when it has a double quote and
-/// no single quote or control character (a JSON definition), else double-quoted.
+/// sign unless all digits), else single-quoted when it has a double quote, no
+/// single quote and only characters YAML prints on one line (a JSON definition),
+/// else double-quoted as yamlQuote (sim/run/expectation.h) writes it.
 std::string scalar(std::string_view text);
 
 /// `text` always quoted (single or double, as above): a value the loader must

@@ -433,3 +433,50 @@ TEST_CASE("a search of the model under 2.10 and 4.2 finds and shrinks real diffe
     }
     CHECK(shrank);
 }
+
+TEST_CASE("shrink and the files keep odd text intact and every header line a comment", "[explore]") {
+    const std::string hostile = "name: \"odd \\x01 text \\u00e9\"\n"
+                                "schemas:\n"
+                                "  s1: { type: STRING, properties: { note: \"line1\\nline2 \\u00e9 'q' \\\"dq\\\" \\t#x\" } }\n"
+                                "steps:\n"
+                                "  - upload-schema: { topic: a, schema: s1 }\n"
+                                "  - producer: { topic: a, name: p, schema: s1 }\n";
+    auto original = load(hostile);
+    REQUIRE(original.ok());
+    const std::string note = original.scenarios[0].schemas.at("s1").data.properties.at("note");
+    Judge judge = [](const std::string& yaml) {
+        Verdict v;
+        auto r = load(yaml);
+        if (!r.ok()) return v;
+        if (auto at = firstStep(r.scenarios[0], "producer")) {
+            v.disagrees = true;
+            v.step = *at;
+            v.kind = "two\nlines\x01";
+            v.detail = "expected: ok\n\nreal broker: \x02 odd\n# model: ok";
+        }
+        return v;
+    };
+    ShrinkResult r = shrink(hostile, judge, judge(hostile));
+    INFO(r.yaml);
+    auto shrunk = load(r.yaml);
+    REQUIRE(shrunk.ok());
+    CHECK(shrunk.scenarios[0].steps.size() == 1);
+    CHECK(shrunk.scenarios[0].name == original.scenarios[0].name);
+    CHECK(shrunk.scenarios[0].schemas.at("s1").data.properties.at("note") == note);
+
+    // A session of the search whose judge answers with such text: a header of comments, then the scenario.
+    ExploreOptions o;
+    o.sessions = 3;
+    o.outDir = freshDir("odd-text");
+    std::ostringstream log;
+    auto s = explore::explore(o, judge, log);
+    REQUIRE_FALSE(s.error);
+    REQUIRE(s.findings.size() == 1);
+    std::string text = readFile(s.findings[0].file);
+    INFO(text);
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line) && !line.empty()) CHECK(line[0] == '#');
+    CHECK(text.find("# kind: two\\nlines\\x01\n") != std::string::npos);
+    CHECK(loadScenarioFile(s.findings[0].file).ok());
+}
