@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -65,24 +66,31 @@ std::optional<std::size_t> firstStep(const Scenario& s, const std::string& actio
     return std::nullopt;
 }
 
+// A verdict at a session's first step of one of `actions` (tried in order): of
+// kind `kind`, or that action's name when `kind` is empty.
+Verdict atFirstStep(const std::string& yaml, std::initializer_list<const char*> actions, const std::string& kind = "",
+                    const std::string& detail = "") {
+    Verdict v;
+    auto r = load(yaml);
+    if (!r.ok()) return v;
+    for (const char* action : actions) {
+        if (auto at = firstStep(r.scenarios[0], action)) {
+            v.disagrees = true;
+            v.step = *at;
+            v.kind = kind.empty() ? action : kind;
+            v.detail = detail.empty() ? std::string("expected: ok\nreal broker: ok\nmodel: ") + action + " differs" : detail;
+            return v;
+        }
+    }
+    return v;
+}
+
 // Disagrees (kind "delete-topic" or "unload") at a session's first such step; counts its calls.
 struct ActionJudge {
     int* calls;
     Verdict operator()(const std::string& yaml) const {
         ++*calls;
-        Verdict v;
-        auto r = load(yaml);
-        if (!r.ok()) return v;
-        for (const char* action : {"delete-topic", "unload"}) {
-            if (auto at = firstStep(r.scenarios[0], action)) {
-                v.disagrees = true;
-                v.step = *at;
-                v.kind = action;
-                v.detail = std::string("expected: ok\nreal broker: ok\nmodel: ") + action + " differs";
-                return v;
-            }
-        }
-        return v;
+        return atFirstStep(yaml, {"delete-topic", "unload"});
     }
 };
 
@@ -230,17 +238,7 @@ TEST_CASE("shrink keeps a refinement the disagreement needs", "[explore]") {
 }
 
 TEST_CASE("shrink keeps a step's producer with it, and says when its bound cut it short", "[explore]") {
-    Judge judge = [](const std::string& yaml) {
-        Verdict v;
-        auto r = load(yaml);
-        if (!r.ok()) return v;
-        if (auto at = firstStep(r.scenarios[0], "publish")) {
-            v.disagrees = true;
-            v.step = *at;
-            v.kind = "publish";
-        }
-        return v;
-    };
+    Judge judge = [](const std::string& yaml) { return atFirstStep(yaml, {"publish"}); };
     Verdict original = judge(kSession);
     REQUIRE(original.step == 6);
     ShrinkResult r = shrink(kSession, judge, original);
@@ -445,16 +443,7 @@ TEST_CASE("shrink and the files keep odd text intact and every header line a com
     REQUIRE(original.ok());
     const std::string note = original.scenarios[0].schemas.at("s1").data.properties.at("note");
     Judge judge = [](const std::string& yaml) {
-        Verdict v;
-        auto r = load(yaml);
-        if (!r.ok()) return v;
-        if (auto at = firstStep(r.scenarios[0], "producer")) {
-            v.disagrees = true;
-            v.step = *at;
-            v.kind = "two\nlines\x01";
-            v.detail = "expected: ok\n\nreal broker: \x02 odd\n# model: ok";
-        }
-        return v;
+        return atFirstStep(yaml, {"producer"}, "two\nlines\x01", "expected: ok\n\nreal broker: \x02 odd\n# model: ok");
     };
     ShrinkResult r = shrink(hostile, judge, judge(hostile));
     INFO(r.yaml);
