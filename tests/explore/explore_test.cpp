@@ -129,6 +129,11 @@ TEST_CASE("generated sessions are deterministic, load, and reach every kind of s
         REQUIRE(r.errors.empty());
         REQUIRE(r.scenarios.size() == 1);
         const Scenario& s = r.scenarios[0];
+        // Read back and rendered as the shrinker writes its candidates (a shrink
+        // allowed no judge call keeps the session whole): the same text.
+        Verdict atLast{true, s.steps.size() - 1, "k", "", ""};
+        ShrinkResult whole = shrink(yaml, [](const std::string&) { return Verdict{}; }, atLast, 0);
+        REQUIRE(whole.yaml == yaml);
         CHECK(s.steps.size() >= 2);
         CHECK(s.steps.size() <= 12);
         CHECK(s.brokerVersions.empty());
