@@ -474,3 +474,42 @@ TEST_CASE("shrink and the files keep odd text intact and every header line a com
     CHECK(text.find("# kind: two\\nlines\\x01\n") != std::string::npos);
     CHECK(loadScenarioFile(s.findings[0].file).ok());
 }
+
+TEST_CASE("a file says when the shrink bound cut its shrink short", "[explore]") {
+    int calls = 0;
+    ExploreOptions o;
+    o.sessions = 60;
+    o.seed = 11;
+    o.maxShrinkCalls = 1;
+    o.outDir = freshDir("bounded-shrink");
+    std::ostringstream log;
+    auto s = explore::explore(o, ActionJudge{&calls}, log);
+    REQUIRE_FALSE(s.error);
+    bool anyCut = false;
+    for (const auto& f : s.findings) {
+        INFO(f.kind);
+        CHECK(f.judgeCalls <= 1);
+        bool said = readFile(f.file).find("# the shrink stopped at its bound of 1 judge calls: the scenario may not be "
+                                          "minimal\n") != std::string::npos;
+        CHECK(said == f.shrinkCutShort);
+        anyCut = anyCut || f.shrinkCutShort;
+    }
+    CHECK(anyCut);
+    CHECK(readFile(o.outDir / "summary.txt").find("(bound reached)") != std::string::npos);
+}
+
+TEST_CASE("the model under one release twice never disagrees with itself", "[explore]") {
+    // The judge reports outcomes only: the same release on both sides finds nothing,
+    // so what 2.10 against 4.2 finds is the releases' difference and not noise.
+    ExploreOptions o;
+    o.sessions = 100;
+    o.seed = 5;
+    o.outDir = freshDir("same-release");
+    std::ostringstream log;
+    auto s = explore::explore(o, crossVersionJudge("4.2", "4.2"), log);
+    INFO(log.str());
+    REQUIRE_FALSE(s.error);
+    CHECK(s.sessions == 100);
+    CHECK(s.disagreements == 0);
+    CHECK(s.written.size() == 1);  // summary.txt
+}
