@@ -14,6 +14,8 @@ namespace {
 
 constexpr const char* kFile = "session.yaml";
 
+}  // namespace
+
 // An outcome without its message: what the kind compares. With `exactVersions`
 // false a version is `vN` (only "none", -1, is kept), so that one rule met at
 // versions 0, 1 and 2 is one kind.
@@ -32,6 +34,8 @@ std::string outcomeKey(const Observed& o, bool exactVersions) {
     if (o.compatible) out += *o.compatible ? " compatible" : " incompatible";
     return out;
 }
+
+namespace {
 
 // The session with both releases named and every step's outcome per release.
 std::string acceptedText(const std::string& yaml, const std::vector<ScenarioResult>& results, const std::string& a,

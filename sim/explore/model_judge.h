@@ -21,4 +21,9 @@ namespace cnx::sim::explore {
 /// A session that does not load is not a disagreement (its detail says why).
 Judge crossVersionJudge(std::string versionA, std::string versionB);
 
+/// An outcome without its message, as a kind names it: `ok vN` (the version as `vN`
+/// unless `exactVersions`; -1 stays), the schema type, the compatibility flag, or the
+/// error name; per client for reconnects.
+std::string outcomeKey(const Observed& o, bool exactVersions);
+
 }  // namespace cnx::sim::explore

@@ -13,7 +13,12 @@
 #include "broker_model/policy/policies.h"
 #include "broker_model/profile/profile.h"
 #include "sim/io/file_write.h"
+#include "sim/explore/explore.h"
+#include "sim/explore/model_judge.h"
 #include "sim/live/known_differences.h"
+#include "sim/scenario/accept_outcomes.h"
+#include "sim/scenario/accept_writer.h"
+#include "sim/scenario/loader.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/run/expectation.h"
 
@@ -233,6 +238,8 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
             continue;
         }
         sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
+        sv.realObserved = real.observed;
+        if (model) sv.modelObserved = model->observed;
         sv.model = model ? render(model->observed, step.action) : "-";
         if (real.kind == LiveOutcome::Kind::error) {
             sv.kind = StepVerdict::Kind::error;
@@ -314,6 +321,93 @@ Json toJson(const ScenarioVerdict& v) {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* kSessionFile = "session.yaml";
+
+// The session with the real broker's release and each executed step's real answer as its expectation.
+std::string acceptedText(const std::string& yaml, const Scenario& scenario, const ScenarioVerdict& v,
+                         const LiveBroker& broker, const RunOptions& runOptions) {
+    auto result = runScenario(scenario, kSessionFile, broker.release, runOptions);
+    for (const auto& s : v.steps)
+        if (s.realObserved && s.index < result.steps.size()) result.steps[s.index].observed = *s.realObserved;
+    std::vector<ScenarioResult> results{std::move(result)};
+    auto edits = acceptEdits(results, AcceptMode::missing);
+    std::string text = yaml;
+    if (applyAcceptEditsToText(text, edits[kSessionFile])) return "";
+    auto steps = text.find("\nsteps:");
+    if (steps == std::string::npos || text.find("\nbroker:") != std::string::npos) return "";
+    text.insert(steps + 1, "broker:\n  version: \"" + broker.release + "\"\n");
+    return text;
+}
+
+}  // namespace
+
+explore::Judge liveJudge(const LiveBroker& broker, const AgainstOptions& options, const RunOptions& runOptions) {
+    return [&broker, &options, &runOptions](const std::string& yaml) {
+        explore::Verdict verdict;
+        auto loaded = loadScenarioText(yaml, kSessionFile, std::filesystem::path("."));
+        if (!loaded.ok() || loaded.scenarios.size() != 1) {
+            verdict.detail = loaded.errors.empty() ? "not one scenario" : "does not load: " + loaded.errors.front().format();
+            return verdict;
+        }
+        const Scenario& scenario = loaded.scenarios.front();
+        auto v = compareScenario(scenario, kSessionFile, broker, options, runOptions);
+        if (!v.executable || v.error) {
+            verdict.detail = (v.error ? "error: " : "not executable: ") + v.why;
+            // A session the broker could not run (an error) is one kind, so it is written once and looked at.
+            if (v.error) {
+                verdict.disagrees = true;
+                verdict.kind = "error: " + v.why.substr(0, v.why.find(':'));
+            }
+            return verdict;
+        }
+        for (const auto& s : v.steps) {
+            if (s.kind != StepVerdict::Kind::disagreed && s.kind != StepVerdict::Kind::error) continue;
+            verdict.disagrees = true;
+            verdict.step = s.index;
+            if (s.kind == StepVerdict::Kind::error || !s.realObserved || !s.modelObserved) {
+                verdict.kind = s.action + ": error";
+            } else {
+                auto kr = explore::outcomeKey(*s.realObserved, false), km = explore::outcomeKey(*s.modelObserved, false);
+                if (kr != km) verdict.kind = s.action + ": real=" + kr + " model=" + km;
+                else if (explore::outcomeKey(*s.realObserved, true) != explore::outcomeKey(*s.modelObserved, true))
+                    verdict.kind = s.action + ": versions differ (" + kr + ")";
+                else verdict.kind = s.action + ": message differs (" + kr + ")";
+            }
+            verdict.detail = "step " + std::to_string(s.index + 1) + " (" + s.action + ")\nexpected:    " + s.expected +
+                             "\nreal broker: " + s.real + "\nmodel:       " + s.model + "\n" + s.why;
+            verdict.acceptedYaml = acceptedText(yaml, scenario, v, broker, runOptions);
+            return verdict;
+        }
+        return verdict;
+    };
+}
+
+namespace {
+
+int runExplore(const LiveBroker& broker, const AgainstOptions& options, const RunOptions& runOptions,
+               std::ostream& out, std::ostream& err) {
+    explore::ExploreOptions e;
+    e.sessions = *options.explore;
+    e.seed = options.seed;
+    e.outDir = *options.outDir;
+    e.replayArgs = "--against pulsar://" + options.target.broker.text() + " --admin http://" +
+                   options.target.admin.text() + " --version " + broker.release;
+    out << "explore: " << e.sessions << " session(s), seed " << e.seed << ", against Apache Pulsar " << broker.release
+        << "; disagreements go to " << e.outDir.string() << "\n";
+    auto summary = explore::explore(e, liveJudge(broker, options, runOptions), out);
+    if (summary.error) {
+        err << "cnxsim run --explore: " << *summary.error << "\n";
+        return 1;
+    }
+    out << "explore: " << summary.sessions << " session(s) run (seed " << e.seed << "), " << summary.disagreements
+        << " disagreement(s), " << summary.distinct << " distinct, " << summary.written.size() << " file(s) written\n";
+    return summary.disagreements ? 1 : 0;
+}
+
+}  // namespace
+
 int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selected, const RunOptions& runOptions,
                const AgainstOptions& options, std::ostream& out, std::ostream& err) {
     auto described = describeBroker(options);
@@ -322,6 +416,7 @@ int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selec
         return 1;
     }
     const auto& broker = std::get<LiveBroker>(described);
+    if (options.explore) return runExplore(broker, options, runOptions, out, err);
     out << "against pulsar://" << options.target.broker.text() << " (admin http://" << options.target.admin.text()
         << "), Apache Pulsar " << broker.release << ", compared with the model's profile " << broker.profile->name
         << "\n";

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/explore/explore.h"
 #include "sim/live/live_run.h"
 #include "sim/run/runner.h"
 
@@ -59,6 +60,8 @@ struct StepVerdict {
     std::string real;
     std::string model;
     std::string why;  // what disagreed, or why it could not run
+    std::optional<Observed> realObserved;   // executed steps: the real broker's answer
+    std::optional<Observed> modelObserved;  // ... and the model's
 };
 struct ScenarioVerdict {
     std::string file;
@@ -75,6 +78,12 @@ struct ScenarioVerdict {
 /// Runs one scenario on both sides.
 ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
                                 const AgainstOptions& options, const RunOptions& runOptions);
+
+/// The judge of a differential search on the live broker (sim/explore/explore.h): each
+/// session runs on both sides; the first step that disagrees is the verdict, its kind the
+/// step's action and both outcomes without messages, and acceptedYaml the session with the
+/// real broker's answers as its expectations. `broker`, `options` and `runOptions` outlive it.
+explore::Judge liveJudge(const LiveBroker& broker, const AgainstOptions& options, const RunOptions& runOptions);
 
 /// The `run --against` command over the selected scenarios; the exit status.
 int runAgainst(const std::vector<const std::pair<std::string, Scenario>*>& selected, const RunOptions& runOptions,
