@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/explore/explore.h"
+#include "sim/run/observed.h"
 
 namespace cnx::sim::explore {
 

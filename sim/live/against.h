@@ -66,6 +66,7 @@ struct StepVerdict {
 struct ScenarioVerdict {
     std::string file;
     std::string name;
+    std::string writtenFor;  // the releases the scenario lists when the broker's line is not among them
     bool executable = true;
     std::string why;  // not executable / error
     /// Not executable for the broker's settings: every key it would need, with its value.

@@ -343,9 +343,10 @@ LiveOutcome LiveRun::run(const Step& step) {
             else if constexpr (std::is_same_v<T, ConcurrentlyStep>)
                 return notSupported("a `concurrently` race explores the model's schedules; a live broker runs one");
             else if constexpr (std::is_same_v<T, UpgradeBrokerStep>)
-                return notSupported("`upgrade-broker` needs a broker cnxsim started itself (run --against-launch)");
+                return notSupported("`upgrade-broker` restarts the broker on another release: run --against does not "
+                                    "start or stop brokers (tests/oracle/upgrade_check.py upgrades real ones with --data)");
             else if constexpr (std::is_same_v<T, RestartBrokerStep>)
-                return notSupported("`restart-broker` needs a broker cnxsim started itself (run --against-launch)");
+                return notSupported("`restart-broker` restarts the broker: run --against does not start or stop brokers");
             else return notSupported("this step has no live form");
         },
         step.body);
