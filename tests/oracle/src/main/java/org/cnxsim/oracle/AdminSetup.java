@@ -1,0 +1,51 @@
+package org.cnxsim.oracle;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * After start: cluster "standalone", tenant "public" and namespace
+ * "public/default", as PulsarStandalone does after its broker starts
+ * (pulsar-broker/src/main/java/org/apache/pulsar/PulsarStandalone.java,
+ * createNameSpace), through the admin REST API the release serves, so no
+ * admin client class (whose builders drift) is needed. A second start on the
+ * same --data folder finds them: the cluster's URLs are updated to the new
+ * ports, the rest is kept.
+ */
+final class AdminSetup {
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final String admin;
+
+    AdminSetup(String adminUrl) {
+        this.admin = adminUrl;
+    }
+
+    void run(String brokerUrl) throws IOException, InterruptedException {
+        String cluster = "{\"serviceUrl\":\"" + admin + "\",\"brokerServiceUrl\":\"" + brokerUrl + "\"}";
+        if (send("PUT", "/admin/v2/clusters/" + Settings.CLUSTER, cluster) == 409) {
+            send("POST", "/admin/v2/clusters/" + Settings.CLUSTER, cluster);
+        }
+        send("PUT", "/admin/v2/tenants/public", "{\"allowedClusters\":[\"" + Settings.CLUSTER + "\"],\"adminRoles\":[]}");
+        send("PUT", "/admin/v2/namespaces/public/default", null);
+    }
+
+    /** The status of one call; 2xx and 409 (already there) are fine, anything else throws. */
+    private int send(String method, String path, String json) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(admin + path)).timeout(Duration.ofSeconds(60));
+        if (json == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        int status = r.statusCode();
+        if (status / 100 != 2 && status != 409) {
+            throw new IOException(method + " " + path + " answered " + status + ": " + r.body());
+        }
+        return status;
+    }
+}
