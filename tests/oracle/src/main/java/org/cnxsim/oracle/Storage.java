@@ -43,7 +43,9 @@ abstract class Storage implements AutoCloseable {
     /** Starts the storage this release offers, in DATADIR when not null. */
     static Storage start(File dataDir) throws Exception {
         Properties marker = dataDir == null ? null : readMarker(dataDir);
-        if (Reflect.findClass(BK_CLUSTER) != null) {
+        Class<?> bk = Reflect.findClass(BK_CLUSTER);
+        // 2.10 has a BKCluster too, without the builder (a test helper then); its bookies need ZooKeeper.
+        if (bk != null && Reflect.hasMethod(bk, "builder", 0)) {
             return BkClusterStorage.start(dataDir, marker);
         }
         if (Reflect.findClass(LOCAL_ENSEMBLE) != null) {
@@ -176,11 +178,12 @@ abstract class Storage implements AutoCloseable {
                 marker.setProperty("bookiePort", Integer.toString(bookiePort));
                 writeMarker(dataDir, marker);
             }
-            // LocalBookkeeperEnsemble(int numberOfBookies, int zkPort, int streamStoragePort,
-            //     String zkDataDirName, String bkDataDirName, boolean clearOldData, String advertisedAddress,
-            //     int bkBasePort): the bookie i listens on bkBasePort + i; stream storage off when start(false).
-            Object ensemble = Reflect.construct(Reflect.requireClass(LOCAL_ENSEMBLE), 1, zkPort, freePort(), zkDir, bkDir,
-                    clear, "127.0.0.1", bookiePort);
+            // LocalBookkeeperEnsemble(int numberOfBookies, int zkPort, int bkBasePort, int streamStoragePort,
+            //     String zkDataDirName, String bkDataDirName, boolean clearOldData, String advertisedAddress)
+            // (pulsar-broker/src/main/java/org/apache/pulsar/zookeeper/LocalBookkeeperEnsemble.java, 2.10):
+            // bookie i listens on bkBasePort + i; stream storage stays off with start(false).
+            Object ensemble = Reflect.construct(Reflect.requireClass(LOCAL_ENSEMBLE), 1, zkPort, bookiePort, freePort(),
+                    zkDir, bkDir, clear, "127.0.0.1");
             Reflect.call(ensemble, "start", false);
             return new EnsembleStorage(ensemble, "zk:127.0.0.1:" + zkPort);
         }
