@@ -24,9 +24,10 @@ import java.util.Properties;
  * journal and ledgers in DIR/bookie on a port kept in DIR/oracle.properties
  * (the bookie's cookie names its address, so a restart must reuse it).
  *
- * 2.10 has no BKCluster: LocalBookkeeperEnsemble (pulsar-broker since
+ * 2.10 has no BKCluster builder: LocalBookkeeperEnsemble (pulsar-broker since
  * 2.10.2, apache/pulsar #16258) runs a ZooKeeper server and the bookie; with
- * --data both keep their files in DIR/zookeeper and DIR/bookie.
+ * --data both keep their files in DIR/zookeeper and DIR/bookie, and a later
+ * release started on that folder keeps ZooKeeper (so 2.10 upgrades work).
  */
 abstract class Storage implements AutoCloseable {
     static final String BK_CLUSTER = "org.apache.pulsar.metadata.bookkeeper.BKCluster";
@@ -44,8 +45,12 @@ abstract class Storage implements AutoCloseable {
     static Storage start(File dataDir) throws Exception {
         Properties marker = dataDir == null ? null : readMarker(dataDir);
         Class<?> bk = Reflect.findClass(BK_CLUSTER);
+        // A folder a 2.10 broker wrote holds ZooKeeper data: later releases keep
+        // running it on ZooKeeper, as PulsarStandalone does when it finds
+        // data/standalone/zookeeper (PulsarStandalone.start, 2.11 and later).
+        boolean zookeeperFolder = marker != null && "zookeeper".equals(marker.getProperty("storage"));
         // 2.10 has a BKCluster too, without the builder (a test helper then); its bookies need ZooKeeper.
-        if (bk != null && Reflect.hasMethod(bk, "builder", 0)) {
+        if (bk != null && Reflect.hasMethod(bk, "builder", 0) && !zookeeperFolder) {
             return BkClusterStorage.start(dataDir, marker);
         }
         if (Reflect.findClass(LOCAL_ENSEMBLE) != null) {
@@ -84,7 +89,8 @@ abstract class Storage implements AutoCloseable {
         String found = marker.getProperty("storage");
         if (found != null && !found.equals(kind)) {
             throw new IllegalStateException("--data " + dataDir + " holds " + found + " storage; this release runs " + kind
-                    + " (2.10 runs ZooKeeper, 2.11 and later RocksDB)");
+                    + " (a folder first written by 2.10 stays on ZooKeeper; one first written by 2.11 or later is RocksDB,"
+                    + " which 2.10 cannot run)");
         }
     }
 
