@@ -42,14 +42,17 @@ class Broker:
 
     def __init__(self, version, data):
         self.version = version
+        self.stderr = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen([selftest.RUN_BROKER, version, "--data", data,
                                       "--set", "brokerDeleteInactiveTopicsEnabled=false"],
-                                     stdout=subprocess.PIPE, text=True, start_new_session=True)
+                                     stdout=subprocess.PIPE, stderr=self.stderr, text=True, start_new_session=True)
         line = selftest.read_ready(self.proc, selftest.START_LIMIT)
         m = selftest.READY.match(line or "")
         if m is None:
             self.stop()
-            raise RuntimeError(f"{version} did not start on the folder (ready line {line!r})")
+            self.stderr.seek(0)
+            said = [l.strip() for l in self.stderr if l.startswith("run-broker:")]
+            raise RuntimeError(f"{version} did not start on the folder: {said[-1] if said else repr(line)}")
         self.admin = f"http://127.0.0.1:{m.group(2)}"
         self.release = m.group(3)
 

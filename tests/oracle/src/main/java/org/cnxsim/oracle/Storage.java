@@ -26,8 +26,11 @@ import java.util.Properties;
  *
  * 2.10 has no BKCluster builder: LocalBookkeeperEnsemble (pulsar-broker since
  * 2.10.2, apache/pulsar #16258) runs a ZooKeeper server and the bookie; with
- * --data both keep their files in DIR/zookeeper and DIR/bookie, and a later
- * release started on that folder keeps ZooKeeper (so 2.10 upgrades work).
+ * --data both keep their files in DIR/zookeeper and DIR/bookie. A 2.10
+ * folder serves 2.10 only: a later LocalBookkeeperEnsemble names its bookie
+ * "bk0test" (runBookies, setBookieId), not the 127.0.0.1:PORT that 2.10's
+ * cookie and ledgers name, so the ledgers would not be found (tried: the
+ * schema read then answers 500 "Bookie handle is not available").
  */
 abstract class Storage implements AutoCloseable {
     static final String BK_CLUSTER = "org.apache.pulsar.metadata.bookkeeper.BKCluster";
@@ -45,12 +48,8 @@ abstract class Storage implements AutoCloseable {
     static Storage start(File dataDir) throws Exception {
         Properties marker = dataDir == null ? null : readMarker(dataDir);
         Class<?> bk = Reflect.findClass(BK_CLUSTER);
-        // A folder a 2.10 broker wrote holds ZooKeeper data: later releases keep
-        // running it on ZooKeeper, as PulsarStandalone does when it finds
-        // data/standalone/zookeeper (PulsarStandalone.start, 2.11 and later).
-        boolean zookeeperFolder = marker != null && "zookeeper".equals(marker.getProperty("storage"));
         // 2.10 has a BKCluster too, without the builder (a test helper then); its bookies need ZooKeeper.
-        if (bk != null && Reflect.hasMethod(bk, "builder", 0) && !zookeeperFolder) {
+        if (bk != null && Reflect.hasMethod(bk, "builder", 0)) {
             return BkClusterStorage.start(dataDir, marker);
         }
         if (Reflect.findClass(LOCAL_ENSEMBLE) != null) {
@@ -89,8 +88,8 @@ abstract class Storage implements AutoCloseable {
         String found = marker.getProperty("storage");
         if (found != null && !found.equals(kind)) {
             throw new IllegalStateException("--data " + dataDir + " holds " + found + " storage; this release runs " + kind
-                    + " (a folder first written by 2.10 stays on ZooKeeper; one first written by 2.11 or later is RocksDB,"
-                    + " which 2.10 cannot run)");
+                    + " (2.10 keeps ZooKeeper and a bookie named by its address, 2.11 and later RocksDB and BKCluster:"
+                    + " a folder does not move between the two, README.md)");
         }
     }
 
