@@ -49,7 +49,8 @@ def skip_reason(version):
             return f"{tool} not found (scripts/bootstrap test installs it)"
     cp = os.path.join(HERE, "target", f"classpath-{release_of(version)}.txt")
     if not os.path.isfile(cp):
-        return f"{cp} is missing: Apache Pulsar {version} is not resolved (scripts/bootstrap test resolves it)"
+        return (f"{cp} is missing: Apache Pulsar {version} is not resolved (tests/oracle/resolve {version};"
+                " scripts/bootstrap test resolves 4.2)")
     return None
 
 
