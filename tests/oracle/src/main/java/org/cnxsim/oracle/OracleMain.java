@@ -103,7 +103,26 @@ public final class OracleMain {
             return 1;
         }
         awaitStop();
-        return close(broker, storage) ? 0 : 1;
+        boolean clean = close(broker, storage);
+        removeRunFolder();
+        return clean ? 0 : 1;
+    }
+
+    /**
+     * Removes run-broker's temporary folder (-Doracle.run.folder, the JVM's
+     * java.io.tmpdir) once the broker is closed: run-broker removes it too,
+     * but not when it was killed first, which is when this JVM stops by itself.
+     */
+    private static void removeRunFolder() {
+        String folder = System.getProperty("oracle.run.folder");
+        if (folder == null) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(java.nio.file.Path.of(folder))) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            System.err.println("run-broker: removing " + folder + ": " + e.getMessage());
+        }
     }
 
     private static String releaseVersion() {
