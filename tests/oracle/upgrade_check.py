@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Upgrades between real brokers on the same storage (tests/oracle/README.md).
 
-usage: upgrade_check.py FROM:TO [FROM:TO ...]      e.g. 3.0:4.2 4.2:3.0 2.10:3.0
+usage: upgrade_check.py FROM:TO [FROM:TO ...]      e.g. 3.0:4.2 4.2:3.0 2.11:3.0
 
 For each pair: start broker FROM with `run-broker FROM --data DIR`, create
 topic public/default/upgrade-check, upload an AVRO schema to it
