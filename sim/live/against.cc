@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "broker_model/broker/broker.h"
 #include "broker_model/policy/policies.h"
+#include "sim/runtime/sim_scheduler.h"
 #include "broker_model/profile/profile.h"
 #include "sim/io/file_write.h"
 #include "sim/explore/explore.h"
@@ -33,13 +35,14 @@ std::string lower(std::string s) {
     return s;
 }
 
-// The settings a scenario needs of the live broker: the release's defaults and its broker.config.
+// The settings a scenario needs of the live broker: what the model's broker of that
+// release runs with the scenario's broker.config (its own defaults, Broker::applyConfig).
 BrokerConfig wantedConfig(const Scenario& scenario, const BehaviourProfile& profile) {
-    BrokerConfig c;
-    c.schemaCompatibilityStrategy = profile.brokerStrategyDefault;
+    SimScheduler scheduler;
+    Broker broker(profile, scheduler);
     for (const auto& s : scenario.brokerConfig)
-        if (s.value) c.set(s.key, *s.value);
-    return c;
+        if (s.value) broker.setConfig(s.key, *s.value);
+    return broker.policies().broker;
 }
 
 std::string freshToken() {

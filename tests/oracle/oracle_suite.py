@@ -120,7 +120,8 @@ def main():
         t0 = time.time()
         if not broker.start():
             tail = open(broker.err.name).read()[-2000:]
-            if first and ("needs Java" in tail or "mvn" in tail or "not resolved" in tail or "cannot resolve" in tail):
+            if first and ("needs Java" in tail or "mvn not found" in tail or "could not resolve" in tail
+                          or "cannot resolve" in tail):
                 print(f"oracle_suite: SKIP: the {args.line} broker cannot start here:\n{tail}")
                 return SKIP
             print(f"oracle_suite: the {args.line} broker with {settings or 'default settings'} did not start:\n{tail}")
