@@ -43,7 +43,7 @@ final class Measurement {
         for (int i = 1; i <= options.starts; i++) {
             ServerProcess server;
             try {
-                server = ServerProcess.start(command, options.readyTimeoutSeconds);
+                server = ServerProcess.start(command, options.readyTimeoutSeconds, options.logDir);
             } catch (IOException e) {
                 result.fail("start " + i + " of " + options.starts + ": " + e.getMessage());
                 return null;

@@ -87,7 +87,8 @@ final class Report {
 
     private static void starts(StringBuilder out, SideResult r) {
         out.append("- ").append(r.label).append(" starts: ")
-                .append(r.startMillis.stream().map(Report::duration).collect(Collectors.joining(", ")));
+                .append(r.startMillis.isEmpty() ? "none ready"
+                        : r.startMillis.stream().map(Report::duration).collect(Collectors.joining(", ")));
         if (!Double.isNaN(r.producerMaxMillis)) {
             out.append("; slowest producer creation ").append(duration(r.producerMaxMillis));
         }

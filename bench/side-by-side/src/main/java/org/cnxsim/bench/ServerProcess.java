@@ -46,8 +46,9 @@ final class ServerProcess {
      * the tail of the log when it exits first or takes longer than the timeout
      * (the process is stopped then).
      */
-    static ServerProcess start(String command, int timeoutSeconds) throws IOException {
-        Path log = Files.createTempFile("side-by-side-", ".log");
+    static ServerProcess start(String command, int timeoutSeconds, Path logDir) throws IOException {
+        Files.createDirectories(logDir);
+        Path log = Files.createTempFile(logDir, "side-by-side-", ".log");
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", "exec " + command)
                 .redirectError(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -98,7 +99,7 @@ final class ServerProcess {
     }
 
     private static IOException failure(Process process, Path log, String why) {
-        String stopped = stop(process);
+        String stopped = process.isAlive() ? stop(process) : null;
         String detail = why + (stopped == null ? "" : "; " + stopped);
         return new IOException(detail + "; log " + log + ":\n" + tail(log, 15));
     }

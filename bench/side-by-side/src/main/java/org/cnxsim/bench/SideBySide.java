@@ -50,14 +50,16 @@ public final class SideBySide {
         List<SideResult> results = new ArrayList<>();
         String version = null;
         for (Side side : options.sides()) {
-            String command = side.command.replace("{version}", version == null ? "" : version);
+            SideResult result;
             if (side.command.contains("{version}") && version == null) {
-                System.err.println("side-by-side: " + side.label + " asks for {version}, but no "
-                        + "earlier side reported a release in its ready line");
-                return 1;
+                result = new SideResult(side.label, side.command);
+                result.fail("not started: its command asks for {version}, but no earlier side "
+                        + "printed a release in its ready line");
+            } else {
+                String command = version == null ? side.command : side.command.replace("{version}", version);
+                System.err.println("side-by-side: " + side.label + ": " + command);
+                result = Measurement.measure(side.label, command, options);
             }
-            System.err.println("side-by-side: " + side.label + ": " + command);
-            SideResult result = Measurement.measure(side.label, command, options);
             results.add(result);
             if (result.error != null) {
                 System.err.println("side-by-side: " + side.label + ": " + result.error);
@@ -93,7 +95,7 @@ public final class SideBySide {
         static final String USAGE = String.join("\n",
                 "usage: SideBySide --real CMD --serve CMD [--starts K] [--producers N]",
                 "                  [--messages M] [--size BYTES] [--window W] [--ready-timeout S]",
-                "                  [--label-real L] [--label-serve L] [-o FILE]",
+                "                  [--label-real L] [--label-serve L] [--log-dir DIR] [-o FILE]",
                 "  --real CMD         starts the real broker (run first); a shell command",
                 "  --serve CMD        starts cnxsim serve; {version} is replaced by the",
                 "                     release in the real broker's ready line",
@@ -106,6 +108,8 @@ public final class SideBySide {
                 "  --size BYTES       payload size (default 100)",
                 "  --window W         sends outstanding at most (default 1000)",
                 "  --ready-timeout S  seconds to wait for a ready line (default 300)",
+                "  --log-dir DIR      the servers' standard error, one file per start, kept",
+                "                     when something went wrong (default: java.io.tmpdir)",
                 "  -o FILE            also write the table to FILE");
 
         String real;
@@ -119,6 +123,7 @@ public final class SideBySide {
         int window = 1000;
         int readyTimeoutSeconds = 300;
         String output;
+        Path logDir = Path.of(System.getProperty("java.io.tmpdir"));
         boolean help;
 
         List<Side> sides() {
@@ -157,6 +162,7 @@ public final class SideBySide {
                     case "--window" -> o.window = positive(a, v, 100_000);
                     case "--ready-timeout" -> o.readyTimeoutSeconds = positive(a, v, 3600);
                     case "-o" -> o.output = v;
+                    case "--log-dir" -> o.logDir = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
