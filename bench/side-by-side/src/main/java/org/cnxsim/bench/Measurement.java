@@ -76,7 +76,8 @@ final class Measurement {
                 .operationTimeout(30, TimeUnit.SECONDS)
                 .build()) {
             measureProducers(result, client, "persistent://public/default/sbs-producers-" + run, options);
-            measureSends(result, client, "persistent://public/default/sbs-sends-" + run, options);
+            measureSends(result, client, "persistent://public/default/sbs-sends-" + run, options,
+                    server.handle());
         } catch (PulsarClientException e) {
             result.fail("client against " + url + ": " + e);
         } catch (InterruptedException e) {
@@ -112,10 +113,12 @@ final class Measurement {
      * M messages from one producer, batching off so each message is one SEND
      * with its own receipt, at most W outstanding: the next send waits for a
      * receipt once W are in flight. Timed from the first timed send to the
-     * last receipt, after a warm-up on the same producer.
+     * last receipt, after a warm-up on the same producer. The server's CPU
+     * time over the same span says what the sends cost it, whatever else the
+     * machine runs.
      */
     private static void measureSends(SideResult result, PulsarClient client, String topic,
-                                     SideBySide.Options options)
+                                     SideBySide.Options options, ProcessHandle server)
             throws PulsarClientException, InterruptedException {
         byte[] payload = new byte[options.size];
         for (int i = 0; i < payload.length; i++) {
@@ -129,15 +132,20 @@ final class Measurement {
                 .create()) {
             Window window = new Window(options.window);
             window.send(producer, payload, options.messageWarmup());
+            double cpu0 = ProcTree.cpuSeconds(server);
             long t0 = System.nanoTime();
             window.send(producer, payload, options.messages);
             long elapsed = System.nanoTime() - t0;
+            double cpu1 = ProcTree.cpuSeconds(server);
             if (window.failures.get() > 0) {
                 result.fail(window.failures.get() + " of the sends failed, the first with "
                         + window.firstFailure.get());
                 return;
             }
             result.sendsPerSecond = options.messages / (elapsed / 1e9);
+            if (cpu0 >= 0 && cpu1 >= 0) {
+                result.serverCpuMicrosPerSend = (cpu1 - cpu0) * 1e6 / options.messages;
+            }
         }
     }
 

@@ -51,6 +51,8 @@ final class Report {
         row(out, "producer creation p99", r -> r.producerP99Millis, Report::duration);
         row(out, "SEND with receipts", r -> r.sendsPerSecond,
                 v -> String.format(Locale.ROOT, "%,.0f msg/s", v));
+        row(out, "server CPU time per SEND (user + system)", r -> r.serverCpuMicrosPerSend,
+                v -> String.format(Locale.ROOT, "%.1f µs", v));
         row(out, "resident memory after the workload", r -> r.rssKiB < 0 ? Double.NaN : r.rssKiB,
                 v -> String.format(Locale.ROOT, "%.1f MiB", v / 1024));
         out.append('\n');
@@ -77,8 +79,16 @@ final class Report {
         out.append("| ").append(name).append(" | ").append(cell(a, format)).append(" | ")
                 .append(cell(b, format)).append(" | ");
         out.append(Double.isNaN(a) || Double.isNaN(b) || b == 0 ? "not measured"
-                : String.format(Locale.ROOT, "%.3g", a / b));
+                : ratio(a / b));
         out.append(" |\n");
+    }
+
+    /** Three significant digits, without an exponent. */
+    static String ratio(double r) {
+        if (r >= 100) {
+            return String.format(Locale.ROOT, "%.0f", r);
+        }
+        return String.format(Locale.ROOT, r >= 10 ? "%.1f" : r >= 1 ? "%.2f" : "%.3f", r);
     }
 
     private static String cell(double v, Function<Double, String> format) {

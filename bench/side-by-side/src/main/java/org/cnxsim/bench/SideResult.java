@@ -14,6 +14,8 @@ final class SideResult {
     double producerP99Millis = Double.NaN;
     double producerMaxMillis = Double.NaN;
     double sendsPerSecond = Double.NaN;
+    /** The server tree's CPU time over the timed sends, per message. */
+    double serverCpuMicrosPerSend = Double.NaN;
     long rssKiB = -1;
     /** The first thing that went wrong, or null. */
     String error;
