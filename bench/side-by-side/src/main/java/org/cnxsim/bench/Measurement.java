@@ -17,6 +17,9 @@ import org.apache.pulsar.client.api.PulsarClientException;
  * memory, each with the same Pulsar Java client settings.
  */
 final class Measurement {
+    /** A warm-up start may resolve a release's jars from Maven Central first. */
+    private static final int WARMUP_READY_SECONDS = 1800;
+
     private Measurement() {}
 
     static SideResult measure(String label, String command, SideBySide.Options options) {
@@ -37,28 +40,36 @@ final class Measurement {
         return result;
     }
 
-    /** Starts K times, recording each start to ready; returns the last, still running. */
+    /**
+     * Starts the warm-up times (not counted: the first start of a release may
+     * resolve its jars, and fills the page cache), then K times, recording
+     * each start to ready; returns the last, still running.
+     */
     private static ServerProcess startRepeatedly(SideResult result, String command,
                                                  SideBySide.Options options) {
-        for (int i = 1; i <= options.starts; i++) {
+        int total = options.warmupStarts + options.starts;
+        for (int i = 1; i <= total; i++) {
+            boolean warmup = i <= options.warmupStarts;
+            String which = warmup ? "warm-up start " + i : "start " + (i - options.warmupStarts);
             ServerProcess server;
             try {
-                server = ServerProcess.start(command, options.readyTimeoutSeconds, options.logDir);
+                server = ServerProcess.start(command,
+                        warmup ? WARMUP_READY_SECONDS : options.readyTimeoutSeconds, options.logDir);
             } catch (IOException e) {
-                result.fail("start " + i + " of " + options.starts + ": " + e.getMessage());
+                result.fail(which + ": " + e.getMessage());
                 return null;
             }
-            result.startMillis.add(server.readyMillis);
+            (warmup ? result.warmupStartMillis : result.startMillis).add(server.readyMillis);
             result.readyLine = server.readyLine;
             result.version = server.version();
-            System.err.printf("side-by-side: %s: start %d ready after %.1f ms: %s%n",
-                    result.label, i, server.readyMillis, server.readyLine);
-            if (i == options.starts) {
+            System.err.printf("side-by-side: %s: %s ready after %.1f ms: %s%n",
+                    result.label, which, server.readyMillis, server.readyLine);
+            if (i == total) {
                 return server;
             }
             String stopped = server.stop();
             if (stopped != null) {
-                result.fail("start " + i + ": " + stopped);
+                result.fail(which + ": " + stopped);
                 return null;
             }
         }

@@ -37,10 +37,10 @@ final class Report {
         side(out, real);
         side(out, serve);
         out.append(String.format(Locale.ROOT,
-                "- %d starts per side; N = %d producers created and closed one after the other "
+                "- %d starts per side after %d not counted; N = %d producers created and closed one after the other "
                         + "(after %d not counted); M = %d messages of %d bytes, batching off, "
                         + "at most %d outstanding (after %d not counted)%n%n",
-                options.starts, options.producers, options.producerWarmup(), options.messages,
+                options.starts, options.warmupStarts, options.producers, options.producerWarmup(), options.messages,
                 options.size, options.window, options.messageWarmup()));
         out.append("| figure | ").append(real.label).append(" | ").append(serve.label)
                 .append(" | ").append(real.label).append(" / ").append(serve.label).append(" |\n");
@@ -99,6 +99,11 @@ final class Report {
         out.append("- ").append(r.label).append(" starts: ")
                 .append(r.startMillis.isEmpty() ? "none ready"
                         : r.startMillis.stream().map(Report::duration).collect(Collectors.joining(", ")));
+        if (!r.warmupStartMillis.isEmpty()) {
+            out.append(" (not counted: ")
+                    .append(r.warmupStartMillis.stream().map(Report::duration).collect(Collectors.joining(", ")))
+                    .append(')');
+        }
         if (!Double.isNaN(r.producerMaxMillis)) {
             out.append("; slowest producer creation ").append(duration(r.producerMaxMillis));
         }

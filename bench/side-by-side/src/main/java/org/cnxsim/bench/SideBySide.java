@@ -93,7 +93,7 @@ public final class SideBySide {
     /** The command line. */
     static final class Options {
         static final String USAGE = String.join("\n",
-                "usage: SideBySide --real CMD --serve CMD [--starts K] [--producers N]",
+                "usage: SideBySide --real CMD --serve CMD [--starts K] [--warm-up-starts S] [--producers N]",
                 "                  [--messages M] [--size BYTES] [--window W] [--ready-timeout S]",
                 "                  [--label-real L] [--label-serve L] [--log-dir DIR] [-o FILE]",
                 "  --real CMD         starts the real broker (run first); a shell command",
@@ -101,6 +101,9 @@ public final class SideBySide {
                 "                     release in the real broker's ready line",
                 "  --starts K         starts per side for start-to-ready (default 5); the",
                 "                     last start serves the workload",
+                "  --warm-up-starts S starts per side before those, not counted (default 1;",
+                "                     0-10; their ready timeout is 1800 s: the first start",
+                "                     of a release may download its jars)",
                 "  --producers N      producers created and closed one after the other",
                 "                     (default 1000, after N/10 warm-up, at most 50)",
                 "  --messages M       messages sent by one producer (default 100000, after",
@@ -117,6 +120,7 @@ public final class SideBySide {
         String labelReal = "real broker";
         String labelServe = "cnxsim serve";
         int starts = 5;
+        int warmupStarts = 1;
         int producers = 1000;
         int messages = 100_000;
         int size = 100;
@@ -156,6 +160,7 @@ public final class SideBySide {
                     case "--label-real" -> o.labelReal = v;
                     case "--label-serve" -> o.labelServe = v;
                     case "--starts" -> o.starts = positive(a, v, 100);
+                    case "--warm-up-starts" -> o.warmupStarts = inRange(a, v, 0, 10);
                     case "--producers" -> o.producers = positive(a, v, 1_000_000);
                     case "--messages" -> o.messages = positive(a, v, 100_000_000);
                     case "--size" -> o.size = positive(a, v, 5 * 1024 * 1024);
@@ -173,14 +178,19 @@ public final class SideBySide {
         }
 
         private static int positive(String option, String value, int max) {
+            return inRange(option, value, 1, max);
+        }
+
+        private static int inRange(String option, String value, int min, int max) {
             int n;
             try {
                 n = Integer.parseInt(value);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(option + " takes a whole number, not '" + value + "'");
             }
-            if (n < 1 || n > max) {
-                throw new IllegalArgumentException(option + " must be between 1 and " + max + ", not " + n);
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(option + " must be between " + min + " and " + max
+                        + ", not " + n);
             }
             return n;
         }

@@ -10,6 +10,7 @@ final class SideResult {
     String readyLine;
     String version;
     final List<Double> startMillis = new ArrayList<>();
+    final List<Double> warmupStartMillis = new ArrayList<>();
     double producerP50Millis = Double.NaN;
     double producerP99Millis = Double.NaN;
     double producerMaxMillis = Double.NaN;
