@@ -46,6 +46,12 @@ AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view 
         trace->add("§5.2", "set-policy", [&] { return "namespace " + topic.namespaceName() + " does not exist"; });
         return refused(trace, 404, "Namespace does not exist");
     }
+    // The endpoint validates that the topic exists first (a real 4.2.4 broker answers 404
+    // for a topic no client or operator created, `cnxsim run --against --explore`, issue 42).
+    if (const auto base = topic.partitionedBase(); !broker_.topicExists(base) && broker_.partitionsOf(base) == 0) {
+        trace->add("§5.2", "set-policy", [&] { return "topic " + name + " does not exist"; });
+        return refused(trace, 404, "Topic " + name + " not found");
+    }
     if (auto err = broker_.policies().topics[name].set(field, value)) {
         trace->add("§5.2", "set-policy", [&] { return "topic " + name + ": " + *err; });
         return refused(trace, 400, *err);

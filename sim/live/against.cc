@@ -136,6 +136,9 @@ std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& optio
     if (runtime.ok() && runtime.body.is_object())
         for (const auto& [k, v] : runtime.body.items())
             if (v.is_string()) b.runtime[k] = v.get<std::string>();
+    auto clusters = admin.call("GET", "/admin/v2/clusters");
+    if (clusters.ok() && clusters.body.is_array() && !clusters.body.empty() && clusters.body[0].is_string())
+        b.cluster = clusters.body[0].get<std::string>();
     auto dynamic = admin.call("GET", "/admin/v2/brokers/configuration");
     if (dynamic.ok() && dynamic.body.is_array())
         for (const auto& k : dynamic.body)
@@ -191,6 +194,8 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
     // The model first, on the same release: its answers and the expectations.
     auto modelResult = runScenario(scenario, file, broker.release, runOptions);
     LiveRun live(scenario, options.target, broker.release, freshToken());
+    live.setCluster(broker.cluster);
+    if (options.keepCreated) live.keepCreated();
     if (!dynamicChanges.empty()) {
         SetBrokerConfigStep set;
         set.settings = dynamicChanges;
@@ -205,6 +210,11 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
         }
     }
     if (auto e = live.setUp()) {
+        if (e->rfind(LiveRun::kNotExecutable, 0) == 0) {
+            v.executable = false;
+            v.why = e->substr(LiveRun::kNotExecutable.size());
+            return v;
+        }
         v.error = true;
         v.why = "set-up on the broker failed: " + *e;
         return v;
@@ -402,7 +412,11 @@ int runExplore(const LiveBroker& broker, const AgainstOptions& options, const Ru
                    options.target.admin.text() + " --version " + broker.release;
     out << "explore: " << e.sessions << " session(s), seed " << e.seed << ", against Apache Pulsar " << broker.release
         << "; disagreements go to " << e.outDir.string() << "\n";
-    auto summary = explore::explore(e, liveJudge(broker, options, runOptions), out);
+    // The search runs on a throwaway broker: each session's tenant stays there (deleting
+    // topics, namespaces and tenants would take most of a session's time).
+    AgainstOptions kept = options;
+    kept.keepCreated = true;
+    auto summary = explore::explore(e, liveJudge(broker, kept, runOptions), out);
     if (summary.error) {
         err << "cnxsim run --explore: " << *summary.error << "\n";
         return 1;

@@ -33,6 +33,7 @@ struct AgainstOptions {
     std::optional<std::uint64_t> explore;
     std::uint64_t seed = 1;
     std::optional<std::filesystem::path> outDir;
+    bool keepCreated = false;  // leave each run's tenants on the broker (a search on a throwaway broker)
 };
 
 /// Where the real broker and the model part on one step: empty when they agree.
@@ -45,6 +46,7 @@ struct LiveBroker {
     const BehaviourProfile* profile = nullptr;
     std::map<std::string, std::string> runtime;  // runtime configuration (key -> text)
     std::vector<std::string> dynamicKeys;
+    std::string cluster = "standalone";  // GET /admin/v2/clusters' first
 };
 /// Reads the broker; the error text when it cannot be reached or its release is not modelled.
 std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& options);

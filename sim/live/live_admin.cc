@@ -86,10 +86,11 @@ AdminResponse LiveAdmin::call(const std::string& method, const std::string& targ
         else out.reason = text;
     }
     if (!out.ok()) {
-        // Pulsar's RestException body: {"reason": "..."}; else the reason phrase.
+        // Pulsar's RestException body: {"reason": "..."}; else (no body, or a server's error
+        // page) what a REST client reads: the reason phrase.
         if (out.body.is_object() && out.body.contains("reason") && out.body["reason"].is_string())
             out.reason = out.body["reason"].get<std::string>();
-        else if (out.reason.empty())
+        else
             out.reason = std::string(res.reason());
     }
     return out;

@@ -184,10 +184,19 @@ std::optional<std::string> LiveRun::setUp() {
         if (r.status == 0) return what + ": " + r.reason;
         return what + ": HTTP " + std::to_string(r.status) + " " + r.reason;
     };
-    auto clusters = admin_.call("GET", "/admin/v2/clusters");
-    if (clusters.status == 0) return "the admin API cannot be reached: " + clusters.reason;
-    if (clusters.ok() && clusters.body.is_array() && !clusters.body.empty() && clusters.body[0].is_string())
-        cluster_ = clusters.body[0].get<std::string>();
+    // A topic policy on a namespace's own __change_events is stored in that topic: a real 4.2.4
+    // broker did not answer it within 30 s (issue 42), so such a scenario is not executable.
+    for (const auto& t : scenario_.topics)
+        if (!t.policies.empty() && t.name.find("/__change_events") != std::string::npos)
+            return std::string(kNotExecutable) + "a topic policy on " + t.name +
+                   " (a real broker did not answer one within 30 s: it stores topic policies in that topic)";
+    if (!clusterKnown_) {
+        auto clusters = admin_.call("GET", "/admin/v2/clusters");
+        if (clusters.status == 0) return "the admin API cannot be reached: " + clusters.reason;
+        if (clusters.ok() && clusters.body.is_array() && !clusters.body.empty() && clusters.body[0].is_string())
+            cluster_ = clusters.body[0].get<std::string>();
+        clusterKnown_ = true;
+    }
     // Which tenants and namespaces exist: the listed ones, or every one the scenario names.
     std::set<std::string> tenants, namespaces;
     if (scenario_.explicitMetadata) {
@@ -252,6 +261,11 @@ void LiveRun::tearDown() {
         else admin_.call("DELETE", "/admin/v2/brokers/configuration/" + key);
     }
     changedConfig_.clear();
+    if (keepCreated_) {
+        createdNamespaces_.clear();
+        createdTenants_.clear();
+        return;
+    }
     // Best effort: the topics of each namespace, then the namespaces and tenants.
     for (const auto& ns : createdNamespaces_) {
         for (const char* list : {"/admin/v2/persistent/", "/admin/v2/non-persistent/"}) {
@@ -500,12 +514,15 @@ Observed LiveRun::open(Handle h) {
             continue;
         }
         auto& f = std::get<wire::Frame>(r);
-        // A WaitForExclusive producer is answered twice: not ready, then ready.
+        // A WaitForExclusive producer is answered twice: not ready (queued), then ready once
+        // the topic's other producers are gone. The run waits a little for the second answer.
         if (f.command.type() == BaseCommand::PRODUCER_SUCCESS && f.command.producer_success().has_producer_ready() &&
             !f.command.producer_success().producer_ready()) {
-            auto again = s.conn->waitForRequest(requests[i], target_.timeout);
-            if (auto* why = std::get_if<std::string>(&again)) {
-                out = Observed::failure("NoResponse", "the producer was not made ready: " + *why);
+            auto again = s.conn->waitForRequest(requests[i], std::min(target_.timeout, kQueuedProducerWait));
+            if (std::holds_alternative<std::string>(again)) {
+                out = Observed::failure("ProducerQueued", "the broker queued the producer (WaitForExclusive) and did "
+                                                          "not make it ready within " +
+                                                              std::to_string(kQueuedProducerWait.count()) + " ms");
                 failed = true;
                 continue;
             }

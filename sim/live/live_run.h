@@ -31,6 +31,9 @@
 
 namespace cnx::sim::live {
 
+/// How long a producer the broker queued (WaitForExclusive) is waited for.
+inline constexpr std::chrono::milliseconds kQueuedProducerWait{3000};
+
 /// The broker a run talks to.
 struct LiveTarget {
     Endpoint broker;
@@ -73,8 +76,15 @@ public:
     std::optional<std::string> setUp();
     /// Runs one step.
     LiveOutcome run(const Step& step);
-    /// Closes every connection and deletes what setUp created (best effort).
+    /// Closes every connection and deletes what setUp created (best effort; not when
+    /// keepCreated() was asked, as a differential search on a throwaway broker does).
     void tearDown();
+    void keepCreated() { keepCreated_ = true; }
+    /// The cluster tenants are created for (else asked from GET /admin/v2/clusters).
+    void setCluster(std::string cluster) { cluster_ = std::move(cluster); clusterKnown_ = true; }
+
+    /// setUp's answer when the scenario cannot be set up on a live broker at all.
+    static constexpr std::string_view kNotExecutable = "not executable: ";
 
     const NameMap& names() const { return names_; }
 
@@ -134,6 +144,8 @@ private:
     std::vector<std::string> createdNamespaces_;  // live names
     std::map<std::string, std::optional<std::string>> changedConfig_;  // key -> value to restore (nullopt: delete)
     std::string cluster_ = "standalone";
+    bool clusterKnown_ = false;
+    bool keepCreated_ = false;
 };
 
 /// The scenario's namespaces that must exist before its steps (tenant/ns, as written).

@@ -259,7 +259,7 @@ constexpr std::array<ActionInfo, 17> kActionTable{{
     {"set-broker-config", &DocumentLoader::setBrokerConfigOf, true, false},
     {"upgrade-broker", &DocumentLoader::upgradeBrokerOf, false, true},
     {"restart-broker", &DocumentLoader::restartBrokerOf, false, true},
-    {"unload", &DocumentLoader::unloadOf, false, true},
+    {"unload", &DocumentLoader::unloadOf, true, true},  // the admin unload call: its refusal is an HTTP status
     {"check", &DocumentLoader::checkOf, false, false},
     {"concurrently", nullptr, false, false},
 }};
