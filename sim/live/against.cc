@@ -210,9 +210,9 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
         }
     }
     if (auto e = live.setUp()) {
-        if (e->rfind(LiveRun::kNotExecutable, 0) == 0) {
+        if (e->rfind(LiveRun::kSetUpNotExecutable, 0) == 0) {
             v.executable = false;
-            v.why = e->substr(LiveRun::kNotExecutable.size());
+            v.why = e->substr(LiveRun::kSetUpNotExecutable.size());
             return v;
         }
         v.error = true;

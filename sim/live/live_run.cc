@@ -188,7 +188,7 @@ std::optional<std::string> LiveRun::setUp() {
     // broker did not answer it within 30 s (issue 42), so such a scenario is not executable.
     for (const auto& t : scenario_.topics)
         if (!t.policies.empty() && t.name.find("/__change_events") != std::string::npos)
-            return std::string(kNotExecutable) + "a topic policy on " + t.name +
+            return std::string(kSetUpNotExecutable) + "a topic policy on " + t.name +
                    " (a real broker did not answer one within 30 s: it stores topic policies in that topic)";
     if (!clusterKnown_) {
         auto clusters = admin_.call("GET", "/admin/v2/clusters");

@@ -84,7 +84,7 @@ public:
     void setCluster(std::string cluster) { cluster_ = std::move(cluster); clusterKnown_ = true; }
 
     /// setUp's answer when the scenario cannot be set up on a live broker at all.
-    static constexpr std::string_view kNotExecutable = "not executable: ";
+    static constexpr std::string_view kSetUpNotExecutable = "not executable: ";
 
     const NameMap& names() const { return names_; }
 

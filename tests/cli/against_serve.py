@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-cnxsim, src, work = sys.argv[1], sys.argv[2], sys.argv[3]
+cnxsim, src, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 os.makedirs(work, exist_ok=True)
 failures = []
 
