@@ -15,6 +15,7 @@
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_library.h"
+#include "sim/run/reconnect_outcome.h"
 
 namespace cnx::sim::live {
 
@@ -704,13 +705,7 @@ Observed LiveRun::reconnect(const std::set<std::string>& keys) {
     Observed out;
     for (auto& h : handles) {
         auto name = h.name;
-        auto o = open(std::move(h));
-        if (!o.ok) {
-            out.ok = false;
-            out.error = o.error;
-            out.message = name + ": " + o.message;
-        }
-        out.perClient[name] = std::move(o);
+        addReconnectOutcome(out, name, open(std::move(h)));
     }
     return out;
 }

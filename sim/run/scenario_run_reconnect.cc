@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sim/run/race_driver.h"
+#include "sim/run/reconnect_outcome.h"
 
 namespace cnx::sim {
 
@@ -33,12 +34,7 @@ Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& wh
         auto& o = results[i];
         const auto& name = handles[i].name;
         out.trace.append(o.trace, name + ": ");
-        if (!o.ok) {
-            out.ok = false;
-            out.error = o.error;
-            out.message = name + ": " + o.message;
-        }
-        out.perClient[name] = std::move(o);
+        addReconnectOutcome(out, name, std::move(o));
     }
     return out;
 }
