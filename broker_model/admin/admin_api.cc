@@ -406,8 +406,9 @@ AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool del
     if (busy && !force) {
         trace->add("§3.6", "delete topic", "producers or consumers attached and force=false -> 412");
         if (partitions > 0) return AdminResponse::failure(trace, 412, "Topic has active producers/subscriptions");
-        return AdminResponse::failure(trace, 412, "Topic has " + std::to_string(producers + consumers) +
-                                                      " client connected Including " + std::to_string(consumers) +
+        const auto clients = producers + consumers;
+        return AdminResponse::failure(trace, 412, "Topic has " + std::to_string(clients) +
+                                                      (clients == 1 ? " client" : " clients") + " connected Including " + std::to_string(consumers) +
                                                       " consumers, " + std::to_string(producers) +
                                                       " producers, and 0 replicators.");
     }

@@ -272,7 +272,7 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
             if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
             sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
             if (!d.empty()) {
-                if (const auto* known = explain(step, real.observed, model->observed)) {
+                if (const auto* known = explain(scenario, i, real.observed, model->observed)) {
                     sv.kind = StepVerdict::Kind::explained;
                     why = "not modelled: " + std::string(known->id) + " (" + std::string(known->what) + "); " + why;
                 }

@@ -23,8 +23,10 @@ struct KnownDifference {
 
 std::span<const KnownDifference> knownDifferences();
 
-/// The known difference that explains `real` against `model` on `step`, or nullptr.
-const KnownDifference* explain(const Step& step, const Observed& real, const Observed& model);
+/// The known difference that explains `real` against `model` on step `index` of
+/// `scenario` (earlier steps may be what sets it up), or nullptr.
+const KnownDifference* explain(const Scenario& scenario, std::size_t index, const Observed& real,
+                               const Observed& model);
 
 /// A message as the comparison reads it: a 500's RestException body
 /// ("--- An unexpected error occurred in the server --- Message: X Stacktrace: …")

@@ -521,7 +521,7 @@ Observed LiveRun::open(Handle h) {
             !f.command.producer_success().producer_ready()) {
             auto again = s.conn->waitForRequest(requests[i], std::min(target_.timeout, kQueuedProducerWait));
             if (std::holds_alternative<std::string>(again)) {
-                out = Observed::failure("ProducerQueued", "the broker queued the producer (WaitForExclusive) and did "
+                out = Observed::failure("NoResponse", "the broker queued the producer (WaitForExclusive) and did "
                                                           "not make it ready within " +
                                                               std::to_string(kQueuedProducerWait.count()) + " ms");
                 failed = true;
