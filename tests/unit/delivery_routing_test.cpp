@@ -257,9 +257,11 @@ TEST_CASE("batch-index acknowledgement: the redelivered batch carries the ack_se
     CHECK(ofType(s.a.receivedFrames(), BaseCommand::MESSAGE).empty());
 }
 
-TEST_CASE("batch-index acknowledgement off (the default): an ACK with ack_set acknowledges the whole entry", "[delivery][issue41]") {
+TEST_CASE("batch-index acknowledgement off (the default before 4.1, PIP-391): an ACK with ack_set acknowledges the whole entry",
+          "[delivery][issue41]") {
     const std::string topic = "persistent://public/default/batch-index-ack-off";
     Clients s(topic);
+    s.f.broker.policies().broker.acknowledgmentAtBatchIndexLevelEnabled = false;
     batchOfFive(s, topic);
     auto ledger = s.f.broker.findTopic(*cnx::TopicName::parse(topic))->lastPosition().ledgerId;
     s.a.send(ackWithSet(ledger, {0b11110}, false));

@@ -628,6 +628,8 @@ TEST_CASE("recorder: topic policies, removed settings and refused calls are set-
           "[record]") {
     auto r = recorder();
     FileCheck file(r);
+    // The topic first: a topic policy needs it (a real broker answers 404 otherwise, issue 42).
+    r.admin(exchange("PUT", "/admin/v2/persistent/public/default/t", "", 204));
     r.admin(exchange("PUT", "/admin/v2/persistent/public/default/t/schemaCompatibilityStrategy", "\"FORWARD\"", 204));
     r.admin(exchange("DELETE", "/admin/v2/persistent/public/default/t/schemaCompatibilityStrategy", "", 204));
     r.admin(exchange("POST", "/admin/v2/persistent/public/default/t/schemaValidationEnforced", "true", 204));
@@ -639,6 +641,8 @@ TEST_CASE("recorder: topic policies, removed settings and refused calls are set-
                      R"({"reason":"bad body"})"));  // not JSON: nothing a step can say
     auto yaml = yamlOf(r);
     CHECK(yaml == kHead +
+                      "topics:\n"
+                      "  t: ~\n"
                       "steps:\n"
                       "  - set-policy: { topic: t, schema_compatibility_strategy: FORWARD }\n"
                       "    expect: ok\n"

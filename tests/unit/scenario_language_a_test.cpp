@@ -164,6 +164,8 @@ TEST_CASE("check reads a topic policy as set, distinct from the effective strate
         "broker:\n"
         "  version: \"3.0\"\n"
         "  config: { topicLevelPoliciesEnabled: true, systemTopicEnabled: true }\n"
+        "topics:\n"
+        "  t: ~\n"
         "steps:\n"
         "  - set-policy: { topic: t, schemaCompatibilityStrategy: FORWARD }\n"
         "    expect: ok\n"
