@@ -374,18 +374,25 @@ LiveOutcome LiveRun::run(const Step& step) {
     return out;
 }
 
+std::variant<wire::Frame, Observed> LiveRun::request(Session& s, const BaseCommand& cmd, std::uint64_t requestId,
+                                                    const char* what) {
+    if (auto e = s.conn->send(cmd)) return Observed::failure("ConnectionFailed", *e);
+    auto r = s.conn->waitForRequest(requestId, target_.timeout);
+    if (auto* why = std::get_if<std::string>(&r)) return Observed::failure("NoResponse", std::string(what) + ": " + *why);
+    auto& f = std::get<wire::Frame>(r);
+    if (f.command.type() == BaseCommand::ERROR) return fromFrame(f);
+    return std::move(f);
+}
+
 std::variant<int, Observed> LiveRun::partitionsOf(Session& s, const std::string& liveTopic) {
     BaseCommand cmd;
     cmd.set_type(BaseCommand::PARTITIONED_METADATA);
     auto rid = s.conn->nextRequestId();
     cmd.mutable_partitionmetadata()->set_topic(liveTopic);
     cmd.mutable_partitionmetadata()->set_request_id(rid);
-    if (auto e = s.conn->send(cmd)) return Observed::failure("ConnectionFailed", *e);
-    auto r = s.conn->waitForRequest(rid, target_.timeout);
-    if (auto* why = std::get_if<std::string>(&r)) return Observed::failure("NoResponse", "PARTITIONED_METADATA: " + *why);
-    const auto& c = std::get<wire::Frame>(r).command;
-    if (c.type() == BaseCommand::ERROR) return fromFrame(std::get<wire::Frame>(r));
-    const auto& m = c.partitionmetadataresponse();
+    auto r = request(s, cmd, rid, "PARTITIONED_METADATA");
+    if (auto* o = std::get_if<Observed>(&r)) return std::move(*o);
+    const auto& m = std::get<wire::Frame>(r).command.partitionmetadataresponse();
     if (m.has_response() && m.response() == pulsar::proto::CommandPartitionedTopicMetadataResponse::Failed)
         return Observed::failure(wire::serverErrorName(m.error()), names_.unmap(m.message()));
     return static_cast<int>(m.partitions());
@@ -457,14 +464,11 @@ Observed LiveRun::open(Handle h) {
         lookup.mutable_lookuptopic()->set_topic(part);
         lookup.mutable_lookuptopic()->set_request_id(lrid);
         lookup.mutable_lookuptopic()->set_authoritative(false);
-        if (auto e = s.conn->send(lookup)) return Observed::failure("ConnectionFailed", *e);
-        auto lr = s.conn->waitForRequest(lrid, target_.timeout);
-        if (auto* why = std::get_if<std::string>(&lr)) return Observed::failure("NoResponse", "LOOKUP: " + *why);
-        const auto& lc = std::get<wire::Frame>(lr).command;
-        if (lc.type() == BaseCommand::ERROR) return fromFrame(std::get<wire::Frame>(lr));
-        if (lc.lookuptopicresponse().response() == pulsar::proto::CommandLookupTopicResponse::Failed)
-            return Observed::failure(wire::serverErrorName(lc.lookuptopicresponse().error()),
-                                     names_.unmap(lc.lookuptopicresponse().message()));
+        auto lr = request(s, lookup, lrid, "LOOKUP");
+        if (auto* o = std::get_if<Observed>(&lr)) return std::move(*o);
+        const auto& l = std::get<wire::Frame>(lr).command.lookuptopicresponse();
+        if (l.response() == pulsar::proto::CommandLookupTopicResponse::Failed)
+            return Observed::failure(wire::serverErrorName(l.error()), names_.unmap(l.message()));
     }
     std::vector<std::uint64_t> requests;
     for (const auto& part : parts) {
@@ -606,12 +610,9 @@ Observed LiveRun::publish(const PublishStep& st) {
         cmd.mutable_getorcreateschema()->set_request_id(rid);
         cmd.mutable_getorcreateschema()->set_topic(h.parts.front().first);
         *cmd.mutable_getorcreateschema()->mutable_schema() = getOrCreateSchemaField(st.schema->data);
-        if (auto e = s.conn->send(cmd)) return Observed::failure("ConnectionClosed", *e);
-        auto r = s.conn->waitForRequest(rid, target_.timeout);
-        if (auto* why = std::get_if<std::string>(&r)) return Observed::failure("NoResponse", *why);
-        const auto& c = std::get<wire::Frame>(r).command;
-        if (c.type() == BaseCommand::ERROR) return fromFrame(std::get<wire::Frame>(r));
-        const auto& resp = c.getorcreateschemaresponse();
+        auto r = request(s, cmd, rid, "GET_OR_CREATE_SCHEMA");
+        if (auto* o = std::get_if<Observed>(&r)) return std::move(*o);
+        const auto& resp = std::get<wire::Frame>(r).command.getorcreateschemaresponse();
         if (resp.has_error_code())
             return Observed::failure(wire::serverErrorName(resp.error_code()), names_.unmap(resp.error_message()));
         version = resp.schema_version();
@@ -660,11 +661,9 @@ Observed LiveRun::getSchemaOnWire(const GetSchemaStep& st) {
     get.mutable_getschema()->set_request_id(rid);
     get.mutable_getschema()->set_topic(names_.topic(st.topic));
     if (st.version) get.mutable_getschema()->set_schema_version(wire::encodeSchemaVersion(*st.version));
-    if (auto e = s.conn->send(get)) return Observed::failure("ConnectionClosed", *e);
-    auto r = s.conn->waitForRequest(rid, target_.timeout);
-    if (auto* why = std::get_if<std::string>(&r)) return Observed::failure("NoResponse", *why);
+    auto r = request(s, get, rid, "GET_SCHEMA");
+    if (auto* o = std::get_if<Observed>(&r)) return std::move(*o);
     const auto& c = std::get<wire::Frame>(r).command;
-    if (c.type() == BaseCommand::ERROR) return fromFrame(std::get<wire::Frame>(r));
     if (!c.has_getschemaresponse()) return Observed::failure("NoResponse", "no GET_SCHEMA_RESPONSE arrived");
     const auto& resp = c.getschemaresponse();
     if (resp.has_error_code())

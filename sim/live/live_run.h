@@ -121,6 +121,10 @@ private:
     Observed setPolicy(const SetPolicyStep& s);
     Observed setBrokerConfig(const SetBrokerConfigStep& s);
     void closeParts(const Handle& h);
+    /// Sends `cmd` and waits for the answer to `requestId`; a send failure, no answer or an
+    /// ERROR frame is the Observed refusal (`what` names the command in its text).
+    std::variant<wire::Frame, Observed> request(Session& s, const pulsar::proto::BaseCommand& cmd,
+                                                std::uint64_t requestId, const char* what);
     /// Partitions of the live topic (PARTITIONED_METADATA), or the error observed.
     std::variant<int, Observed> partitionsOf(Session& s, const std::string& liveTopic);
     /// The handles the broker closed (CLOSE_PRODUCER / CLOSE_CONSUMER or a dropped connection), by key "p/name".
