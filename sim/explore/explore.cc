@@ -104,6 +104,12 @@ std::string summaryText(const ExploreOptions& o, const ExploreSummary& s) {
     if (!o.replayArgs.empty()) out += "against: " + o.replayArgs + "\n";
     out += "disagreements: " + std::to_string(s.disagreements) + " sessions, " + std::to_string(s.distinct) +
            " distinct\n";
+    if (!s.unconfirmed.empty()) {
+        out += "unconfirmed: " + std::to_string(s.unconfirmed.size()) +
+               " session(s) disagreed once and agreed when judged again:";
+        for (const auto& [i, kind] : s.unconfirmed) out += "\n  session " + std::to_string(i) + ": " + kind;
+        out += "\n";
+    }
     if (s.error) out += "stopped: " + *s.error + "\n";
     for (const auto& f : s.findings) {
         out += "\n" + f.file.filename().string() + "\n  kind: " + f.kind + "\n  sessions:";
@@ -174,6 +180,22 @@ private:
     }
 
     void disagreement(std::uint64_t index, const std::string& yaml, const Verdict& v) {
+        // A real broker is not always deterministic (its loaded topics take policy changes
+        // from a notification, a producer may race its own reconnection): a disagreement
+        // counts once the same session disagrees the same way a second time.
+        Verdict again = judged(yaml);
+        if (judgeError_) {
+            s_.error = "session " + std::to_string(index) + " (judged again): the judge failed: " + *judgeError_;
+            return;
+        }
+        if (!again.disagrees || again.kind != v.kind) {
+            s_.unconfirmed.emplace_back(index, v.kind);
+            log_ << "explore: session " << index << " disagreed (" << v.kind
+                 << ") but " << (again.disagrees ? "disagreed otherwise (" + again.kind + ")" : "agreed")
+                 << " when judged again: unconfirmed, not counted (replay: seed " << o_.seed << ", session " << index
+                 << ")\n";
+            return;
+        }
         ++s_.disagreements;
         if (auto known = byKind_.find(v.kind); known != byKind_.end()) {
             auto& f = s_.findings[known->second];

@@ -60,6 +60,10 @@ struct ExploreSummary {
     std::uint64_t sessions = 0;        // sessions judged
     std::uint64_t disagreements = 0;   // of them, those that disagreed
     std::uint64_t distinct = 0;        // distinct kinds (== findings.size())
+    /// Sessions that disagreed once but not when judged again at once: the judge (a real
+    /// broker) answered the same session two ways. Logged and listed in summary.txt with
+    /// their kind, not counted above, not shrunk.
+    std::vector<std::pair<std::uint64_t, std::string>> unconfirmed;
     std::vector<std::filesystem::path> written;  // one scenario per kind, then summary.txt
     std::vector<Finding> findings;
     /// Set when the search could not go on: outDir not writable, a file not

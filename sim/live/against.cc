@@ -422,7 +422,8 @@ int runExplore(const LiveBroker& broker, const AgainstOptions& options, const Ru
         return 1;
     }
     out << "explore: " << summary.sessions << " session(s) run (seed " << e.seed << "), " << summary.disagreements
-        << " disagreement(s), " << summary.distinct << " distinct, " << summary.written.size() << " file(s) written\n";
+        << " disagreement(s), " << summary.distinct << " distinct, " << summary.unconfirmed.size()
+        << " unconfirmed, " << summary.written.size() << " file(s) written\n";
     return summary.disagreements ? 1 : 0;
 }
 

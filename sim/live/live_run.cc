@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -759,6 +760,7 @@ Observed LiveRun::setPolicy(const SetPolicyStep& st) {
         if (!o.ok) return o;
         out.httpStatus = o.httpStatus;
     }
+    if (st.namespaceName) std::this_thread::sleep_for(kPolicySettle);
     return out;
 }
 
@@ -780,6 +782,7 @@ Observed LiveRun::setBrokerConfig(const SetBrokerConfigStep& st) {
         if (!o.ok) return o;
         out.httpStatus = o.httpStatus;
     }
+    std::this_thread::sleep_for(kPolicySettle);
     return out;
 }
 

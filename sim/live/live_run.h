@@ -34,6 +34,14 @@ namespace cnx::sim::live {
 /// How long a producer the broker queued (WaitForExclusive) is waited for.
 inline constexpr std::chrono::milliseconds kQueuedProducerWait{3000};
 
+/// How long the run waits after a namespace policy or a dynamic broker setting changed. A
+/// real broker answers the admin call once the metadata store holds the change, but its
+/// loaded topics take it from the store's notification afterwards (BrokerService
+/// handleMetadataChanges -> handlePoliciesUpdates / handleDynamicConfigurationUpdates,
+/// 4.2.4): a producer sent at once may still meet the old strategy (seen in CI: seed 42,
+/// session 477 checked with FULL after the namespace was set to BACKWARD).
+inline constexpr std::chrono::milliseconds kPolicySettle{150};
+
 /// The broker a run talks to.
 struct LiveTarget {
     Endpoint broker;
