@@ -126,21 +126,24 @@ def test_multi_topic_subscription_with_a_schema(broker, client, topic):
 
 def test_namespace_schema_compatibility_strategy(broker, client, topic, client_log):
     """The namespace policy through the admin REST API, as schema_test.py sets it: it decides
-    which evolution a producer gets."""
+    which evolution a producer gets. (A topic loaded before the change gets it asynchronously on a
+    real broker, so the evolution is tried on a topic loaded after it.)"""
     namespace = f"public/strategy-{topic[-8:]}"
     assert broker.http("PUT", f"/admin/v2/namespaces/{namespace}")[0] == 204
     assert broker.json("GET", f"/admin/v2/namespaces/{namespace}/schemaCompatibilityStrategy") == "UNDEFINED"
-    full_name = f"persistent://{namespace}/{topic}"
-    client.create_producer(full_name, schema=AvroSchema(User))
+    before = f"persistent://{namespace}/{topic}-before"
+    client.create_producer(before, schema=AvroSchema(User))
     # Under the broker's default (FULL) a required field without a default cannot be added.
     with pytest.raises(IncompatibleSchema):
-        client.create_producer(full_name, schema=AvroSchema(UserEmailRequired))
+        client.create_producer(before, schema=AvroSchema(UserEmailRequired))
     assert "Error during schema compatibility check with strategy FULL" in client_log.text()
     assert broker.http("PUT", f"/admin/v2/namespaces/{namespace}/schemaCompatibilityStrategy", "FORWARD")[0] == 204
     assert broker.json("GET", f"/admin/v2/namespaces/{namespace}/schemaCompatibilityStrategy") == "FORWARD"
-    evolved = client.create_producer(full_name, schema=AvroSchema(UserEmailRequired))
+    after = f"persistent://{namespace}/{topic}-after"
+    client.create_producer(after, schema=AvroSchema(User))
+    evolved = client.create_producer(after, schema=AvroSchema(UserEmailRequired))
     evolved.send(UserEmailRequired(name="n", age=1, email="e"))
-    versions = broker.json("GET", f"/admin/v2/schemas/{namespace}/{topic}/schemas")["getSchemaResponses"]
+    versions = broker.json("GET", f"/admin/v2/schemas/{namespace}/{topic}-after/schemas")["getSchemaResponses"]
     assert [v["version"] for v in versions] == [0, 1]
 
 
