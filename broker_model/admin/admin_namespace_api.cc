@@ -328,7 +328,11 @@ AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int parti
 
 AdminResponse AdminApi::getPartitionedMetadata(const TopicName& topic) const {
     auto trace = std::make_shared<Trace>();
-    return AdminResponse::success(trace, 200, {{"partitions", broker_.partitionsOf(topic)}});
+    nlohmann::json metadata = {{"partitions", broker_.partitionsOf(topic)}};
+    // PartitionedTopicMetadata.deleted (#18193): true only while a deletion runs, which a
+    // served admin call never leaves half done.
+    if (broker_.profile().adminPartitionedMetadataHasDeleted) metadata["deleted"] = false;
+    return AdminResponse::success(trace, 200, metadata);
 }
 
 AdminResponse AdminApi::deletePartitionedTopic(const TopicName& topic, bool force, bool deleteSchema) {

@@ -210,6 +210,9 @@ struct BehaviourProfile {
     // fewer partitions a 422, a topic that is not partitioned a 409 naming it; before,
     // anything but more partitions was a 409.
     bool adminUpdatePartitionsAsync = false;
+    // GET …/partitions answers PartitionedTopicMetadata with its `deleted` flag (#18193,
+    // 3.0.0): `{"partitions":N,"deleted":false}`; before, `{"partitions":N}`.
+    bool adminPartitionedMetadataHasDeleted = false;
 
     // --- topics, producers, subscriptions (issue 41) ---
     // PIP-124 (#13355, 2.10.0): PRODUCER's initial_subscription_name creates that durable

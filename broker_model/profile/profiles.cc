@@ -203,6 +203,11 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.failoverNonPartitionedHashRing = true; }},
         {"#19166", "§7", {v(3, 0, 0)}, {"adminUpdatePartitionsAsync"},
          [](BehaviourProfile& p) { p.adminUpdatePartitionsAsync = true; }},
+        // PartitionedTopicMetadata.deleted: in the 3.0.7 and 4.2.4 jars (pulsar-client-admin-api),
+        // not in 2.10.5's or 2.11.0's; a backport to a later 2.11.x is UNCONFIRMED. A real 4.2.4
+        // answers {"partitions":3,"deleted":false} (tests/clients/python, test_partitioned_topic).
+        {"#18193", "§7", {v(3, 0, 0)}, {"adminPartitionedMetadataHasDeleted"},
+         [](BehaviourProfile& p) { p.adminPartitionedMetadataHasDeleted = true; }},
         {"#17449 (PIP-236)", "§2.3 §3.5 §8.5", {v(3, 0, 0)},
          {"autoConsumeSkipsSchema", "idleIgnoresAutoConsumeConsumers", "maxProtocolVersion"},
          [](BehaviourProfile& p) {
@@ -563,6 +568,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminTopicStrategyEndpoint", flag(p.adminTopicStrategyEndpoint)},
         {"adminTopicValidationEndpoint", flag(p.adminTopicValidationEndpoint)},
         {"adminUpdatePartitionsAsync", flag(p.adminUpdatePartitionsAsync)},
+        {"adminPartitionedMetadataHasDeleted", flag(p.adminPartitionedMetadataHasDeleted)},
         {"producerCreatesInitialSubscription", flag(p.producerCreatesInitialSubscription)},
         {"rejectsPartitionBeyondCount", flag(p.rejectsPartitionBeyondCount)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
