@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.admin.PulsarAdminException;
@@ -17,14 +15,12 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.common.policies.data.SchemaCompatibilityStrategy;
-import org.apache.pulsar.common.policies.data.TenantInfo;
 import org.apache.pulsar.common.protocol.schema.IsCompatibilityResponse;
 import org.apache.pulsar.common.protocol.schema.PostSchemaPayload;
 import org.apache.pulsar.common.schema.SchemaInfo;
 import org.apache.pulsar.common.schema.SchemaInfoWithVersion;
 import org.apache.pulsar.common.schema.SchemaType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,19 +31,13 @@ class AdminTest {
     @RegisterExtension
     static final CnxsimServe SERVE = new CnxsimServe();
 
-    static PulsarClient client;
-    static PulsarAdmin admin;
+    PulsarClient client;
+    PulsarAdmin admin;
 
-    @BeforeAll
-    static void connect() throws Exception {
-        client = Clients.client(SERVE);
-        admin = Clients.admin(SERVE);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        client.close();
-        admin.close();
+    @BeforeEach
+    void clients() throws Exception {
+        client = SERVE.client();
+        admin = SERVE.admin();
     }
 
     @Test
@@ -96,7 +86,7 @@ class AdminTest {
                 Producer<UserV2> p = client.newProducer(Schema.AVRO(UserV2.class)).topic(topic).create()) {
             p.send(new UserV2("x", 1, "y"));
             org.apache.pulsar.client.api.Message<UserV2> m = c.receive(10, TimeUnit.SECONDS);
-            assertEquals(1L, java.nio.ByteBuffer.wrap(m.getSchemaVersion()).getLong());
+            assertEquals(1L, Clients.version(m));
         }
 
         admin.schemas().deleteSchema(topic);

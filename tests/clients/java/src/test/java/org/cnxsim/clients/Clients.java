@@ -42,6 +42,30 @@ final class Clients {
         return m.matches() ? m.group(1) : e.getMessage();
     }
 
+    /** The next message within 20 s (a failure, not a hang, when none comes). */
+    static <T> org.apache.pulsar.client.api.Message<T> next(org.apache.pulsar.client.api.Consumer<T> consumer)
+            throws PulsarClientException {
+        org.apache.pulsar.client.api.Message<T> m = consumer.receive(20, TimeUnit.SECONDS);
+        org.junit.jupiter.api.Assertions.assertNotNull(m, "a message within 20 s");
+        return m;
+    }
+
+    /** The next message, acknowledged. */
+    static <T> org.apache.pulsar.client.api.Message<T> receive(org.apache.pulsar.client.api.Consumer<T> consumer)
+            throws PulsarClientException {
+        org.apache.pulsar.client.api.Message<T> m = next(consumer);
+        consumer.acknowledge(m);
+        return m;
+    }
+
+    /** The message's schema version: 8 bytes, a big-endian long. */
+    static long version(org.apache.pulsar.client.api.Message<?> message) {
+        byte[] v = message.getSchemaVersion();
+        org.junit.jupiter.api.Assertions.assertNotNull(v, "the message carries a schema version");
+        org.junit.jupiter.api.Assertions.assertEquals(8, v.length, "a schema version is 8 bytes, big-endian");
+        return java.nio.ByteBuffer.wrap(v).getLong();
+    }
+
     /** A fresh persistent topic name in public/default. */
     static String topic(String stem) {
         return "persistent://public/default/" + stem + "-" + SEQ.incrementAndGet();

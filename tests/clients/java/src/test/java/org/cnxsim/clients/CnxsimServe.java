@@ -34,6 +34,8 @@ public final class CnxsimServe implements BeforeAllCallback, AfterAllCallback {
     private String adminUrl;
     private String release;
     private final StringBuilder output = new StringBuilder();
+    private org.apache.pulsar.client.api.PulsarClient client;
+    private org.apache.pulsar.client.admin.PulsarAdmin admin;
 
     public CnxsimServe(String... extraArgs) {
         this.extraArgs = List.of(extraArgs);
@@ -108,6 +110,12 @@ public final class CnxsimServe implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
         if (process == null) {
             return;
         }
@@ -120,6 +128,24 @@ public final class CnxsimServe implements BeforeAllCallback, AfterAllCallback {
         if (status != 0) {
             throw new IllegalStateException("cnxsim serve exited " + status + ":\n" + output);
         }
+    }
+
+    /** The class's client (short timeouts, Clients.client), made on first use, closed after the class. */
+    public synchronized org.apache.pulsar.client.api.PulsarClient client()
+            throws org.apache.pulsar.client.api.PulsarClientException {
+        if (client == null) {
+            client = Clients.client(this);
+        }
+        return client;
+    }
+
+    /** The class's PulsarAdmin on the admin port, made on first use, closed after the class. */
+    public synchronized org.apache.pulsar.client.admin.PulsarAdmin admin()
+            throws org.apache.pulsar.client.api.PulsarClientException {
+        if (admin == null) {
+            admin = Clients.admin(this);
+        }
+        return admin;
     }
 
     public String serviceUrl() {

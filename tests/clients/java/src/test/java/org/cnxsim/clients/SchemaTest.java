@@ -2,11 +2,9 @@ package org.cnxsim.clients;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +20,7 @@ import org.apache.pulsar.common.schema.KeyValue;
 import org.apache.pulsar.common.schema.KeyValueEncodingType;
 import org.apache.pulsar.common.schema.SchemaInfo;
 import org.apache.pulsar.common.schema.SchemaType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,33 +31,13 @@ class SchemaTest {
     @RegisterExtension
     static final CnxsimServe SERVE = new CnxsimServe();
 
-    static PulsarClient client;
-    static PulsarAdmin admin;
+    PulsarClient client;
+    PulsarAdmin admin;
 
-    @BeforeAll
-    static void connect() throws Exception {
-        client = Clients.client(SERVE);
-        admin = Clients.admin(SERVE);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        client.close();
-        admin.close();
-    }
-
-    static long version(Message<?> message) {
-        byte[] v = message.getSchemaVersion();
-        assertNotNull(v, "the message carries a schema version");
-        assertEquals(8, v.length, "a schema version is 8 bytes, big-endian");
-        return ByteBuffer.wrap(v).getLong();
-    }
-
-    static <T> Message<T> receive(Consumer<T> consumer) throws PulsarClientException {
-        Message<T> m = consumer.receive(10, TimeUnit.SECONDS);
-        assertNotNull(m, "a message within 10 s");
-        consumer.acknowledge(m);
-        return m;
+    @BeforeEach
+    void clients() throws Exception {
+        client = SERVE.client();
+        admin = SERVE.admin();
     }
 
     @Test
@@ -70,9 +47,9 @@ class SchemaTest {
                         .subscriptionName("s").subscribe();
                 Producer<User> producer = client.newProducer(Schema.AVRO(User.class)).topic(topic).create()) {
             producer.send(new User("ada", 36));
-            Message<User> m = receive(consumer);
+            Message<User> m = Clients.receive(consumer);
             assertEquals(new User("ada", 36), m.getValue());
-            assertEquals(0L, version(m));
+            assertEquals(0L, Clients.version(m));
         }
         SchemaInfo info = admin.schemas().getSchemaInfo(topic);
         assertEquals(SchemaType.AVRO, info.getType());
@@ -87,9 +64,9 @@ class SchemaTest {
                         .subscriptionName("s").subscribe();
                 Producer<User> producer = client.newProducer(Schema.JSON(User.class)).topic(topic).create()) {
             producer.send(new User("grace", 45));
-            Message<User> m = receive(consumer);
+            Message<User> m = Clients.receive(consumer);
             assertEquals(new User("grace", 45), m.getValue());
-            assertEquals(0L, version(m));
+            assertEquals(0L, Clients.version(m));
             assertEquals("{\"name\":\"grace\",\"age\":45}", new String(m.getData(), StandardCharsets.UTF_8));
         }
         assertEquals(SchemaType.JSON, admin.schemas().getSchemaInfo(topic).getType());
@@ -106,11 +83,11 @@ class SchemaTest {
             try (Producer<UserV2> p2 = client.newProducer(Schema.AVRO(UserV2.class)).topic(topic).create()) {
                 p2.send(new UserV2("b", 2, "b@example.com"));
             }
-            Message<GenericRecord> first = receive(consumer);
-            assertEquals(0L, version(first));
+            Message<GenericRecord> first = Clients.receive(consumer);
+            assertEquals(0L, Clients.version(first));
             assertEquals("a", first.getValue().getField("name").toString());
-            Message<GenericRecord> second = receive(consumer);
-            assertEquals(1L, version(second));
+            Message<GenericRecord> second = Clients.receive(consumer);
+            assertEquals(1L, Clients.version(second));
             assertEquals("b@example.com", second.getValue().getField("email").toString());
         }
         assertEquals(2, admin.schemas().getAllSchemas(topic).size());
@@ -157,9 +134,9 @@ class SchemaTest {
         try (Consumer<Long> consumer = client.newConsumer(Schema.INT64).topic(topic).subscriptionName("s").subscribe();
                 Producer<Long> producer = client.newProducer(Schema.INT64).topic(topic).create()) {
             producer.send(42L);
-            Message<Long> m = receive(consumer);
+            Message<Long> m = Clients.receive(consumer);
             assertEquals(42L, m.getValue());
-            assertEquals(0L, version(m));
+            assertEquals(0L, Clients.version(m));
             PulsarClientException.IncompatibleSchemaException e = assertThrows(
                     PulsarClientException.IncompatibleSchemaException.class,
                     () -> client.newProducer(Schema.STRING).topic(topic).create());
@@ -171,14 +148,14 @@ class SchemaTest {
         try (Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(s).subscriptionName("s").subscribe();
                 Producer<String> producer = client.newProducer(Schema.STRING).topic(s).create()) {
             producer.send("héllo");
-            assertEquals("héllo", receive(consumer).getValue());
+            assertEquals("héllo", Clients.receive(consumer).getValue());
         }
         assertEquals(SchemaType.STRING, admin.schemas().getSchemaInfo(s).getType());
         String d = Clients.topic("double");
         try (Consumer<Double> consumer = client.newConsumer(Schema.DOUBLE).topic(d).subscriptionName("s").subscribe();
                 Producer<Double> producer = client.newProducer(Schema.DOUBLE).topic(d).create()) {
             producer.send(2.5);
-            assertEquals(2.5, receive(consumer).getValue());
+            assertEquals(2.5, Clients.receive(consumer).getValue());
         }
     }
 
@@ -188,7 +165,7 @@ class SchemaTest {
         try (Consumer<byte[]> consumer = client.newConsumer().topic(topic).subscriptionName("s").subscribe();
                 Producer<byte[]> producer = client.newProducer().topic(topic).create()) {
             producer.send(new byte[] {1, 2, 3});
-            Message<byte[]> m = receive(consumer);
+            Message<byte[]> m = Clients.receive(consumer);
             assertArrayEquals(new byte[] {1, 2, 3}, m.getValue());
         }
         assertEquals(0, admin.schemas().getAllSchemas(topic).size());
@@ -204,10 +181,10 @@ class SchemaTest {
                             client.newConsumer(schema).topic(topic).subscriptionName("s").subscribe();
                     Producer<KeyValue<String, User>> producer = client.newProducer(schema).topic(topic).create()) {
                 producer.send(new KeyValue<>("k1", new User("kv", 7)));
-                Message<KeyValue<String, User>> m = receive(consumer);
+                Message<KeyValue<String, User>> m = Clients.receive(consumer);
                 assertEquals("k1", m.getValue().getKey());
                 assertEquals(new User("kv", 7), m.getValue().getValue());
-                assertEquals(0L, version(m));
+                assertEquals(0L, Clients.version(m));
                 if (encoding == KeyValueEncodingType.SEPARATED) {
                     assertTrue(m.hasBase64EncodedKey(), "SEPARATED carries the key in partition_key, base64");
                 }
@@ -225,11 +202,11 @@ class SchemaTest {
                 Consumer<GenericRecord> consumer = client.newConsumer(Schema.AUTO_CONSUME()).topic(topic)
                         .subscriptionName("s").subscribe()) {
             producer.send(new User("auto", 3));
-            Message<GenericRecord> m = receive(consumer);
+            Message<GenericRecord> m = Clients.receive(consumer);
             assertEquals("auto", m.getValue().getField("name").toString());
             assertEquals(3, m.getValue().getField("age"));
             assertEquals(SchemaType.AVRO, m.getValue().getSchemaType());
-            assertEquals(0L, version(m));
+            assertEquals(0L, Clients.version(m));
         }
     }
 
@@ -240,9 +217,9 @@ class SchemaTest {
         try (Consumer<User> consumer = client.newConsumer(avro).topic(topic).subscriptionName("s").subscribe();
                 Producer<byte[]> producer = client.newProducer(Schema.AUTO_PRODUCE_BYTES()).topic(topic).create()) {
             producer.send(avro.encode(new User("bytes", 9)));
-            Message<User> m = receive(consumer);
+            Message<User> m = Clients.receive(consumer);
             assertEquals(new User("bytes", 9), m.getValue());
-            assertEquals(0L, version(m));
+            assertEquals(0L, Clients.version(m));
         }
     }
 
@@ -254,9 +231,9 @@ class SchemaTest {
                 Producer<byte[]> producer = client.newProducer().topic(topic).create()) {
             producer.newMessage(Schema.AVRO(User.class)).value(new User("m1", 1)).send();
             producer.newMessage(Schema.AVRO(UserV2.class)).value(new UserV2("m2", 2, "e")).send();
-            assertEquals(0L, version(receive(consumer)));
-            Message<GenericRecord> second = receive(consumer);
-            assertEquals(1L, version(second));
+            assertEquals(0L, Clients.version(Clients.receive(consumer)));
+            Message<GenericRecord> second = Clients.receive(consumer);
+            assertEquals(1L, Clients.version(second));
             assertEquals("e", second.getValue().getField("email").toString());
             // GET_OR_CREATE_SCHEMA refused: the client reports it in its own words, naming the schema.
             PulsarClientException.IncompatibleSchemaException e = assertThrows(
@@ -267,7 +244,7 @@ class SchemaTest {
             assertTrue(e.getMessage().contains("\"name\": \"Order\""), e.getMessage());
             // The producer stays usable for the schemas it registered.
             producer.newMessage(Schema.AVRO(User.class)).value(new User("m3", 3)).send();
-            assertEquals(0L, version(receive(consumer)));
+            assertEquals(0L, Clients.version(Clients.receive(consumer)));
         }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,8 +23,7 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Reader;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,19 +34,13 @@ class TopicsTest {
     @RegisterExtension
     static final CnxsimServe SERVE = new CnxsimServe();
 
-    static PulsarClient client;
-    static PulsarAdmin admin;
+    PulsarClient client;
+    PulsarAdmin admin;
 
-    @BeforeAll
-    static void connect() throws Exception {
-        client = Clients.client(SERVE);
-        admin = Clients.admin(SERVE);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        client.close();
-        admin.close();
+    @BeforeEach
+    void clients() throws Exception {
+        client = SERVE.client();
+        admin = SERVE.admin();
     }
 
     static <T> List<T> receiveN(Consumer<T> consumer, int n) throws Exception {
@@ -90,7 +82,7 @@ class TopicsTest {
                 Message<String> m = reader.readNext(10, TimeUnit.SECONDS);
                 assertNotNull(m);
                 assertEquals("r3", m.getValue());
-                assertEquals(0L, ByteBuffer.wrap(m.getSchemaVersion()).getLong());
+                assertEquals(0L, Clients.version(m));
             }
         }
     }
@@ -121,13 +113,32 @@ class TopicsTest {
                 consumer.acknowledge(m);
                 got.add(m.getValue());
                 partitions.add(m.getTopicName());
-                assertEquals(0L, ByteBuffer.wrap(m.getSchemaVersion()).getLong());
+                assertEquals(0L, Clients.version(m));
             }
             assertEquals(sent, got);
             assertEquals(Set.of(topic + "-partition-0", topic + "-partition-1", topic + "-partition-2"), partitions);
         }
         // The schema is the partitioned topic's, one for all partitions.
         assertEquals(1, admin.schemas().getAllSchemas(topic).size());
+    }
+
+    @Test
+    void partitionsWithoutAutoCreation() throws Exception {
+        // PIP-344: the client asks PARTITIONED_METADATA with metadata_auto_creation_enabled=false,
+        // only of a broker whose CONNECTED says it can; a topic that does not exist is refused.
+        String missing = Clients.topic("pip344-missing");
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> client.getPartitionsForTopic(missing, false).get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof org.apache.pulsar.client.api.PulsarClientException.TopicDoesNotExistException,
+                String.valueOf(e.getCause()));
+        String partitioned = Clients.topic("pip344-partitioned");
+        admin.topics().createPartitionedTopic(partitioned, 2);
+        assertEquals(List.of(partitioned + "-partition-0", partitioned + "-partition-1"),
+                client.getPartitionsForTopic(partitioned, false).get(10, TimeUnit.SECONDS));
+        String plain = Clients.topic("pip344-plain");
+        admin.topics().createNonPartitionedTopic(plain);
+        assertEquals(List.of(plain), client.getPartitionsForTopic(plain, false).get(10, TimeUnit.SECONDS));
     }
 
     @Test
