@@ -222,6 +222,11 @@ struct BehaviourProfile {
     // #19086 (3.0.0): a persistent `-partition-N` with N >= the partitioned topic's count is
     // refused (NotAllowedError "Illegal topic partition name ...", BrokerService.getTopic).
     bool rejectsPartitionBeyondCount = false;
+    // PIP-344 (#22206; 3.0.7, 3.3.1, 4.0.0): CONNECTED carries feature flag
+    // supports_get_partitioned_metadata_without_auto_creation, and a PARTITIONED_METADATA with
+    // metadata_auto_creation_enabled=false (or on a broker that may not auto-create) answers
+    // TopicNotFound for a topic that does not exist (ServerCnx.handlePartitionMetadataRequest).
+    bool partitionedMetadataWithoutAutoCreation = false;
 
     // --- checkers (§6) ---
     compat::CheckOptions checkOptions;

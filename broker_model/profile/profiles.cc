@@ -258,6 +258,10 @@ const std::vector<Fix>& fixes() {
          [](BehaviourProfile& p) { p.activeTopicEmptySchemaMessage = true; }},
         {"#23394 (Avro 1.11.4)", "§6.3", {v(3, 0, 7), v(3, 3, 2), v(4, 0, 0)}, {"checkOptions.avro"},
          [](BehaviourProfile& p) { p.checkOptions.avro = AvroVersion::v1_11_4; }},
+        // PIP-344: Commands.newConnectedCommand sets the flag in pulsar-common 3.0.7, 3.3.1 and
+        // 4.0.7/4.2.4, not in 3.0.6, 3.2.4 or 3.3.0 (javap of the jars on Maven Central).
+        {"#22206 (PIP-344)", "§2.1", {v(3, 0, 7), v(3, 3, 1), v(4, 0, 0)}, {"partitionedMetadataWithoutAutoCreation"},
+         [](BehaviourProfile& p) { p.partitionedMetadataWithoutAutoCreation = true; }},
         {"#23344", "§1.3", {v(4, 0, 0)}, {"producerWithoutSchemaMessage"},
          [](BehaviourProfile& p) {
              // Two Java literals concatenated without a space.
@@ -571,6 +575,7 @@ std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {
         {"adminPartitionedMetadataHasDeleted", flag(p.adminPartitionedMetadataHasDeleted)},
         {"producerCreatesInitialSubscription", flag(p.producerCreatesInitialSubscription)},
         {"rejectsPartitionBeyondCount", flag(p.rejectsPartitionBeyondCount)},
+        {"partitionedMetadataWithoutAutoCreation", flag(p.partitionedMetadataWithoutAutoCreation)},
         {"checkOptions.avro", avro(p.checkOptions.avro)},
         {"checkOptions.jsonAllowLegacyJacksonFormat", flag(p.checkOptions.jsonAllowLegacyJacksonFormat)},
         {"checkOptions.avroNamesAllowDollar", flag(p.checkOptions.avroNamesAllowDollar)},

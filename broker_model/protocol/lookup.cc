@@ -33,7 +33,18 @@ void ServerCnx::handlePartitionedMetadata(const pulsar::proto::CommandPartitione
         send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
         return;
     }
-    send(wire::partitionedMetadata(cmd.request_id(), static_cast<std::uint32_t>(broker_.partitionsOf(*name))));
+    int partitions = broker_.partitionsOf(*name);
+    // ServerCnx.handlePartitionMetadataRequest (PIP-344): without auto-creation (the client's
+    // metadata_auto_creation_enabled, default true, and the broker's allowAutoTopicCreation),
+    // NamespaceService.checkTopicExists decides: a topic that does not exist is TopicNotFound
+    // with an empty message; a partitioned one answers its partitions, any other 0.
+    bool autoCreate = cmd.metadata_auto_creation_enabled() && broker_.policies().broker.allowAutoTopicCreation;
+    if (broker_.profile().partitionedMetadataWithoutAutoCreation && !autoCreate && partitions == 0 &&
+        !broker_.topicExists(*name)) {
+        send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::TopicNotFound, ""));
+        return;
+    }
+    send(wire::partitionedMetadata(cmd.request_id(), static_cast<std::uint32_t>(partitions)));
 }
 
 void ServerCnx::handleGetTopicsOfNamespace(const pulsar::proto::CommandGetTopicsOfNamespace& cmd) {

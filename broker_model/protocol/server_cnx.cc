@@ -377,8 +377,13 @@ void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
     protocolVersion_ = std::min(cmd.protocol_version(), broker_.profile().maxProtocolVersion);
     clientVersion_ = cmd.client_version();
     // ServerCnx.handleConnect: max_message_size is the broker's maxMessageSize (issue 41 item 5).
-    send(wire::connected("Pulsar Server" + broker_.profile().release.toString(), protocolVersion_,
-                         broker_.policies().broker.maxMessageSize));
+    auto connected = wire::connected("Pulsar Server" + broker_.profile().release.toString(), protocolVersion_,
+                                     broker_.policies().broker.maxMessageSize);
+    // Commands.newConnectedCommand (PIP-344): the Java client asks for partitions without
+    // auto-creation only of a broker that says it can (BinaryProtoLookupService).
+    if (broker_.profile().partitionedMetadataWithoutAutoCreation)
+        connected->mutable_connected()->mutable_feature_flags()->set_supports_get_partitioned_metadata_without_auto_creation(true);
+    send(std::move(connected));
 }
 
 std::string ServerCnx::producerErrorText(const BrokerError& error) const {

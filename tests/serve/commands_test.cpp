@@ -69,6 +69,51 @@ TEST_CASE("CONNECTED: server version, negotiated protocol version, max message s
     }
 }
 
+// PIP-344 (#22206): from 3.0.7, 3.3.1 and 4.0.0 CONNECTED says the broker answers
+// PARTITIONED_METADATA without auto-creation, and a request with
+// metadata_auto_creation_enabled=false for a topic that does not exist is
+// TopicNotFound (ServerCnx.handlePartitionMetadataRequest). Found by the Java
+// client suite: getPartitionsForTopic(missing, false) listed the missing topic
+// instead of failing with TopicDoesNotExistException (tests/clients/java).
+TEST_CASE("PIP-344: CONNECTED feature flag and PARTITIONED_METADATA without auto-creation", "[serve][commands]") {
+    auto metadata = [](const std::string& topic, std::uint64_t request, bool autoCreate) {
+        auto pm = command(BaseCommand::PARTITIONED_METADATA);
+        pm.mutable_partitionmetadata()->set_topic(topic);
+        pm.mutable_partitionmetadata()->set_request_id(request);
+        pm.mutable_partitionmetadata()->set_metadata_auto_creation_enabled(autoCreate);
+        return pm;
+    };
+    using Response = pulsar::proto::CommandPartitionedTopicMetadataResponse;
+    SECTION("4.2: the flag, TopicNotFound for a missing topic, 0 for an existing one") {
+        ServeProcess server({"--broker-version", "4.2"});
+        REQUIRE(server.port() != 0);
+        Client c(server.port());
+        auto r = c.handshake(21);
+        REQUIRE(r.type() == BaseCommand::CONNECTED);
+        CHECK(r.connected().feature_flags().supports_get_partitioned_metadata_without_auto_creation());
+        auto missing = c.call(metadata("persistent://public/default/pip344-missing", 1, false));
+        REQUIRE(missing.type() == BaseCommand::PARTITIONED_METADATA_RESPONSE);
+        CHECK(missing.partitionmetadataresponse().response() == Response::Failed);
+        CHECK(missing.partitionmetadataresponse().error() == pulsar::proto::TopicNotFound);
+        CHECK(missing.partitionmetadataresponse().message().empty());
+        // With auto-creation (the field's default) the same topic answers 0, as before.
+        auto created = c.call(metadata("persistent://public/default/pip344-missing", 2, true));
+        CHECK(created.partitionmetadataresponse().response() == Response::Success);
+        CHECK(created.partitionmetadataresponse().partitions() == 0);
+    }
+    SECTION("3.0.6: no flag; the field is not read") {
+        ServeProcess server({"--broker-version", "3.0.6"});
+        REQUIRE(server.port() != 0);
+        Client c(server.port());
+        auto r = c.handshake(21);
+        REQUIRE(r.type() == BaseCommand::CONNECTED);
+        CHECK_FALSE(r.connected().feature_flags().supports_get_partitioned_metadata_without_auto_creation());
+        auto p = c.call(metadata("persistent://public/default/pip344-missing", 1, false));
+        CHECK(p.partitionmetadataresponse().response() == Response::Success);
+        CHECK(p.partitionmetadataresponse().partitions() == 0);
+    }
+}
+
 TEST_CASE("PING/PONG, PARTITIONED_METADATA, LOOKUP, GET_TOPICS_OF_NAMESPACE", "[serve][commands]") {
     ServeProcess server;
     REQUIRE(server.port() != 0);
