@@ -13,6 +13,7 @@
 //   PUT|DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}      (?force, ?deleteSchema)
 //   PUT …/{topic}/unload
 //   GET|PUT|POST|DELETE …/{topic}/partitions                                     (body: 3)
+//     PUT with Content-Type application/vnd.partitioned-topic-metadata+json: {"partitions": 3}
 //   GET (?applied)|PUT|DELETE …/{topic}/schemaCompatibilityStrategy
 //   GET (?applied)|POST …/{topic}/schemaValidationEnforced
 //   GET …/{topic}/stats, POST …/{topic}/terminate
@@ -94,6 +95,48 @@ std::optional<int> countBody(const Request& req, Response* refusal) {
         return std::nullopt;
     }
     return body->get<int>();
+}
+
+// PersistentTopics' second createPartitionedTopic (#14117, 2.10.0), chosen by
+// Jersey for this Content-Type: a PartitionedTopicMetadata body
+// (pulsar-common PartitionedTopicMetadata.MEDIA_TYPE), which the Go admin
+// client (pulsaradmin Topics().Create) and the Java admin send.
+constexpr std::string_view kPartitionedTopicMetadataType = "application/vnd.partitioned-topic-metadata+json";
+
+bool isPartitionedTopicMetadata(const Request& req) {
+    auto it = req.find(beast_http::field::content_type);
+    if (it == req.end()) return false;
+    std::string_view type(it->value().data(), it->value().size());
+    type = type.substr(0, type.find(';'));
+    while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+    return type == kPartitionedTopicMetadataType;
+}
+
+/// The partition count of a PartitionedTopicMetadata body ({"partitions": 3,
+/// "properties": null}), or the 400 (refusal) or 501 (notModelled) to answer. Topic properties are not
+/// modelled: a body that sets some is refused (501), never stored silently.
+std::optional<int> partitionedTopicMetadataBody(const AdminApi& admin, const Request& req,
+                                                std::optional<AdminResponse>* notModelled, Response* refusal) {
+    auto body = jsonBody(req, refusal);
+    if (!body) return std::nullopt;
+    auto bad = [&] {
+        *refusal = error(req, 400, "Cannot deserialize value of type `PartitionedTopicMetadata` from " + dumpJson(*body));
+        return std::nullopt;
+    };
+    if (!body->is_object()) return bad();
+    auto partitions = body->find("partitions");
+    std::int64_t count = 0;  // Jackson leaves a missing field at the constructor's 0
+    if (partitions != body->end()) {
+        if (!partitions->is_number_integer()) return bad();
+        count = partitions->get<std::int64_t>();
+        if (count > std::numeric_limits<int>::max() || count < std::numeric_limits<int>::min()) return bad();
+    }
+    if (auto props = body->find("properties");
+        props != body->end() && !props->is_null() && !(props->is_object() && props->empty())) {
+        *notModelled = admin.notModelled("topic properties (PartitionedTopicMetadata.properties)");
+        return std::nullopt;
+    }
+    return static_cast<int>(count);
 }
 
 }  // namespace
@@ -261,6 +304,13 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
         if (method == V::get) return answer(admin_.getPartitionedMetadata(*topic));
         if (method == V::delete_)
             return answer(admin_.deletePartitionedTopic(*topic, isTrue(target, "force"), isTrue(target, "deleteSchema")));
+        if (method == V::put && isPartitionedTopicMetadata(req)) {
+            Response refusal;
+            std::optional<AdminResponse> notModelled;
+            auto count = partitionedTopicMetadataBody(admin_, req, &notModelled, &refusal);
+            if (!count) return notModelled ? answer(*notModelled) : reply(std::move(refusal));
+            return answer(admin_.createPartitionedTopic(*topic, *count));
+        }
         if (method == V::put || method == V::post) {
             Response refusal;
             auto count = countBody(req, &refusal);
