@@ -88,6 +88,18 @@ func receive(t *testing.T, cons pulsar.Consumer) pulsar.Message {
 	return msg
 }
 
+// receiveUser takes the next message, which must be want with schema version v.
+func receiveUser(t *testing.T, cons pulsar.Consumer, want User, v int64) pulsar.Message {
+	t.Helper()
+	msg := receive(t, cons)
+	checkVersion(t, "message "+want.Name, msg.SchemaVersion(), v)
+	var got User
+	if err := msg.GetSchemaValue(&got); err != nil || got != want {
+		t.Fatalf("received %+v (%v), want %+v", got, err, want)
+	}
+	return msg
+}
+
 func send(t *testing.T, p pulsar.Producer, msg *pulsar.ProducerMessage) pulsar.MessageID {
 	t.Helper()
 	id, err := p.Send(ctx(t), msg)
@@ -136,15 +148,7 @@ func TestAvroRoundTrip(t *testing.T) {
 		send(t, p, &pulsar.ProducerMessage{Value: u})
 	}
 	for _, w := range want {
-		msg := receive(t, cons)
-		checkVersion(t, "message", msg.SchemaVersion(), 0)
-		var got User
-		if err := msg.GetSchemaValue(&got); err != nil {
-			t.Fatalf("GetSchemaValue: %v", err)
-		}
-		if got != w {
-			t.Fatalf("received %+v, want %+v", got, w)
-		}
+		receiveUser(t, cons, w, 0)
 	}
 	stored := getSchema(t, shared, topic)
 	if stored.Type != "AVRO" || stored.Version != 0 || stored.Properties["owner"] != "go-test" {
@@ -182,12 +186,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	cons := newConsumer(t, c, topic, pulsar.NewJSONSchema(userDef, nil))
 	p := newProducer(t, c, topic, pulsar.NewJSONSchema(userDef, nil))
 	send(t, p, &pulsar.ProducerMessage{Value: User{"ken", 81}})
-	msg := receive(t, cons)
-	checkVersion(t, "message", msg.SchemaVersion(), 0)
-	var got User
-	if err := msg.GetSchemaValue(&got); err != nil || got != (User{"ken", 81}) {
-		t.Fatalf("GetSchemaValue: %+v, %v", got, err)
-	}
+	msg := receiveUser(t, cons, User{"ken", 81}, 0)
 	if string(msg.Payload()) != `{"name":"ken","age":81}` {
 		t.Fatalf("payload %s, want the JSON the client encoded", msg.Payload())
 	}
