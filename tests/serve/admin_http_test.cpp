@@ -342,6 +342,21 @@ TEST_CASE("PUT partitions with the PartitionedTopicMetadata media type reads the
     CHECK(server.stop() == 0);
 }
 
+TEST_CASE("topic paths Pulsar has and the model does not serve answer 501 not modelled and unknown ones 404", "[serve][admin]") {
+    ServeProcess server;
+    auto port = server.adminPort();
+    const std::string t = "/admin/v2/persistent/public/default/t";
+    for (const auto* path : {"/ledger/1/entry/0", "/lastMessageId", "/internalStats", "/subscription/s/skip_all"}) {
+        auto a = call(port, http::verb::get, t + path);
+        INFO(path);
+        CHECK(a.status == 501);
+        CHECK(a.body.find("not modelled") != std::string::npos);
+    }
+    CHECK(call(port, http::verb::get, t + "/no-such-leaf").status == 404);
+    CHECK(call(port, http::verb::get, t + "/stats/extra").status == 404);
+    CHECK(server.stop() == 0);
+}
+
 TEST_CASE("growing a partitioned topic before 3.0 refuses anything but more partitions with 409", "[serve][admin]") {
     ServeProcess server({"--broker-version", "2.10"});
     auto port = server.adminPort();

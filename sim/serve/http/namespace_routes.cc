@@ -17,6 +17,7 @@
 //   GET (?applied)|PUT|DELETE …/{topic}/schemaCompatibilityStrategy
 //   GET (?applied)|POST …/{topic}/schemaValidationEnforced
 //   GET …/{topic}/stats, POST …/{topic}/terminate
+//   …/{topic}/ledger, lastMessageId, internalStats, subscription(s), … : not modelled (501)
 // Bodies are JSON as Jackson reads them: an enum is a JSON string, a flag a
 // bare boolean, a count a bare number; anything else is a 400.
 
@@ -137,6 +138,34 @@ std::optional<int> partitionedTopicMetadataBody(const AdminApi& admin, const Req
         return std::nullopt;
     }
     return static_cast<int>(count);
+}
+
+// Paths of Pulsar's PersistentTopics resource the model does not serve: 501
+// `not modelled` instead of the router's 404, so a client sees the feature is
+// missing rather than a path Pulsar lacks (the Go client's own tests call
+// `…/ledger/{l}/entry/{e}` through pulsaradmin Subscriptions().GetMessagesByID).
+std::optional<std::string> notModelledTopicPath(const std::vector<std::string>& s) {
+    static const std::map<std::string, std::string, std::less<>> kLeaves = {
+        {"ledger", "reading a message by its id (…/ledger/{ledgerId}/entry/{entryId})"},
+        {"examinemessage", "examining a message (…/examinemessage)"},
+        {"lastMessageId", "the last message id over REST (…/lastMessageId; GET_LAST_MESSAGE_ID is served)"},
+        {"internalStats", "internal stats of the managed ledger (…/internalStats)"},
+        {"partitioned-stats", "partitioned topic stats (…/partitioned-stats)"},
+        {"partitioned-internalStats", "partitioned internal stats (…/partitioned-internalStats)"},
+        {"subscriptions", "subscription admin over REST (…/subscriptions)"},
+        {"subscription", "subscription admin over REST (…/subscription/{name}/…)"},
+        {"backlog", "backlog estimates (…/backlog)"},
+        {"compaction", "topic compaction (…/compaction)"},
+        {"properties", "topic properties (…/properties)"},
+        {"messageTTL", "message TTL (…/messageTTL)"},
+        {"retention", "retention policies (…/retention)"},
+        {"backlogQuota", "backlog quotas (…/backlogQuota)"},
+        {"backlogQuotaMap", "backlog quotas (…/backlogQuotaMap)"},
+    };
+    if (s.size() < 7) return std::nullopt;
+    auto it = kLeaves.find(s[6]);
+    if (it == kLeaves.end()) return std::nullopt;
+    return it->second;
 }
 
 }  // namespace
@@ -286,6 +315,7 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
         if (method == V::put) return answer(admin_.createTopic(*topic));
         return reply(methodNotAllowed(req, "PUT, DELETE"));
     }
+    if (auto what = notModelledTopicPath(s)) return answer(admin_.notModelled(*what));
     if (s.size() != 7) return reply(error(req, 404, "HTTP 404 Not Found"));
     const auto& leaf = s[6];
     if (leaf == "stats") {
