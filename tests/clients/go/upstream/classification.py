@@ -32,9 +32,6 @@ RULES = [
     (r"(consumer|producer)_test\.go", r"Test(Consumer|Producer)Metadata", "defect",
      "GET …/stats leaves out publishers[].metadata and consumers[].metadata (the PRODUCER/SUBSCRIBE metadata): "
      "left, the model's attached producers and consumers do not keep it"),
-    (r"consumer_test\.go", r"TestConsumerKeySharedWithDelayedMessages", "defect",
-     "delayed delivery on a Key_Shared subscription: serve delivered at once; fixed (Key_Shared holds it as "
-     "Shared does, serve test 'a delayed message comes after the later one on a Shared or Key_Shared subscription')"),
     (r"consumer_test\.go", r"TestPartitionTopic_ActiveConsumerChanged", "defect",
      "ACTIVE_CONSUMER_CHANGE right after SUBSCRIBE's SUCCESS: the Go client registers its consumer handler only "
      "after SUCCESS (consumer_partition.go grabConn) and drops the notice ('Consumer not found while active "
@@ -49,6 +46,9 @@ RULES = [
      "answers 501 not modelled, which the test's makeHTTPCall ignores"),
     (r"producer_test\.go", r"TestProducerReconnectWhenBacklogQuotaExceed", "not-modelled",
      "pulsaradmin SetBacklogQuota answers 501 not modelled (#41); the test then loops 10 x 10 s"),
+    (r"producer_test\.go", r"TestBatchDelayMessage", "defect",
+     "flaky, same cause as TestProducerWithInterceptors: the consumer receives the second message before the "
+     "producer's SendAsync callback has stored its id, because serve dispatches before it sends the SEND_RECEIPT. Left"),
     (r"producer_test\.go", r"TestProducerWithInterceptors", "defect",
      "serve dispatches a message to the consumer before it sends the producer's SEND_RECEIPT (both from "
      "ServerCnx::handleSend); a real broker sends the receipt from the add-complete callback, the dispatcher reads "
