@@ -108,6 +108,7 @@ AttachedConsumer* Topic::consumerForSlot(Subscription& sub, std::uint32_t slot) 
 // permits (or no writable connection) waits in the replay set, and the entries
 // of the other keys go on. Entries to replay go first, oldest first.
 void Topic::dispatchByKey(Subscription& sub) {
+    releaseDue(sub);  // delayed entries whose time came wait in the replay set (holdForLater)
     const auto& entries = log();
     auto anyReady = [&] {
         return std::any_of(sub.consumers.begin(), sub.consumers.end(), [&](const auto& c) { return readyForEntry(c); });
@@ -130,7 +131,7 @@ void Topic::dispatchByKey(Subscription& sub) {
     cursor.readPosition = std::max(cursor.readPosition, entries.first());
     while (cursor.readPosition < entries.size() && anyReady()) {
         auto entry = cursor.readPosition++;
-        if (cursor.isAcked(entry)) continue;
+        if (cursor.isAcked(entry) || holdForLater(sub, entry)) continue;
         auto* consumer = consumerForSlot(sub, sticky::slotOf(entries.at(entry).metadata));
         if (consumer && readyForEntry(*consumer) && !cursor.replay.count(entry)) sendEntry(sub, *consumer, entry);
         else cursor.replay.insert(entry);  // waits for its consumer, in order with its key's others

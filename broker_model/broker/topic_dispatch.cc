@@ -116,14 +116,17 @@ void Topic::dispatch(Subscription& sub) {
 // dispatcher of Shared subscriptions, gives an entry whose deliver_at_time is
 // still ahead to its DelayedDeliveryTracker (AbstractBaseDispatcher.
 // filterEntriesForConsumer -> trackDelayedDelivery) and reads it again once
-// due; Exclusive and Failover (single active consumer) and non-persistent
-// topics deliver at once ("Delayed message delivery only works in Shared
-// subscription type", Pulsar's documentation). delayedDeliveryEnabled
-// (broker.conf, default true) turns it off. The time is the scheduler's
-// clock, so a simulated run stays deterministic. Not modelled (#41): the
-// tracker's tick (delayedDeliveryTickTimeMillis) and Key_Shared.
+// due; Key_Shared's PersistentStickyKeyDispatcherMultipleConsumers extends it
+// and holds them alike (the Go client's TestConsumerKeySharedWithDelayedMessages
+// expects the delay on a Key_Shared subscription). Exclusive and Failover
+// (single active consumer) and non-persistent topics deliver at once
+// ("Delayed message delivery only works in Shared subscription type",
+// Pulsar's documentation). delayedDeliveryEnabled (broker.conf, default true)
+// turns it off. The time is the scheduler's clock, so a simulated run stays
+// deterministic. Not modelled (#41): the tracker's tick (delayedDeliveryTickTimeMillis).
 bool Topic::holdForLater(Subscription& sub, std::uint64_t entry) {
-    if (!persistent() || sub.subType != "Shared" || !broker_.policies().broker.delayedDeliveryEnabled) return false;
+    bool shared = sub.subType == "Shared" || sub.subType == "Key_Shared";
+    if (!persistent() || !shared || !broker_.policies().broker.delayedDeliveryEnabled) return false;
     if (sub.cursor.replay.count(entry)) return false;  // its time came already
     const auto& meta = log().at(entry).metadata;
     if (!meta.has_deliver_at_time()) return false;

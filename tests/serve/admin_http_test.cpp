@@ -320,6 +320,44 @@ TEST_CASE("partitioned topics: create with the count as body, read, grow, delete
     CHECK(server.stop() == 0);
 }
 
+TEST_CASE("PUT partitions with the PartitionedTopicMetadata media type reads the count from an object", "[serve][admin]") {
+    // #14117 (2.10.0): Jersey picks createPartitionedTopic(PartitionedTopicMetadata) for this
+    // Content-Type; the Go admin client's Topics().Create sends {"partitions":N,"properties":null}.
+    ServeProcess server;
+    auto port = server.adminPort();
+    const std::string type = "application/vnd.partitioned-topic-metadata+json";
+    const std::string p = "/admin/v2/persistent/public/default/meta/partitions";
+    CHECK(call(port, http::verb::put, p, R"({"partitions":2,"properties":null})", type).status == 204);
+    CHECK(call(port, http::verb::get, p).body == R"({"partitions":2})");
+    CHECK(call(port, http::verb::put, p, R"({"partitions":2})", type).status == 409);
+    const std::string q = "/admin/v2/persistent/public/default/meta2/partitions";
+    CHECK(call(port, http::verb::put, q, R"({"partitions":0})", type).status == 406);
+    CHECK(call(port, http::verb::put, q, "3", type).status == 400);
+    CHECK(call(port, http::verb::put, q, R"({"partitions":"3"})", type).status == 400);
+    auto props = call(port, http::verb::put, q, R"({"partitions":3,"properties":{"k":"v"}})", type);
+    CHECK(props.status == 501);
+    CHECK(props.body.find("not modelled") != std::string::npos);
+    CHECK(call(port, http::verb::get, q).body == R"({"partitions":0})");
+    // The object under application/json is still a 400: only the media type selects it.
+    CHECK(call(port, http::verb::put, q, R"({"partitions":3})").status == 400);
+    CHECK(server.stop() == 0);
+}
+
+TEST_CASE("topic paths Pulsar has and the model does not serve answer 501 not modelled and unknown ones 404", "[serve][admin]") {
+    ServeProcess server;
+    auto port = server.adminPort();
+    const std::string t = "/admin/v2/persistent/public/default/t";
+    for (const auto* path : {"/ledger/1/entry/0", "/lastMessageId", "/internalStats", "/subscription/s/skip_all"}) {
+        auto a = call(port, http::verb::get, t + path);
+        INFO(path);
+        CHECK(a.status == 501);
+        CHECK(a.body.find("not modelled") != std::string::npos);
+    }
+    CHECK(call(port, http::verb::get, t + "/no-such-leaf").status == 404);
+    CHECK(call(port, http::verb::get, t + "/stats/extra").status == 404);
+    CHECK(server.stop() == 0);
+}
+
 TEST_CASE("growing a partitioned topic before 3.0 refuses anything but more partitions with 409", "[serve][admin]") {
     ServeProcess server({"--broker-version", "2.10"});
     auto port = server.adminPort();

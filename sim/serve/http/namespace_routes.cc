@@ -13,9 +13,11 @@
 //   PUT|DELETE /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}      (?force, ?deleteSchema)
 //   PUT …/{topic}/unload
 //   GET|PUT|POST|DELETE …/{topic}/partitions                                     (body: 3)
+//     PUT with Content-Type application/vnd.partitioned-topic-metadata+json: {"partitions": 3}
 //   GET (?applied)|PUT|DELETE …/{topic}/schemaCompatibilityStrategy
 //   GET (?applied)|POST …/{topic}/schemaValidationEnforced
 //   GET …/{topic}/stats, POST …/{topic}/terminate
+//   …/{topic}/ledger, lastMessageId, internalStats, subscription(s), … : not modelled (501)
 // Bodies are JSON as Jackson reads them: an enum is a JSON string, a flag a
 // bare boolean, a count a bare number; anything else is a 400.
 
@@ -94,6 +96,76 @@ std::optional<int> countBody(const Request& req, Response* refusal) {
         return std::nullopt;
     }
     return body->get<int>();
+}
+
+// PersistentTopics' second createPartitionedTopic (#14117, 2.10.0), chosen by
+// Jersey for this Content-Type: a PartitionedTopicMetadata body
+// (pulsar-common PartitionedTopicMetadata.MEDIA_TYPE), which the Go admin
+// client (pulsaradmin Topics().Create) and the Java admin send.
+constexpr std::string_view kPartitionedTopicMetadataType = "application/vnd.partitioned-topic-metadata+json";
+
+bool isPartitionedTopicMetadata(const Request& req) {
+    auto it = req.find(beast_http::field::content_type);
+    if (it == req.end()) return false;
+    std::string_view type(it->value().data(), it->value().size());
+    type = type.substr(0, type.find(';'));
+    while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+    return type == kPartitionedTopicMetadataType;
+}
+
+/// The partition count of a PartitionedTopicMetadata body ({"partitions": 3,
+/// "properties": null}), or the 400 (refusal) or 501 (notModelled) to answer. Topic properties are not
+/// modelled: a body that sets some is refused (501), never stored silently.
+std::optional<int> partitionedTopicMetadataBody(const AdminApi& admin, const Request& req,
+                                                std::optional<AdminResponse>* notModelled, Response* refusal) {
+    auto body = jsonBody(req, refusal);
+    if (!body) return std::nullopt;
+    auto bad = [&] {
+        *refusal = error(req, 400, "Cannot deserialize value of type `PartitionedTopicMetadata` from " + dumpJson(*body));
+        return std::nullopt;
+    };
+    if (!body->is_object()) return bad();
+    auto partitions = body->find("partitions");
+    std::int64_t count = 0;  // Jackson leaves a missing field at the constructor's 0
+    if (partitions != body->end()) {
+        if (!partitions->is_number_integer()) return bad();
+        count = partitions->get<std::int64_t>();
+        if (count > std::numeric_limits<int>::max() || count < std::numeric_limits<int>::min()) return bad();
+    }
+    if (auto props = body->find("properties");
+        props != body->end() && !props->is_null() && !(props->is_object() && props->empty())) {
+        *notModelled = admin.notModelled("topic properties (PartitionedTopicMetadata.properties)");
+        return std::nullopt;
+    }
+    return static_cast<int>(count);
+}
+
+// Paths of Pulsar's PersistentTopics resource the model does not serve: 501
+// `not modelled` instead of the router's 404, so a client sees the feature is
+// missing rather than a path Pulsar lacks (the Go client's own tests call
+// `…/ledger/{l}/entry/{e}` through pulsaradmin Subscriptions().GetMessagesByID).
+std::optional<std::string> notModelledTopicPath(const std::vector<std::string>& s) {
+    static const std::map<std::string, std::string, std::less<>> kLeaves = {
+        {"ledger", "reading a message by its id (…/ledger/{ledgerId}/entry/{entryId})"},
+        {"examinemessage", "examining a message (…/examinemessage)"},
+        {"lastMessageId", "the last message id over REST (…/lastMessageId; GET_LAST_MESSAGE_ID is served)"},
+        {"internalStats", "internal stats of the managed ledger (…/internalStats)"},
+        {"partitioned-stats", "partitioned topic stats (…/partitioned-stats)"},
+        {"partitioned-internalStats", "partitioned internal stats (…/partitioned-internalStats)"},
+        {"subscriptions", "subscription admin over REST (…/subscriptions)"},
+        {"subscription", "subscription admin over REST (…/subscription/{name}/…)"},
+        {"backlog", "backlog estimates (…/backlog)"},
+        {"compaction", "topic compaction (…/compaction)"},
+        {"properties", "topic properties (…/properties)"},
+        {"messageTTL", "message TTL (…/messageTTL)"},
+        {"retention", "retention policies (…/retention)"},
+        {"backlogQuota", "backlog quotas (…/backlogQuota)"},
+        {"backlogQuotaMap", "backlog quotas (…/backlogQuotaMap)"},
+    };
+    if (s.size() < 7) return std::nullopt;
+    auto it = kLeaves.find(s[6]);
+    if (it == kLeaves.end()) return std::nullopt;
+    return it->second;
 }
 
 }  // namespace
@@ -243,6 +315,7 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
         if (method == V::put) return answer(admin_.createTopic(*topic));
         return reply(methodNotAllowed(req, "PUT, DELETE"));
     }
+    if (auto what = notModelledTopicPath(s)) return answer(admin_.notModelled(*what));
     if (s.size() != 7) return reply(error(req, 404, "HTTP 404 Not Found"));
     const auto& leaf = s[6];
     if (leaf == "stats") {
@@ -261,6 +334,13 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
         if (method == V::get) return answer(admin_.getPartitionedMetadata(*topic));
         if (method == V::delete_)
             return answer(admin_.deletePartitionedTopic(*topic, isTrue(target, "force"), isTrue(target, "deleteSchema")));
+        if (method == V::put && isPartitionedTopicMetadata(req)) {
+            Response refusal;
+            std::optional<AdminResponse> notModelled;
+            auto count = partitionedTopicMetadataBody(admin_, req, &notModelled, &refusal);
+            if (!count) return notModelled ? answer(*notModelled) : reply(std::move(refusal));
+            return answer(admin_.createPartitionedTopic(*topic, *count));
+        }
         if (method == V::put || method == V::post) {
             Response refusal;
             auto count = countBody(req, &refusal);
