@@ -160,7 +160,7 @@ TEST_CASE("dynamic configuration and cnxsim's own control under /cnxsim/", "[ser
     CHECK(server.stop() == 0);
 }
 
-TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409, unknown 404", "[serve][admin]") {
+TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409, update 204, unknown 404", "[serve][admin]") {
     ServeProcess server({"--broker-version", "3.0"});
     auto port = server.adminPort();
     CHECK(call(port, http::verb::get, "/admin/v2/tenants").json() == Json{"public", "pulsar"});
@@ -173,6 +173,13 @@ TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409
     CHECK(call(port, http::verb::put, "/admin/v2/tenants/other", R"({"allowedClusters":["elsewhere"]})").status == 412);
     CHECK(call(port, http::verb::put, "/admin/v2/tenants/other").status == 412);
     CHECK(call(port, http::verb::get, "/admin/v2/tenants/nobody").body == R"({"reason":"Tenant does not exist"})");
+    // updateTenant (POST), the first call of the Go and Python clients' test set-ups.
+    CHECK(call(port, http::verb::post, "/admin/v2/tenants/public", info).status == 204);
+    auto missing = call(port, http::verb::post, "/admin/v2/tenants/nobody", info);
+    CHECK(missing.status == 404);
+    CHECK(missing.body == R"({"reason":"Tenant nobody not found"})");
+    CHECK(call(port, http::verb::post, "/admin/v2/tenants/public", R"({"allowedClusters":["elsewhere"]})").status == 412);
+    CHECK(call(port, http::verb::patch, "/admin/v2/tenants/public", info).status == 405);
 
     CHECK(call(port, http::verb::put, "/admin/v2/namespaces/acme/orders").status == 204);
     auto exists = call(port, http::verb::put, "/admin/v2/namespaces/acme/orders");
