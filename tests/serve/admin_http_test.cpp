@@ -335,7 +335,7 @@ TEST_CASE("PUT partitions with the PartitionedTopicMetadata media type reads the
     const std::string type = "application/vnd.partitioned-topic-metadata+json";
     const std::string p = "/admin/v2/persistent/public/default/meta/partitions";
     CHECK(call(port, http::verb::put, p, R"({"partitions":2,"properties":null})", type).status == 204);
-    CHECK(call(port, http::verb::get, p).body == R"({"partitions":2})");
+    CHECK(call(port, http::verb::get, p).body == R"({"deleted":false,"partitions":2})");
     CHECK(call(port, http::verb::put, p, R"({"partitions":2})", type).status == 409);
     const std::string q = "/admin/v2/persistent/public/default/meta2/partitions";
     CHECK(call(port, http::verb::put, q, R"({"partitions":0})", type).status == 406);
@@ -344,7 +344,7 @@ TEST_CASE("PUT partitions with the PartitionedTopicMetadata media type reads the
     auto props = call(port, http::verb::put, q, R"({"partitions":3,"properties":{"k":"v"}})", type);
     CHECK(props.status == 501);
     CHECK(props.body.find("not modelled") != std::string::npos);
-    CHECK(call(port, http::verb::get, q).body == R"({"partitions":0})");
+    CHECK(call(port, http::verb::get, q).body == R"({"deleted":false,"partitions":0})");
     // The object under application/json is still a 400: only the media type selects it.
     CHECK(call(port, http::verb::put, q, R"({"partitions":3})").status == 400);
     CHECK(server.stop() == 0);
