@@ -41,7 +41,8 @@ public final class CnxsimExtension
             return;
         }
         if (options.scope() == CnxsimServe.Scope.PER_CLASS) {
-            context.getStore(NAMESPACE).put(KEY, start(options));
+            // Already started when @TestInstance(PER_CLASS) had the constructor take it.
+            context.getStore(NAMESPACE).getOrComputeIfAbsent(KEY, k -> start(options), CnxsimServer.class);
         }
     }
 
@@ -74,6 +75,11 @@ public final class CnxsimExtension
             return SpringSupport.server(context);
         }
         CnxsimServer server = context.getStore(NAMESPACE).get(KEY, CnxsimServer.class);
+        if (server == null && context.getTestMethod().isEmpty()
+                && options(context).scope() == CnxsimServe.Scope.PER_CLASS) {
+            // @TestInstance(PER_CLASS): the instance is made before beforeAll.
+            server = context.getStore(NAMESPACE).getOrComputeIfAbsent(KEY, k -> start(options(context)), CnxsimServer.class);
+        }
         if (server == null) {
             throw new ParameterResolutionException("no cnxsim serve for " + parameter.getDeclaringExecutable()
                     + ": with @CnxsimServe(scope = PER_METHOD) the server exists only for test methods"
