@@ -141,6 +141,19 @@ class TlsTokenTest {
     }
 
     @Test
+    void aRoleWithoutPermissionIsNotAuthorized() throws Exception {
+        // alice authenticates but is no superuser and has no permission on public/default: the
+        // producer's first request, PARTITIONED_METADATA, gets AuthorizationError (ServerCnx:
+        // "Client is not authorized to Get Partition Metadata"; "Proxy Client …" in older releases).
+        try (PulsarClient client = client(AuthenticationFactory.token(token("token-alice.jwt")))) {
+            PulsarClientException.AuthorizationException e = assertThrows(
+                    PulsarClientException.AuthorizationException.class,
+                    () -> client.newProducer(Schema.STRING).topic("persistent://public/default/alice").create());
+            assertTrue(e.getMessage().contains("is not authorized to Get Partition Metadata"), e.getMessage());
+        }
+    }
+
+    @Test
     void theAdminApiOverHttpsWantsTheToken() throws Exception {
         try (PulsarAdmin admin = admin(AuthenticationFactory.token(token("token-admin.jwt")))) {
             assertEquals(List.of("standalone"), admin.clusters().getClusters());
