@@ -27,7 +27,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class CnxsimExtension
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CnxsimExtension.class);
-    private static final String KEY = "server";
+    private static final String KEY = "server:";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -42,7 +42,9 @@ public final class CnxsimExtension
         }
         if (options.scope() == CnxsimServe.Scope.PER_CLASS) {
             // Already started when @TestInstance(PER_CLASS) had the constructor take it.
-            context.getStore(NAMESPACE).getOrComputeIfAbsent(KEY, k -> start(options), CnxsimServer.class);
+            // A @Nested class without its own annotation finds its enclosing class's server (the key
+            // names the annotated class, and a store sees its parents'); one with its own starts another.
+            context.getStore(NAMESPACE).getOrComputeIfAbsent(key(context), k -> start(options), CnxsimServer.class);
         }
     }
 
@@ -50,7 +52,7 @@ public final class CnxsimExtension
     public void beforeEach(ExtensionContext context) {
         CnxsimServe options = options(context);
         if (options.scope() == CnxsimServe.Scope.PER_METHOD && !SpringSupport.isSpringTest(context.getRequiredTestClass())) {
-            context.getStore(NAMESPACE).put(KEY, start(options));
+            context.getStore(NAMESPACE).put(key(context), start(options));
         }
     }
 
@@ -74,11 +76,12 @@ public final class CnxsimExtension
         if (context.getTestClass().isPresent() && SpringSupport.isSpringTest(context.getRequiredTestClass())) {
             return SpringSupport.server(context);
         }
-        CnxsimServer server = context.getStore(NAMESPACE).get(KEY, CnxsimServer.class);
+        CnxsimServer server = context.getStore(NAMESPACE).get(key(context), CnxsimServer.class);
         if (server == null && context.getTestMethod().isEmpty()
                 && options(context).scope() == CnxsimServe.Scope.PER_CLASS) {
             // @TestInstance(PER_CLASS): the instance is made before beforeAll.
-            server = context.getStore(NAMESPACE).getOrComputeIfAbsent(KEY, k -> start(options(context)), CnxsimServer.class);
+            server = context.getStore(NAMESPACE).getOrComputeIfAbsent(key(context), k -> start(options(context)),
+                    CnxsimServer.class);
         }
         if (server == null) {
             throw new ParameterResolutionException("no cnxsim serve for " + parameter.getDeclaringExecutable()
@@ -86,6 +89,18 @@ public final class CnxsimExtension
                     + " and @BeforeEach/@AfterEach, not @BeforeAll or the constructor");
         }
         return server;
+    }
+
+    /** The store key of the server: the class whose @CnxsimServe applies (or the test class, for the defaults). */
+    private static String key(ExtensionContext context) {
+        Optional<Class<?>> type = context.getTestClass();
+        while (type.isPresent()) {
+            if (AnnotationSupport.findAnnotation(type.get(), CnxsimServe.class).isPresent()) {
+                return KEY + type.get().getName();
+            }
+            type = Optional.ofNullable(type.get().getEnclosingClass());
+        }
+        return KEY + context.getTestClass().map(Class::getName).orElse("");
     }
 
     /** The annotation's options on the test class (or an enclosing class), else the defaults. */
@@ -114,7 +129,7 @@ public final class CnxsimExtension
 
     private static void stop(ExtensionContext context) {
         // Only the store of the context that started it holds it (get() would also look in the parents').
-        CnxsimServer server = context.getStore(NAMESPACE).remove(KEY, CnxsimServer.class);
+        CnxsimServer server = context.getStore(NAMESPACE).remove(key(context), CnxsimServer.class);
         if (server != null) {
             server.close();
         }

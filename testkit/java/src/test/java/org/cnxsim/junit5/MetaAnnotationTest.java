@@ -1,5 +1,6 @@
 package org.cnxsim.junit5;
 
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.annotation.ElementType;
@@ -17,6 +18,13 @@ class MetaAnnotationTest {
     @CnxsimServe(version = "3.0")
     @interface PulsarThree {}
 
+    private static CnxsimServer outer;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void before(CnxsimServer server) {
+        outer = server;
+    }
+
     @Test
     void optionsComeFromTheMetaAnnotation(CnxsimServer server) {
         assertTrue(server.version().startsWith("3.0."), server.version());
@@ -25,8 +33,19 @@ class MetaAnnotationTest {
     @Nested
     class Inner {
         @Test
-        void aNestedClassGetsTheOuterOptions(CnxsimServer server) {
-            assertTrue(server.version().startsWith("3.0."), server.version());
+        void aNestedClassSharesTheOuterServer(CnxsimServer server) {
+            assertSame(outer, server);
+            assertTrue(server.isAlive());
+        }
+    }
+
+    @Nested
+    @CnxsimServe(version = "4.2")
+    class WithItsOwnAnnotation {
+        @Test
+        void getsItsOwnServer(CnxsimServer server) {
+            assertTrue(server != outer, "another server");
+            assertTrue(server.version().startsWith("4.2."), server.version());
         }
     }
 }
