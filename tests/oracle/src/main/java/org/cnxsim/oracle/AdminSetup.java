@@ -19,9 +19,17 @@ import java.time.Duration;
 final class AdminSetup {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String admin;
+    private final String authorization;  // the header's value, or null
 
-    AdminSetup(String adminUrl) {
+    /**
+     * With authentication on, the set-up calls carry the broker's own client
+     * token (`brokerClientAuthenticationParameters=token:...`, which the broker's
+     * internal client needs anyway), as a super user's Bearer token.
+     */
+    AdminSetup(String adminUrl, String brokerClientAuthParameters) {
         this.admin = adminUrl;
+        String p = brokerClientAuthParameters;
+        this.authorization = p != null && p.startsWith("token:") ? "Bearer " + p.substring("token:".length()) : null;
     }
 
     void run(String brokerUrl) throws IOException, InterruptedException {
@@ -45,6 +53,9 @@ final class AdminSetup {
     /** The body of the answer to one call; anything but 2xx throws. */
     private String send(String method, String path, String json) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(admin + path)).timeout(Duration.ofSeconds(60));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
         if (json == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * and nothing else there. SIGTERM or SIGINT (or the death of run-broker, the
  * parent) closes the broker and the storage and exits 0.
  *
- * usage (run-broker passes these): [--port P] [--admin-port Q] [--set key=value]... [--data DIR]
+ * usage (run-broker passes these): [--port P] [--admin-port Q] [--set key=value]... [--property key=value]... [--data DIR]
  * Exit: 0 stopped cleanly, 1 did not start or did not stop cleanly, 2 bad arguments or settings.
  */
 public final class OracleMain {
@@ -54,6 +54,7 @@ public final class OracleMain {
                 case "--port" -> port = portOf(a, v);
                 case "--admin-port" -> adminPort = portOf(a, v);
                 case "--set" -> settings.set(v);
+                case "--property" -> settings.property(v);
                 case "--data" -> dataDir = new File(v).getAbsoluteFile();
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
@@ -91,7 +92,7 @@ public final class OracleMain {
             int q = listenPort(service, "getListenPortHTTP");
             String brokerUrl = "pulsar://127.0.0.1:" + p;
             String adminUrl = "http://127.0.0.1:" + q;
-            new AdminSetup(adminUrl).run(brokerUrl);
+            new AdminSetup(adminUrl, settings.value("brokerClientAuthenticationParameters")).run(brokerUrl);
             ready.println("ready: " + brokerUrl + " " + adminUrl + " (Apache Pulsar " + version + ")");
             ready.flush();
         } catch (Settings.BadSetting e) {

@@ -35,6 +35,31 @@ final class Settings {
     }
 
     private final Map<String, String> user = new LinkedHashMap<>();
+    /** Free-form properties (--property): no ServiceConfiguration field, read by plugins. */
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    /** The user's value of `key` (--set or --property), or null. */
+    String value(String key) {
+        return user.containsKey(key) ? user.get(key) : properties.get(key);
+    }
+
+    /**
+     * Records a free-form broker.conf property (--property key=value), such as the
+     * token provider's tokenSecretKey or the basic provider's basicAuthConf: the
+     * loader keeps every key in the configuration's properties, where
+     * authentication providers read theirs (AuthenticationProviderToken.getValidationKey).
+     */
+    void property(String assignment) throws BadSetting {
+        int eq = assignment.indexOf('=');
+        if (eq <= 0) {
+            throw new BadSetting("--property takes key=value, got '" + assignment + "'");
+        }
+        String key = assignment.substring(0, eq).trim();
+        if (OWNED.contains(key)) {
+            throw new BadSetting("--property " + key + ": run-broker sets it itself (use --port, --admin-port or --data)");
+        }
+        properties.put(key, assignment.substring(eq + 1).trim());
+    }
 
     /** Records a user's KEY=VALUE (from --set); the last of a key wins, as in broker.conf. */
     void set(String assignment) throws BadSetting {
@@ -67,6 +92,7 @@ final class Settings {
         p.setProperty("configurationMetadataStoreUrl", metadataUrl);
         p.setProperty("brokerServicePort", Integer.toString(port));
         p.setProperty("webServicePort", Integer.toString(adminPort));
+        p.putAll(properties);
         p.putAll(user);
         return create(type, p);
     }
