@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -362,4 +363,39 @@ func TestServeBadSettingFailsClearly(t *testing.T) {
 	needBinary(t)
 	_, fatal := startFake(&fakeTB{}, Options{Settings: map[string]string{"allowAutoTopicCreation": "maybe"}})
 	wantContains(t, "the failure", fatal, "exited (exit status 2) before it printed its ready line", "allowAutoTopicCreation=maybe")
+}
+
+// TLS listeners (issue 44): skipped while the binary has none.
+func TestServeTLS(t *testing.T) {
+	needBinary(t)
+	help, _ := exec.Command(os.Getenv("CNXSIM"), "help", "serve").CombinedOutput()
+	if !strings.Contains(string(help), "--tls-port") {
+		t.Skip("this cnxsim has no TLS yet (`cnxsim help serve` names no --tls-port)")
+	}
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl not found: tests/tls/make_test_pki.sh needs it")
+	}
+	pki := t.TempDir()
+	if out, err := exec.Command("bash", filepath.Join("..", "..", "tests", "tls", "make_test_pki.sh"), pki).CombinedOutput(); err != nil {
+		t.Fatalf("make_test_pki.sh: %v\n%s", err, out)
+	}
+	tlsSettings := map[string]string{
+		"tlsCertificateFilePath": filepath.Join(pki, "broker.cert.pem"),
+		"tlsKeyFilePath":         filepath.Join(pki, "broker.key.pem"),
+		"tlsTrustCertsFilePath":  filepath.Join(pki, "ca.cert.pem"),
+	}
+	s := Start(t, Options{Args: []string{"--tls-port", "0", "--admin-tls-port", "0"}, Settings: tlsSettings})
+	if !strings.HasPrefix(s.ServiceURL, "pulsar://") || !strings.HasPrefix(s.ServiceURLTLS, "pulsar+ssl://") ||
+		!strings.HasPrefix(s.AdminURL, "http://") || !strings.HasPrefix(s.AdminURLTLS, "https://") {
+		t.Fatalf("URLs %+v", s)
+	}
+	// Only TLS: the helper's own admin calls go over https, trusting the CA.
+	s = Start(t, Options{Args: []string{"--port", "none", "--admin-port", "none", "--tls-port", "0", "--admin-tls-port", "0"},
+		Settings: tlsSettings})
+	if s.ServiceURL != s.ServiceURLTLS || s.AdminURL != s.AdminURLTLS || !strings.HasPrefix(s.AdminURL, "https://") {
+		t.Fatalf("URLs with the plain listeners off: %+v", s)
+	}
+	if err := s.Upgrade("3.0"); err != nil || !strings.HasPrefix(s.Version, "3.0.") {
+		t.Errorf("Upgrade over https: %v (Version %q)", err, s.Version)
+	}
 }

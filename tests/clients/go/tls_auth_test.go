@@ -261,7 +261,6 @@ func TestTLSAuthToken(t *testing.T) {
 	c, _ = tlsClient(t, s, pulsar.NewAuthenticationToken(pkiText(t, "token-alice.jwt")), 10*time.Second)
 	produceConsume(t, c, "tls-token-alice")
 	// The token from a file, as the client's token-file supplier reads it.
-	grant(t, s, "alice")
 	c, _ = tlsClient(t, s, pulsar.NewAuthenticationTokenFromFile(pkiFile(t, "token-alice.jwt")), 10*time.Second)
 	produceConsume(t, c, "tls-token-file")
 }
