@@ -375,7 +375,11 @@ def main(argv):
 
     results = []  # {file, test, outcome, class, reason, detail, seconds}
     signal.signal(signal.SIGTERM, on_sigterm)
-    server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, "serve.log"), tls_auth)
+    try:
+        server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, "serve.log"), tls_auth)
+    except RuntimeError as e:
+        print(f"cnxsim serve did not start: {e}", file=sys.stderr)
+        return 1
     release = server.release
     setup_refused = set_up()
     deadline = began + args.budget
