@@ -37,16 +37,36 @@ var (
 	brokerVersionFlag = flag.String("broker-version", "", "the release served (default: $CNXSIM_BROKER_VERSION, else cnxsim's newest)")
 )
 
-var readyLine = regexp.MustCompile(`^ready: (pulsar://\S+) \(Pulsar (\S+) behaviour\), admin (http://\S+)$`)
+// The ready line names each URL served, each scheme at most once; read by
+// scheme, never by position:
+//
+//	ready: pulsar://H:P (Pulsar 4.2.2 behaviour), admin http://H:Q, pulsar+ssl://H:R, admin https://H:S
+var (
+	readyLine   = regexp.MustCompile(`^ready: .*\(Pulsar (\S+) behaviour\)`)
+	plainURL    = regexp.MustCompile(`(?:^|[ ,])(pulsar://[^ ,]+)`)
+	tlsURL      = regexp.MustCompile(`(?:^|[ ,])(pulsar\+ssl://[^ ,]+)`)
+	adminURL    = regexp.MustCompile(`(?:^|[ ,])(http://[^ ,]+)`)
+	adminTLSURL = regexp.MustCompile(`(?:^|[ ,])(https://[^ ,]+)`)
+)
+
+// urlOf is the URL of re's scheme in the ready line, or "".
+func urlOf(re *regexp.Regexp, line string) string {
+	if m := re.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	return ""
+}
 
 // serve is one running `cnxsim serve`.
 type serve struct {
-	URL     string // pulsar://127.0.0.1:PORT
-	Admin   string // http://127.0.0.1:PORT
-	Release string // the exact release served, from the ready line
-	cmd     *exec.Cmd
-	stderr  *strings.Builder
-	mu      sync.Mutex
+	URL      string // pulsar://127.0.0.1:PORT
+	Admin    string // http://127.0.0.1:PORT
+	URLTLS   string // pulsar+ssl://127.0.0.1:PORT, with --tls-port
+	AdminTLS string // https://127.0.0.1:PORT, with --admin-tls-port
+	Release  string // the exact release served, from the ready line
+	cmd      *exec.Cmd
+	stderr   *strings.Builder
+	mu       sync.Mutex
 }
 
 func cnxsimBinary() string {
@@ -100,7 +120,9 @@ func startServe(version string, extra ...string) (*serve, error) {
 			_ = cmd.Wait()
 			return nil, fmt.Errorf("cnxsim serve printed %q, not its ready line; stderr: %s", line, s.stderrText())
 		}
-		s.URL, s.Release, s.Admin = m[1], m[2], m[3]
+		s.Release = m[1]
+		s.URL, s.Admin = urlOf(plainURL, line), urlOf(adminURL, line)
+		s.URLTLS, s.AdminTLS = urlOf(tlsURL, line), urlOf(adminTLSURL, line)
 		return s, nil
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()

@@ -12,12 +12,18 @@ of the client's go.sum through the Go module proxy).
 
 The tests hard-code pulsar://localhost:6650 and http://localhost:8080 (Go
 dials with raw system calls, so the C++ suite's LD_PRELOAD port map cannot
-redirect them): serve listens on those ports, which must be free (checked
-first), with the suite's own broker.conf (integration-tests/conf/standalone.conf)
-and what scripts/pulsar-test-service-start.sh creates (tenant `private`,
-namespace `private/auth`; the permissions it grants are stored, not checked).
-Before each test the broker is put back in that state (POST /cnxsim/reset,
-then the set-up again).
+redirect them), and pulsar+ssl://localhost:6651 and https://localhost:8443:
+serve listens on those ports, which must be free (checked first), with the
+suite's own broker.conf (integration-tests/conf/standalone.conf: TLS,
+token, basic and TLS authentication, authorization with superusers
+localhost, superUser and admin, anonymous role `anonymous`), its paths
+/pulsar/certs and /pulsar/tokens pointed at the module's integration-tests
+folder, and basicAuthConf at its conf/.htpasswd (the suite's Dockerfile
+passes -Dpulsar.auth.basic.conf), written to the work directory; and what
+scripts/pulsar-test-service-start.sh creates (tenant `private`, namespace
+`private/auth`, the grants), made with the suite's admin token. Before each
+test the broker is put back in that state (POST /cnxsim/reset, then the
+set-up again).
 
 Each test function runs in its own process (`-test.run '^Name$'`), bounded by
 --test-timeout (go test's -test.timeout, and a kill 15 s later); the whole run
@@ -37,9 +43,13 @@ options:
   --json FILE      the results as JSON
   --markdown FILE  the per-file table and the failures, as Markdown
   --min-passed N   exit 1 when fewer tests pass (default 0)
-  --run-tls-auth   run the tests that use TLS or authentication too (by default
-                   they are counted "not run", class tls-auth: serve has neither
-                   until issue 44, and each waits out the client's 30 s timeout)
+  --tls-auth auto|yes|no  the suite's TLS and authentication settings, and the
+                   tests that use them (class tls-auth). auto (default): yes when
+                   the binary has TLS (`cnxsim help serve` names --tls-port, issue
+                   44), else no. no: serve runs without the suite's TLS and
+                   authentication keys and those tests are counted "not run"
+                   (each would wait out the client's 30 s timeout)
+  --run-tls-auth   the same as --tls-auth yes
 
 Exits 0 when at least --min-passed passed and no test hung, crashed serve or
 is unclassified; 1 otherwise; 77 when go or the module cannot be had, or a
@@ -70,7 +80,9 @@ from run_upstream_suites import Server as CppSuiteServer  # noqa: E402
 
 SKIP = 77
 MODULE = "github.com/apache/pulsar-client-go"
-READY = re.compile(r"^ready: pulsar://\S+ \(Pulsar (\S+) behaviour\), admin http://\S+$")
+# The ready line names each URL served; read by scheme, never by position.
+READY = re.compile(r"^ready: .*\(Pulsar (\S+) behaviour\)")
+TLS_URLS = (re.compile(r"(?:^|[ ,])pulsar\+ssl://[^ ,]+"), re.compile(r"(?:^|[ ,])https://[^ ,]+"))
 TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
 BUILD_TAG = re.compile(r"^//go:build (.+)$", re.M)
 RESULT = re.compile(r"^--- (PASS|FAIL|SKIP): (Test\w+) ")
@@ -98,8 +110,49 @@ def parse_args(argv):
     p.add_argument("--json")
     p.add_argument("--markdown")
     p.add_argument("--min-passed", type=int, default=0)
-    p.add_argument("--run-tls-auth", action="store_true")
+    p.add_argument("--tls-auth", choices=("auto", "yes", "no"), default="auto")
+    p.add_argument("--run-tls-auth", action="store_const", const="yes", dest="tls_auth")
     return p.parse_args(argv)
+
+
+def has_tls(cnxsim):
+    """Whether the binary serves TLS (`cnxsim help serve` names --tls-port)."""
+    try:
+        r = subprocess.run([cnxsim, "help", "serve"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--tls-port" in r.stdout + r.stderr
+
+
+# The keys of the suite's standalone.conf that need TLS or authentication
+# (left out with --tls-auth no).
+TLS_AUTH_KEYS = re.compile(r"^(brokerServicePortTls|webServicePortTls|tls\w*|authenticationEnabled|"
+                           r"authenticationProviders|authorizationEnabled|anonymousUserRole|tokenSecretKey|"
+                           r"superUserRoles|basicAuthConf)=", re.M)
+
+
+def suite_conf(src, work, tls_auth):
+    """The suite's standalone.conf with its container paths pointed at the
+    module's integration-tests folder (and basicAuthConf added, as its
+    Dockerfile's -Dpulsar.auth.basic.conf), or without the TLS and
+    authentication keys; written to work, its path returned."""
+    tests = os.path.join(src, "integration-tests")
+    with open(os.path.join(tests, "conf", "standalone.conf")) as f:
+        text = f.read()
+    text = text.replace("/pulsar/certs/", os.path.join(tests, "certs") + "/")
+    text = text.replace("/pulsar/tokens/", os.path.join(tests, "tokens") + "/")
+    text += f"\nbasicAuthConf={os.path.join(tests, 'conf', '.htpasswd')}\n"
+    if not tls_auth:
+        text = TLS_AUTH_KEYS.sub(lambda m: "# left out (TLS and authentication off): " + m.group(0), text)
+    path = os.path.join(work, "standalone.conf")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# The Authorization header of the runner's own admin calls: the suite's admin
+# token (sub=admin, a superuser), set in main when authentication is on.
+ADMIN_HEADERS = {}
 
 
 def pinned_version():
@@ -192,7 +245,7 @@ def port_taken(port):
 class Server(CppSuiteServer):
     """serve on 6650/8080; alive() and stop() as the C++ suites' runner has them."""
 
-    def __init__(self, cnxsim, version, conf, log_path):  # pylint: disable=super-init-not-called
+    def __init__(self, cnxsim, version, conf, log_path, tls=False):  # pylint: disable=super-init-not-called
         self.log = open(log_path, "w")
         # The suite's broker.conf says advertisedAddress=localhost: LOOKUP answers
         # pulsar://localhost:6650, as its standalone broker does.
@@ -205,13 +258,17 @@ class Server(CppSuiteServer):
         if not m:
             self.stop()
             raise RuntimeError(f"cnxsim serve did not print its ready line (got {line!r}); log {log_path}")
+        if tls and not all(url.search(line) for url in TLS_URLS):
+            self.stop()
+            raise RuntimeError(f"the suite's standalone.conf asks for TLS on 6651 and 8443; the ready line names "
+                               f"no pulsar+ssl:// or https:// URL: {line.strip()!r}; log {log_path}")
         self.release = m.group(1)
 
 
 def http(method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request("http://127.0.0.1:8080/" + path, method=method, data=data,
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json", **ADMIN_HEADERS})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, r.read().decode(errors="replace")
@@ -295,9 +352,11 @@ def main(argv):
     if not shutil.which("go"):
         print("skipped: go not found")
         return SKIP
-    taken = [p for p in (6650, 8080) if port_taken(p)]
+    tls_auth = args.tls_auth == "yes" or (args.tls_auth == "auto" and has_tls(args.cnxsim))
+    ports = (6650, 8080, 6651, 8443) if tls_auth else (6650, 8080)
+    taken = [p for p in ports if port_taken(p)]
     if taken:
-        print(f"skipped: port(s) {taken} in use on 127.0.0.1; the Go client's tests need 6650 and 8080")
+        print(f"skipped: port(s) {taken} in use on 127.0.0.1; the Go client's tests need {', '.join(map(str, ports))}")
         return SKIP
     work = args.work or tempfile.mkdtemp(prefix="cnxsim-go-upstream-")
     os.makedirs(work, exist_ok=True)
@@ -306,13 +365,21 @@ def main(argv):
     binary, build_seconds = build(src, work)
     files = set(args.files.split(",")) if args.files else None
     plan = test_functions(src, files, args.run)
-    conf = os.path.join(src, "integration-tests", "conf", "standalone.conf")
+    conf = suite_conf(src, work, tls_auth)
+    args.tls_auth = tls_auth
+    if tls_auth:
+        with open(os.path.join(src, "integration-tests", "tokens", "admin-token")) as f:
+            ADMIN_HEADERS["Authorization"] = "Bearer " + f.read().strip()
     print(f"{MODULE} {version}: {sum(len(v) for v in plan.values())} tests in {len(plan)} files; "
           f"test binary built in {build_seconds} s; work {work}", flush=True)
 
     results = []  # {file, test, outcome, class, reason, detail, seconds}
     signal.signal(signal.SIGTERM, on_sigterm)
-    server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, "serve.log"))
+    try:
+        server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, "serve.log"), tls_auth)
+    except RuntimeError as e:
+        print(f"cnxsim serve did not start: {e}", file=sys.stderr)
+        return 1
     release = server.release
     setup_refused = set_up()
     deadline = began + args.budget
@@ -323,6 +390,7 @@ def main(argv):
         stop_error = server_box[0].stop()
     summary = summarise(results)
     report = {"module": MODULE, "version": version, "release": release, "build_seconds": build_seconds,
+              "tls_auth": bool(args.tls_auth),
               "seconds": round(time.monotonic() - began), "setup_refused": setup_refused,
               "server": server_problem or stop_error, "files": summary, "results": results}
     if args.json:
@@ -347,9 +415,10 @@ def run_all(args, plan, binary, src, conf, deadline, results, server_box, work):
     with open(os.path.join(work, "tests.log"), "w") as log:
         for name, funcs in plan.items():
             for test, tls_auth in funcs:
-                if tls_auth and not args.run_tls_auth:
+                if tls_auth and not args.tls_auth:
                     results.append({"file": name, "test": test, "outcome": "not run", "class": "tls-auth",
-                                    "reason": "uses TLS or authentication (issue 44); --run-tls-auth runs it",
+                                    "reason": "uses TLS or authentication: run when the binary has TLS "
+                                              "(issue 44), or with --tls-auth yes",
                                     "detail": "", "seconds": 0})
                     continue
                 if time.monotonic() > deadline:
@@ -359,7 +428,8 @@ def run_all(args, plan, binary, src, conf, deadline, results, server_box, work):
                 if not server.alive():
                     server_problem = f"serve exited {server.proc.returncode} before {test}"
                     server.stop()
-                    server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, f"serve-after-{test}.log"))
+                    server = Server(args.cnxsim, args.broker_version, conf, os.path.join(work, f"serve-after-{test}.log"),
+                                    args.tls_auth)
                     server_box[0] = server
                 status, _ = http("POST", "cnxsim/reset")
                 if status != 200:
@@ -390,7 +460,8 @@ def summarise(results):
 
 def markdown(report):
     out = [f"Go client {report['version']} against cnxsim serve (Pulsar {report['release']} behaviour), "
-           f"{report['seconds']} s (test binary built in {report['build_seconds']} s).", ""]
+           f"{report['seconds']} s (test binary built in {report['build_seconds']} s); the suite's TLS and "
+           f"authentication settings {'on' if report.get('tls_auth') else 'off'}.", ""]
     out += ["| file | tests | passed | skipped | failed | not run | pass rate |", "|---|---:|---:|---:|---:|---:|---:|"]
     total = {"tests": 0, "passed": 0, "skipped": 0, "failed": 0, "not run": 0}
     for name, f in sorted(report["files"].items()):

@@ -1,0 +1,2 @@
+// Package example shows cnxsimtest with pulsar-client-go (example_test.go).
+package example

@@ -1,0 +1,3 @@
+module github.com/cnxsim/cnxsim/testkit/go
+
+go 1.19
