@@ -149,7 +149,8 @@ def test_factory_starts_several_and_stops_them_all(pytester):
         from recorder import record
         def test_two_releases(cnxsim_factory):
             old = cnxsim_factory(version="2.10")
-            new = cnxsim_factory(version="4.2", args=["--keepalive-seconds", "5"])
+            # --admin-port in args: the plugin does not add its own (serve refuses an option given twice)
+            new = cnxsim_factory(version="4.2", args=["--admin-port", "0", "--keepalive-seconds", "5"])
             assert old.version.startswith("2.10.") and new.version.startswith("4.2.")
             assert old.service_url != new.service_url
             record("old", old)
@@ -236,8 +237,8 @@ def test_missing_binary_everywhere(pytester):
 def test_binary_from_path(pytester):
     bindir = pytester.mkdir("bin")
     fake = fake_binary(pytester, "bin/cnxsim", """
-        echo "ready: pulsar://127.0.0.1:1 (Pulsar 9.9.9 behaviour), admin http://127.0.0.1:2"
         trap 'exit 0' TERM
+        echo "ready: pulsar://127.0.0.1:1 (Pulsar 9.9.9 behaviour), admin http://127.0.0.1:2"
         while :; do sleep 0.1; done
     """)
     assert fake.startswith(str(bindir))

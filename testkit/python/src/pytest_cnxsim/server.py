@@ -207,10 +207,16 @@ class CnxsimServer:
         self.stop(check=exc[0] is None)
 
 
+def _given(args, option):
+    return any(a == option or a.startswith(option + "=") for a in args)
+
+
 def _command(binary, version, settings, setup, args, ports):
+    args = [os.fspath(a) for a in (args or ())]
     command = [binary, "serve"]
-    if ports:
-        command += ["--port", "0", "--admin-port", "0"]
+    for option in ("--port", "--admin-port"):  # free ports unless ARGS choose (e.g. `--port none`)
+        if ports and not _given(args, option):
+            command += [option, "0"]
     if version is not None:
         command += ["--broker-version", str(version)]
     for key, value in (settings or {}).items():
@@ -219,7 +225,7 @@ def _command(binary, version, settings, setup, args, ports):
         command += ["--set", f"{key}={value}"]
     if setup is not None:
         command += ["--setup", os.fspath(setup)]
-    return command + [os.fspath(a) for a in (args or ())]
+    return command + args
 
 
 def start(binary=None, version=None, settings=None, setup=None, args=(), token=None, trust_certs=None,
@@ -230,7 +236,8 @@ def start(binary=None, version=None, settings=None, setup=None, args=(), token=N
     settings: {broker.conf key: value} as --set; setup: a --setup file; args:
     more serve arguments (e.g. ["--tls-port", "0"]); token / trust_certs: for the
     helper's own admin calls when authentication / TLS is on; free_ports: add
-    --port 0 --admin-port 0 (ARGS may still say `--port none`: the later wins).
+    --port 0 and --admin-port 0 where ARGS do not give --port / --admin-port
+    themselves (`--port none` turns the plain listener off).
     """
     binary = find_binary(binary)
     command = _command(binary, version, settings, setup, args, free_ports)
