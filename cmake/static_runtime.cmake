@@ -10,7 +10,7 @@
 # shared libraries only (libspdlog-dev, libfmt-dev have no .a): spdlog is used
 # header-only with fmt header-only (FMT_HEADER_ONLY), so neither is linked.
 # glibc (libc, libm, the dynamic loader) stays dynamic: a static glibc breaks
-# getaddrinfo/NSS, and every distribution has one.
+# getaddrinfo/NSS, and every distribution has one; 2.35 (Ubuntu 22.04) is enough.
 #
 # Included from the top-level CMakeLists.txt before any find_package: it
 # defines the targets yaml-cpp, spdlog::spdlog, PkgConfig::LIBYAML and
@@ -63,6 +63,12 @@ foreach(t spdlog::spdlog spdlog::spdlog_header_only)
     INTERFACE_INCLUDE_DIRECTORIES ${CNXSIM_SPDLOG_INCLUDE}
     INTERFACE_LINK_LIBRARIES "Threads::Threads;fmt::fmt-header-only")
 endforeach()
+
+# glibc 2.35 (Ubuntu 22.04) is enough: libstdc++.a's std::random_device calls
+# arc4random (glibc 2.36), defined instead in the executable
+# (static_runtime_arc4random.cc), linked into cnxsim once sim/ has made it.
+add_library(cnxsim_static_arc4random OBJECT ${CMAKE_CURRENT_LIST_DIR}/static_runtime_arc4random.cc)
+cmake_language(DEFER CALL target_link_libraries cnxsim PRIVATE cnxsim_static_arc4random)
 
 # tcmalloc_minimal (the allocator target's pkg_check_modules in CMakeLists.txt).
 if(CNXSIM_TCMALLOC)

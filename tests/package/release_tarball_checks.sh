@@ -6,8 +6,8 @@
 #   1. cmake -DCNXSIM_STATIC_RUNTIME=ON (configure only) links cnxsim with
 #      -static-libstdc++ -static-libgcc and the archives of yaml-cpp, libyaml,
 #      protobuf and tcmalloc_minimal (OpenSSL's too when the build uses it), no
-#      shared library of theirs, and spdlog/fmt header-only (FMT_HEADER_ONLY, no
-#      SPDLOG_COMPILED_LIB);
+#      shared library of theirs, spdlog/fmt header-only (FMT_HEADER_ONLY, no
+#      SPDLOG_COMPILED_LIB), and the arc4random stand-in (glibc 2.35 suffices);
 #   2. with -DCNXSIM_SANITIZE=ON it is refused at configure time;
 #   3. cpack -G TGZ refuses a build without the option (BUILD_DIR's, in CI);
 #   4. scripts/release-tarball --check-binary refuses BUILD_DIR's cnxsim when
@@ -36,6 +36,8 @@ if grep -q 'OpenSSL' "$work/static/CMakeCache.txt"; then
     grep -q "/$archive" <<<"$libs" || fail "the build uses OpenSSL but cnxsim is not linked with $archive: $libs"
   done
 fi
+grep -q 'static_runtime_arc4random.cc.o' <<<"$link" \
+  || fail "cnxsim is not linked with cmake/static_runtime_arc4random.cc (libstdc++.a would need glibc 2.36's arc4random)"
 if grep -Eo '[^ ]+\.so(\.[0-9.]+)?' <<<"$libs"; then fail "cnxsim links shared libraries in a static-runtime build"; fi
 grep -q -- '-DFMT_HEADER_ONLY=1' "$work/static/build.ninja" || fail "fmt is not header-only (no -DFMT_HEADER_ONLY=1)"
 if grep -q -- 'SPDLOG_COMPILED_LIB' "$work/static/build.ninja"; then fail "spdlog is the compiled library"; fi
