@@ -1,6 +1,6 @@
-# What `cmake --install` puts under the prefix, and the Debian package cpack
-# builds from it (doc/packaging.md). The layout mirrors the repository, so the
-# scenarios' `$schema=` modeline resolves the same way in both:
+# What `cmake --install` puts under the prefix, and the Debian package and the
+# release tarball cpack builds from it (doc/packaging.md). The layout mirrors
+# the repository, so the scenarios' `$schema=` modeline resolves the same way in both:
 #   PREFIX/bin/cnxsim
 #   PREFIX/share/cnxsim/scenarios/...          (cnxsim run with no path finds it
 #                                               from the executable's location)
@@ -35,5 +35,10 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/cnxsim")
 # Depends from the shared libraries the binary links (dpkg-shlibdeps, dpkg-dev).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_STRIP_FILES ON)
+# The release tarball (cpack -G TGZ): its prefix, name and the static-runtime
+# requirement are set per generator in cmake/cpack_generators.cmake.
+set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/cpack_generators.cmake)
+set(CPACK_CNXSIM_STATIC_RUNTIME ${CNXSIM_STATIC_RUNTIME})
+set(CPACK_CNXSIM_ARCH ${CMAKE_SYSTEM_PROCESSOR})
 set(CPACK_SOURCE_IGNORE_FILES "/build.*/;/\\\\.git/;/reports/;/node_modules/")
 include(CPack)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The CI examples in doc/ci parse as YAML and carry what doc/ci/README.md
-promises: the .deb installed, a run with --junit and --report, both published."""
+promises: the .deb installed, a run with --junit and --report, both published;
+and each one's build step installs every Debian package a Release build of
+cnxsim needs (scripts/bootstrap's list without the test and benchmark ones)."""
 import pathlib
+import re
 import sys
 
 import yaml
@@ -30,6 +33,15 @@ for want in ["apt-get install", "--junit", "--report"]:
 docker = (ci / "Dockerfile").read_text()
 if docker.count("FROM debian:12-slim") < 2:
     problems.append("Dockerfile: not multi-stage on debian:12-slim")
+
+# The build's packages, from scripts/bootstrap's first packages=( ... ) list.
+bootstrap = (ci.parent.parent / "scripts" / "bootstrap").read_text()
+listed = re.search(r"^packages=\((.*?)^\)", bootstrap, re.S | re.M).group(1)
+needed = set(re.sub(r"#.*", "", listed).split()) - {"catch2", "libbenchmark-dev"}
+for name, example in [("github-actions.yml", text), ("gitlab-ci.yml", gltext), ("Dockerfile", docker)]:
+    missing = sorted(p for p in needed if not re.search(rf"(?<![\w.+-]){re.escape(p)}(?![\w.+-])", example))
+    if missing:
+        problems.append(f"{name}: the build step does not install {' '.join(missing)} (scripts/bootstrap)")
 
 for p in problems:
     print(p)

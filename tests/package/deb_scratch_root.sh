@@ -19,9 +19,17 @@ echo "package: $(basename "$deb")"
 
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
-for lib in libyaml-cpp libspdlog libyaml-0 libstdc++6 libc6; do
-  grep -q "$lib" <<<"$depends" || fail "Depends does not name $lib"
-done
+if grep -q '^CNXSIM_STATIC_RUNTIME:BOOL=ON' "$build/CMakeCache.txt"; then
+  # A static-runtime build (doc/packaging.md, the release tarball) needs glibc only.
+  grep -q libc6 <<<"$depends" || fail "Depends does not name libc6"
+  for lib in libyaml-cpp libspdlog libfmt libyaml-0 libstdc++6 libprotobuf; do
+    grep -q "$lib" <<<"$depends" && fail "Depends names $lib, linked statically"
+  done
+else
+  for lib in libyaml-cpp libspdlog libyaml-0 libstdc++6 libc6; do
+    grep -q "$lib" <<<"$depends" || fail "Depends does not name $lib"
+  done
+fi
 # protobuf is linked statically unless the build says otherwise (CNXSIM_STATIC_PROTOBUF).
 if grep -q '^CNXSIM_STATIC_PROTOBUF:BOOL=OFF' "$build/CMakeCache.txt"; then
   grep -q libprotobuf <<<"$depends" || fail "Depends does not name libprotobuf"

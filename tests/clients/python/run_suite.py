@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Runs one file of the Python client suite under pytest, for ctest.
 
-usage: run_suite.py VENV CNXSIM TEST_FILE [PYTEST_ARG ...]
+usage: run_suite.py VENV CNXSIM [--needs-serve-option OPTION] TEST_FILE [PYTEST_ARG ...]
 
 VENV is the virtual environment `scripts/bootstrap test` makes
 (tests/clients/python/.venv, from requirements.txt). Without it, or without
 the packages in it, the run is skipped: it prints why and exits 77 (the ctest's
 SKIP_RETURN_CODE). Otherwise it runs VENV's pytest on TEST_FILE with CNXSIM
 (the cnxsim binary the fixtures start) in the environment, bounded in time,
-and exits with pytest's status.
+and exits with pytest's status. With --needs-serve-option, a cnxsim whose
+`cnxsim help serve` does not name OPTION skips the file (exit 77): a suite
+written ahead of the serve feature it drives.
 """
 import os
 import subprocess
@@ -23,7 +25,17 @@ def main(argv):
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
-    venv, cnxsim, test_file, extra = argv[1], argv[2], argv[3], argv[4:]
+    venv, cnxsim, rest = argv[1], argv[2], argv[3:]
+    needs = None
+    if rest[:1] == ["--needs-serve-option"] and len(rest) >= 3:
+        needs, rest = rest[1], rest[2:]
+    test_file, extra = rest[0], rest[1:]
+    if needs:
+        help_text = subprocess.run([cnxsim, "help", "serve"], capture_output=True, text=True, timeout=60)
+        if needs not in help_text.stdout + help_text.stderr:
+            print(f"skipped: this cnxsim serve has no {needs} (`{cnxsim} help serve` does not name it), "
+                  f"which {os.path.basename(test_file)} needs")
+            return SKIP
     python = os.path.join(venv, "bin", "python")
     install = INSTALL.format(venv=venv, req=os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt"))
     if not os.access(python, os.X_OK):
