@@ -12,11 +12,12 @@
 #include <variant>
 #include <vector>
 
-#include "broker_model/broker/cluster_metadata.h"
+#include "broker_model/policy/cluster_metadata.h"
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/broker/message_log.h"
 #include "broker_model/runtime/scheduler.h"
 #include "broker_model/policy/advertised_listeners.h"
+#include "broker_model/policy/authorization.h"
 #include "broker_model/policy/policy_resolution.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/registry/schema_registry.h"
@@ -56,6 +57,10 @@ public:
     SchemaRegistry& registry() { return registry_; }
     /// Tenants and namespaces (survive a restart, like policies).
     ClusterMetadata& metadata() { return metadata_; }
+    /// Authorization over the broker's settings, tenants and namespace policies
+    /// (policy/authorization.h); enabled() with `authorizationEnabled`.
+    auth::Authorizer authorizer() const { return {authorization_, metadata_, policies_}; }
+    const auth::AuthorizationSettings& authorizationSettings() const { return authorization_; }
     const ClusterMetadata& metadata() const { return metadata_; }
     const SchemaRegistry& registry() const { return registry_; }
 
@@ -171,6 +176,7 @@ private:
     Scheduler& scheduler_;
     PolicyStore policies_;
     ClusterMetadata metadata_;
+    auth::AuthorizationSettings authorization_;  // from policies_.broker, refreshed by applyConfig
     SchemaRegistry registry_;
     std::map<std::string, std::shared_ptr<Topic>> topics_;   // loaded, by full name
     std::set<std::string> declared_;                          // full names of existing non-partitioned topics / partitions

@@ -61,8 +61,12 @@ struct NamespacePolicies {
     std::optional<bool> is_allow_auto_update_schema;                              // null = unset (2.8.2+)
     bool schema_validation_enforced = false;
     std::optional<int> max_producers_per_topic;  // null = unset (the broker's maxProducersPerTopic, 0: no limit)
-    /// auth_policies.namespace_auth: role -> actions granted (stored; authorization is not modelled).
+    /// auth_policies.namespace_auth: role -> actions granted (policy/authorization.h).
     std::map<std::string, std::vector<std::string>> namespace_auth;
+    /// auth_policies.destination_auth: topic (full name) -> role -> actions granted.
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> destination_auth;
+    /// auth_policies.subscription_auth_roles: subscription -> the only roles that may use it.
+    std::map<std::string, std::vector<std::string>> subscription_auth_roles;
 
     /// Sets `field` from text; `value` nullopt resets the field to its default.
     std::optional<std::string> set(std::string_view field, std::optional<std::string_view> value);

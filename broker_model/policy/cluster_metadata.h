@@ -5,6 +5,7 @@
 // clients keeps them explicit, as a standalone broker does: what the
 // standalone set-up creates, and what the admin API creates and deletes.
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@ struct ClusterMetadata {
     bool implicit = true;
     std::set<std::string> tenants;
     std::set<std::string, std::less<>> namespaces;  // `tenant/namespace`
+    /// TenantInfo.adminRoles, by tenant (absent: none); they administer the tenant
+    /// when authorization is on (PulsarAuthorizationProvider.validateTenantAdminAccess).
+    std::map<std::string, std::set<std::string>, std::less<>> tenantAdminRoles;
 
     bool tenantExists(const std::string& tenant) const { return implicit || tenants.count(tenant) > 0; }
     bool namespaceExists(std::string_view ns) const { return implicit || namespaces.count(ns) > 0; }
