@@ -11,8 +11,16 @@ namespace cnx {
 
 void ServerCnx::handleLookup(const pulsar::proto::CommandLookupTopic& cmd) {
     std::string error;
-    if (!TopicName::parse(cmd.topic(), &error)) {
+    auto name = TopicName::parse(cmd.topic(), &error);
+    if (!name) {
         send(wire::lookupFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
+        return;
+    }
+    // ServerCnx.handleLookup: isTopicOperationAllowed(LOOKUP), AuthorizationError on a lookup response.
+    Trace trace;
+    if (auto refused = refuseTopicOperation(*name, auth::TopicOperation::LOOKUP, "Client is not authorized to Lookup", trace, {},
+                                            "Exception occurred while trying to authorize lookup")) {
+        send(wire::lookupFailed(cmd.request_id(), pulsar::proto::AuthorizationError, *refused));
         return;
     }
     auto data = broker_.lookupData(cmd.advertised_listener_name());
@@ -32,6 +40,21 @@ void ServerCnx::handlePartitionedMetadata(const pulsar::proto::CommandPartitione
     if (!name) {
         send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::InvalidTopicName, error));
         return;
+    }
+    // ServerCnx.handlePartitionMetadataRequest: isTopicOperationAllowed(LOOKUP) first; a
+    // check that fails with NOT_FOUND (the tenant does not exist) is TopicNotFound.
+    if (auto authorizer = broker_.authorizer(); authorizer.enabled()) {
+        auto verdict = authorizer.allowTopicOperation(*name, auth::TopicOperation::LOOKUP, authRole());
+        if (verdict.error) {
+            send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::TopicNotFound,
+                                                 "Tenant or namespace or topic does not exist: " + name->namespaceName()));
+            return;
+        }
+        if (!verdict.allowed) {
+            send(wire::partitionedMetadataFailed(cmd.request_id(), pulsar::proto::AuthorizationError,
+                                                 "Client is not authorized to Get Partition Metadata"));
+            return;
+        }
     }
     int partitions = broker_.partitionsOf(*name);
     // ServerCnx.handlePartitionMetadataRequest (PIP-344): without auto-creation (the client's
@@ -53,6 +76,16 @@ void ServerCnx::handleGetTopicsOfNamespace(const pulsar::proto::CommandGetTopics
     if (slash == std::string::npos || slash == 0 || slash + 1 == ns.size() || ns.find('/', slash + 1) != std::string::npos) {
         sendError(cmd.request_id(), pulsar::proto::MetadataError, "Invalid namespace name: '" + ns + "'");
         return;
+    }
+    // ServerCnx.handleGetTopicsOfNamespace: isNamespaceOperationAllowed(GET_TOPICS).
+    if (auto authorizer = broker_.authorizer(); authorizer.enabled()) {
+        auto verdict = authorizer.allowNamespaceOperation(ns, auth::NamespaceOperation::GET_TOPICS, authRole_);
+        if (verdict.error || !verdict.allowed) {
+            sendError(cmd.request_id(), pulsar::proto::AuthorizationError,
+                      verdict.error ? "Exception occurred while trying to authorize GetTopicsOfNamespace"
+                                    : "Client is not authorized to GetTopicsOfNamespace");
+            return;
+        }
     }
     using Mode = pulsar::proto::CommandGetTopicsOfNamespace;
     bool persistent = cmd.mode() != Mode::NON_PERSISTENT;

@@ -386,6 +386,26 @@ void ServerCnx::handleConnect(const pulsar::proto::CommandConnect& cmd) {
     send(std::move(connected));
 }
 
+std::optional<std::string> ServerCnx::refuseTopicOperation(const TopicName& topic, auth::TopicOperation op,
+                                                           const std::string& denied, Trace& trace,
+                                                           std::string_view subscription,
+                                                           const std::string& failed) const {
+    auto authorizer = broker_.authorizer();
+    if (!authorizer.enabled()) return std::nullopt;
+    auto verdict = authorizer.allowTopicOperation(topic, op, authRole_, subscription);
+    trace.add("§11", "authorization", [&] {
+        return std::string(auth::to_string_view(op)) + " on " + topic.toString() + " by role '" + authRole_ + "': " +
+               (verdict.error ? "failed: " + *verdict.error : verdict.allowed ? "allowed" : "not allowed");
+    });
+    // A check that fails (the tenant does not exist: validateTenantAdminAccess's
+    // RestException NOT_FOUND): handleProducer and handleSubscribe answer the
+    // exception's text, "org.apache.pulsar.common.util.RestException: HTTP 404 Not
+    // Found" (seen on a real 4.2.4 broker); each lookup command has its own text.
+    if (verdict.error) return failed.empty() ? "org.apache.pulsar.common.util.RestException: HTTP 404 Not Found" : failed;
+    if (!verdict.allowed) return denied;
+    return std::nullopt;
+}
+
 std::string ServerCnx::producerErrorText(const BrokerError& error) const {
     // An InvalidSchemaDataException from the validator reaches the handler unwrapped: its own
     // message, no class (PRODUCER and GET_OR_CREATE_SCHEMA, seen on real 3.0.7, 4.0.7 and 4.2.4
@@ -435,6 +455,11 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         return;
     }
     noteMissingNamespace(*name, "§1.1", *trace);
+    // §1.1 step 2 (ServerCnx.handleProducer): authorization before anything else.
+    if (auto refused = refuseTopicOperation(*name, auth::TopicOperation::PRODUCE, "Client is not authorized to Produce", *trace)) {
+        sendError(cmd.request_id(), pulsar::proto::AuthorizationError, *refused);
+        return;
+    }
     // §1.1 step 3: producer-id de-duplication on the connection.
     if (auto it = producers_.find(cmd.producer_id()); it != producers_.end()) {
         const auto& slot = it->second;
@@ -633,6 +658,12 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
         return;
     }
     noteMissingNamespace(*name, "§2.1", *trace);
+    // ServerCnx.handleSubscribe: isTopicOperationAllowed(CONSUME) with the subscription first.
+    if (auto refused = refuseTopicOperation(*name, auth::TopicOperation::CONSUME, "Client is not authorized to subscribe",
+                                            *trace, cmd.subscription())) {
+        sendError(cmd.request_id(), pulsar::proto::AuthorizationError, *refused);
+        return;
+    }
     if (auto it = consumers_.find(cmd.consumer_id()); it != consumers_.end()) {
         switch (it->second.state) {
             case State::pending:

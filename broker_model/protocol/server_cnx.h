@@ -76,6 +76,9 @@ public:
     int protocolVersion() const { return protocolVersion_; }
     /// CONNECT's client_version (what topic stats show as a producer's or consumer's clientVersion).
     const std::string& clientVersion() const override { return clientVersion_; }
+    /// The role CONNECT authenticated (or the anonymous role); empty when
+    /// authentication is off. Authorization checks it (policy/authorization.h).
+    const std::string& authRole() const { return authRole_; }
     std::uint64_t id() const override { return id_; }
     bool closed() const { return closed_; }
     /// The broker dropped the connection (a restart, or a CLOSE the client's
@@ -235,6 +238,14 @@ private:
     bool writable_ = true;
     int protocolVersion_ = 0;
     std::string clientVersion_;
+    std::string authRole_;
+    /// ServerCnx.isTopicOperationAllowed with `authorizationEnabled`: nullopt
+    /// when allowed, else the refusal's text (`denied`, or the failed check's
+    /// message, as a missing tenant's); both are AuthorizationError.
+    std::optional<std::string> refuseTopicOperation(const TopicName& topic, auth::TopicOperation op,
+                                                    const std::string& denied, Trace& trace,
+                                                    std::string_view subscription = {},
+                                                    const std::string& failed = {}) const;
     std::uint64_t generatedNames_ = 0;
     std::map<std::uint64_t, ProducerSlot> producers_;
     std::map<std::uint64_t, ConsumerSlot> consumers_;
