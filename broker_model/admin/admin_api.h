@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,9 +123,27 @@ public:
     AdminResponse topicStats(const TopicName& topic);
     /// POST …/{topic}/terminate: the last message id; 405 for a partitioned topic, 404 when missing.
     AdminResponse terminateTopic(const TopicName& topic);
-    /// POST /admin/v2/namespaces/{tenant}/{ns}/permissions/{role}: stores the grant, 204.
+    /// POST /admin/v2/namespaces/{tenant}/{ns}/permissions/{role}: stores the grant, 204
+    /// (auth_policies.namespace_auth; policy/authorization.h checks it).
     AdminResponse grantNamespacePermission(const std::string& ns, const std::string& role,
                                            const std::vector<std::string>& actions);
+    /// DELETE …/namespaces/{tenant}/{ns}/permissions/{role}: the role's grant removed, 204.
+    AdminResponse revokeNamespacePermission(const std::string& ns, const std::string& role);
+    /// GET …/namespaces/{tenant}/{ns}/permissions: role -> actions.
+    AdminResponse namespacePermissions(const std::string& ns) const;
+    /// POST /admin/v2/{domain}/{tenant}/{ns}/{topic}/permissions/{role}: a topic grant
+    /// (auth_policies.destination_auth; a partitioned topic's partitions too), 204.
+    AdminResponse grantTopicPermission(const TopicName& topic, const std::string& role,
+                                       const std::vector<std::string>& actions);
+    /// DELETE …/{topic}/permissions/{role}: 204; 412 when the role has no topic grant.
+    AdminResponse revokeTopicPermission(const TopicName& topic, const std::string& role);
+    /// GET …/{topic}/permissions: the namespace's grants with the topic's added.
+    AdminResponse topicPermissions(const TopicName& topic) const;
+    /// A set of AuthAction names as Pulsar writes it: "" (a name Jackson did not
+    /// know, read as null) becomes null.
+    static nlohmann::json actionsJson(const std::vector<std::string>& actions);
+    /// TenantInfo.adminRoles of PUT/POST /admin/v2/tenants/{tenant} (after createTenant for PUT).
+    void setTenantAdminRoles(const std::string& tenant, std::set<std::string> roles);
     /// An endpoint Pulsar has and the model does not: 501 with `not modelled: #41 (what)`.
     AdminResponse notModelled(const std::string& what) const;
 

@@ -87,7 +87,10 @@ AdminResponse AdminApi::getTenants() const {
 AdminResponse AdminApi::getTenant(const std::string& tenant) const {
     auto trace = std::make_shared<Trace>();
     if (!broker_.metadata().tenantExists(tenant)) return refused(trace, "get tenant", 404, "Tenant does not exist");
-    return AdminResponse::success(trace, 200, {{"adminRoles", nlohmann::json::array()}, {"allowedClusters", {"standalone"}}});
+    nlohmann::json admins = nlohmann::json::array();
+    if (auto it = broker_.metadata().tenantAdminRoles.find(tenant); it != broker_.metadata().tenantAdminRoles.end())
+        for (const auto& role : it->second) admins.push_back(role);
+    return AdminResponse::success(trace, 200, {{"adminRoles", admins}, {"allowedClusters", {"standalone"}}});
 }
 
 AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
@@ -97,6 +100,7 @@ AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
     for (const auto& ns : meta.namespaces)
         if (tenantOf(ns) == tenant) return refused(trace, "delete tenant", 409, "The tenant still has active namespaces");
     meta.tenants.erase(tenant);
+    meta.tenantAdminRoles.erase(tenant);
     trace->add("§7", "delete tenant", [&] { return tenant + " deleted"; });
     return noContent(trace);
 }
@@ -147,7 +151,16 @@ AdminResponse AdminApi::getNamespacePolicies(const std::string& ns) const {
     body["is_allow_auto_update_schema"] =
         p.is_allow_auto_update_schema.value_or(store.broker.isAllowAutoUpdateSchemaEnabled);
     if (p.max_producers_per_topic) body["max_producers_per_topic"] = *p.max_producers_per_topic;
-    if (!p.namespace_auth.empty()) body["auth_policies"] = {{"namespace_auth", p.namespace_auth}};
+    // Policies.auth_policies: always present, as a real 4.2.4 broker answers it.
+    {
+        nlohmann::json namespaceAuth = nlohmann::json::object(), destinationAuth = nlohmann::json::object();
+        for (const auto& [role, actions] : p.namespace_auth) namespaceAuth[role] = actionsJson(actions);
+        for (const auto& [topic, grants] : p.destination_auth)
+            for (const auto& [role, actions] : grants) destinationAuth[topic][role] = actionsJson(actions);
+        body["auth_policies"] = {{"namespace_auth", namespaceAuth},
+                                 {"destination_auth", destinationAuth},
+                                 {"subscription_auth_roles", p.subscription_auth_roles}};
+    }
     trace->add("§5.2", "get policies", [&] { return ns + ": the schema fields the model keeps"; });
     return AdminResponse::success(trace, 200, body);
 }

@@ -198,7 +198,10 @@ TEST_CASE("tenants and namespaces: standalone's defaults, create 204, exists 409
     CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/strict/schemaValidationEnforced").body == "true");
     CHECK(call(port, http::verb::delete_, "/admin/v2/namespaces/acme/strict").status == 204);
     CHECK(call(port, http::verb::get, "/admin/v2/namespaces/acme/orders").json() ==
-          Json{{"replication_clusters", {"standalone"}},
+          Json{{"auth_policies", {{"namespace_auth", Json::object()},
+                                  {"destination_auth", Json::object()},
+                                  {"subscription_auth_roles", Json::object()}}},
+               {"replication_clusters", {"standalone"}},
                {"schema_compatibility_strategy", "UNDEFINED"},
                {"schema_auto_update_compatibility_strategy", nullptr},
                {"is_allow_auto_update_schema", true},

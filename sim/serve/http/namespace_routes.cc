@@ -3,7 +3,8 @@
 //   GET /admin/v2/namespaces/{tenant}; GET|PUT|DELETE /admin/v2/namespaces/{tenant}/{ns} (?force)
 //   GET /admin/v2/namespaces/{tenant}/{ns}/topics (?mode=PERSISTENT|NON_PERSISTENT|ALL)
 //   GET|POST|DELETE …/namespaces/{tenant}/{ns}/maxProducersPerTopic              (body: 10)
-//   POST …/namespaces/{tenant}/{ns}/permissions/{role}                          (body: ["produce"])
+//   GET …/namespaces/{tenant}/{ns}/permissions; POST|DELETE …/permissions/{role}    (body: ["produce"])
+//   GET …/{domain}/{tenant}/{ns}/{topic}/permissions; POST|DELETE …/permissions/{role}
 //   POST …/namespaces/{tenant}/{ns}/deduplication, …/backlogQuota: not modelled (501)
 //   GET|PUT  …/namespaces/{tenant}/{ns}/schemaCompatibilityStrategy              (body: "BACKWARD")
 //   GET|PUT  …/namespaces/{tenant}/{ns}/schemaAutoUpdateCompatibilityStrategy    (body: "Backward")
@@ -22,6 +23,7 @@
 // bare boolean, a count a bare number; anything else is a 400.
 
 #include <algorithm>
+#include <set>
 
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/route_support.h"
@@ -168,6 +170,33 @@ std::optional<std::string> notModelledTopicPath(const std::vector<std::string>& 
     return it->second;
 }
 
+// A set of AuthAction names (produce, consume, functions, sources, sinks,
+// packages). A name Jackson does not know is read as null, stored as "" (a real
+// 4.2.4 broker answers 204 and lists it as null); anything but an array of
+// strings is refused.
+std::optional<std::vector<std::string>> authActions(const Json& json) {
+    static constexpr std::string_view kActions[] = {"produce", "consume", "functions", "sources", "sinks", "packages"};
+    if (!json.is_array()) return std::nullopt;
+    std::vector<std::string> actions;
+    for (const auto& a : json) {
+        if (!a.is_string() && !a.is_null()) return std::nullopt;
+        std::string name = a.is_string() ? a.get<std::string>() : std::string();
+        if (std::find(std::begin(kActions), std::end(kActions), name) == std::end(kActions)) name.clear();
+        if (std::find(actions.begin(), actions.end(), name) == actions.end()) actions.push_back(std::move(name));
+    }
+    return actions;
+}
+
+// The body of a grant: a JSON array of AuthAction names, or Jackson's 400.
+std::optional<std::vector<std::string>> permissionBody(const Request& req, Response* refusal) {
+    auto body = jsonBody(req, refusal);
+    if (!body) return std::nullopt;
+    auto actions = authActions(*body);
+    if (!actions)
+        *refusal = error(req, 400, "Cannot deserialize value of type `java.util.HashSet<org.apache.pulsar.common.policies.data.AuthAction>` from " + dumpJson(*body));
+    return actions;
+}
+
 }  // namespace
 
 void AdminRoutes::handleTenants(const Request& req, const Target& target, const Answer& done) {
@@ -196,11 +225,28 @@ void AdminRoutes::handleTenants(const Request& req, const Target& target, const 
             return reply(error(req, 412, "Clusters can not be empty"));
         for (const auto& c : *clusters)
             if (!c.is_string() || c.get<std::string>() != "standalone") return reply(error(req, 412, "Clusters do not exist"));
-        if (method == V::put) return answer(admin_.createTenant(tenant));
+        // TenantInfo.adminRoles: a tenant's admins (policy/authorization.h).
+        std::set<std::string> admins;
+        if (auto roles = body->find("adminRoles"); roles != body->end() && !roles->is_null()) {
+            if (!roles->is_array())
+                return reply(error(req, 400, "Cannot deserialize value of type `java.util.HashSet<java.lang.String>` from " +
+                                                 dumpJson(*roles)));
+            for (const auto& r : *roles) {
+                if (!r.is_string())
+                    return reply(error(req, 400, "Cannot deserialize value of type `java.lang.String` from " + dumpJson(r)));
+                admins.insert(r.get<std::string>());
+            }
+        }
+        if (method == V::put) {
+            auto created = admin_.createTenant(tenant);
+            if (created.ok()) admin_.setTenantAdminRoles(tenant, std::move(admins));
+            return answer(std::move(created));
+        }
         // updateTenant: `Tenant <name> not found` (404) for a tenant nobody created, else 204
         // (TenantsBase.updateTenant, 4.2.4 jar). The Go and Python suites' set-up scripts
         // start with `pulsar-admin tenants update public`.
         if (!admin_.getTenant(tenant).ok()) return reply(error(req, 404, "Tenant " + tenant + " not found"));
+        admin_.setTenantAdminRoles(tenant, std::move(admins));
         return reply(fromAdmin(req, AdminResponse::success(std::make_shared<Trace>(), 204, nullptr)));
     }
     reply(methodNotAllowed(req, "GET, PUT, POST, DELETE"));
@@ -238,7 +284,28 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
                     given.emplace_back(field, text);
                 }
             }
+            // auth_policies.namespace_auth in the body (the Go and Python suites' set-up) is stored too.
+            std::vector<std::pair<std::string, std::vector<std::string>>> grants;
+            if (!req.body().empty()) {
+                Response refusal;
+                auto body = jsonBody(req, &refusal);
+                const Json* ap = body && body->is_object() && body->contains("auth_policies") ? &(*body)["auth_policies"] : nullptr;
+                if (ap && ap->is_object()) {
+                    if (auto na = ap->find("namespace_auth"); na != ap->end() && na->is_object()) {
+                        for (const auto& [role, actions] : na->items()) {
+                            auto parsed = authActions(actions);
+                            if (!parsed) return reply(error(req, 400, "Cannot deserialize value of type `java.util.HashSet<org.apache.pulsar.common.policies.data.AuthAction>` from " + dumpJson(actions)));
+                            grants.emplace_back(role, std::move(*parsed));
+                        }
+                    }
+                }
+            }
             auto created = admin_.createNamespace(ns);
+            for (const auto& [role, actions] : grants) {
+                if (!created.ok()) break;
+                auto set = admin_.grantNamespacePermission(ns, role, actions);
+                created.trace->append(*set.trace);
+            }
             for (const auto& [field, text] : given) {
                 if (!created.ok()) break;
                 auto set = admin_.setNamespacePolicy(ns, field, std::string_view(text));
@@ -248,20 +315,18 @@ void AdminRoutes::handleNamespaces(const Request& req, const Target& target, con
         }
         return reply(methodNotAllowed(req, "GET, PUT, DELETE"));
     }
+    if (s.size() == 6 && s[5] == "permissions") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return answer(admin_.namespacePermissions(ns));
+    }
     if (s.size() == 7 && s[5] == "permissions") {
         // NamespacesBase.grantPermissionOnNamespace: a JSON array of AuthAction names.
+        if (method == V::delete_) return answer(admin_.revokeNamespacePermission(ns, s[6]));
         if (method != V::post) return reply(methodNotAllowed(req, "POST, DELETE"));
         Response refusal;
-        auto body = jsonBody(req, &refusal);
-        if (!body) return reply(std::move(refusal));
-        std::vector<std::string> actions;
-        static constexpr std::string_view kActions[] = {"produce", "consume", "functions", "sources", "sinks", "packages"};
-        for (const auto& a : body->is_array() ? *body : Json::array({nullptr})) {
-            if (!a.is_string() || std::find(std::begin(kActions), std::end(kActions), a.get<std::string>()) == std::end(kActions))
-                return reply(error(req, 400, "Cannot deserialize value of type `java.util.HashSet<AuthAction>` from " + dumpJson(*body)));
-            actions.push_back(a.get<std::string>());
-        }
-        return answer(admin_.grantNamespacePermission(ns, s[6], actions));
+        auto actions = permissionBody(req, &refusal);
+        if (!actions) return reply(std::move(refusal));
+        return answer(admin_.grantNamespacePermission(ns, s[6], *actions));
     }
     if (s.size() != 6) return reply(error(req, 404, "HTTP 404 Not Found"));
     if (s[5] == "topics") {
@@ -320,6 +385,19 @@ void AdminRoutes::handleTopic(const Request& req, const Target& target, const An
             return answer(admin_.deleteTopic(*topic, isTrue(target, "force"), isTrue(target, "deleteSchema")));
         if (method == V::put) return answer(admin_.createTopic(*topic));
         return reply(methodNotAllowed(req, "PUT, DELETE"));
+    }
+    if (s.size() == 7 && s[6] == "permissions") {
+        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+        return answer(admin_.topicPermissions(*topic));
+    }
+    if (s.size() == 8 && s[6] == "permissions") {
+        // PersistentTopics.grantPermissionsOnTopic / revokePermissionsOnTopic.
+        if (method == V::delete_) return answer(admin_.revokeTopicPermission(*topic, s[7]));
+        if (method != V::post) return reply(methodNotAllowed(req, "POST, DELETE"));
+        Response refusal;
+        auto actions = permissionBody(req, &refusal);
+        if (!actions) return reply(std::move(refusal));
+        return answer(admin_.grantTopicPermission(*topic, s[7], *actions));
     }
     if (auto what = notModelledTopicPath(s)) return answer(admin_.notModelled(*what));
     if (s.size() != 7) return reply(error(req, 404, "HTTP 404 Not Found"));
