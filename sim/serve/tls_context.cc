@@ -47,17 +47,18 @@ std::variant<std::shared_ptr<ssl::context>, std::string> makeServerTlsContext(co
     if (cert.index() == 1) return Result(std::in_place_index<1>, std::get<1>(cert));
     if (std::get<0>(cert).find("-----BEGIN CERTIFICATE-----") == std::string::npos)
         return "tlsCertificateFilePath: " + s.tlsCertificateFilePath + ": not a PEM certificate (no BEGIN CERTIFICATE)";
-    ctx->use_certificate_chain(boost::asio::buffer(std::get<0>(cert)), ec);
-    if (ec) return "tlsCertificateFilePath: " + s.tlsCertificateFilePath + ": not a usable PEM certificate (" + why(ec) + ")";
-
     auto key = readPem("tlsKeyFilePath", s.tlsKeyFilePath);
     if (key.index() == 1) return Result(std::in_place_index<1>, std::get<1>(key));
     if (std::get<0>(key).find("PRIVATE KEY-----") == std::string::npos)
         return "tlsKeyFilePath: " + s.tlsKeyFilePath + ": not a PEM private key (no BEGIN PRIVATE KEY)";
+    // The key first: a certificate that does not match it then drops it (no
+    // error), and the check below names the mismatch.
     ctx->use_private_key(boost::asio::buffer(std::get<0>(key)), ssl::context::pem, ec);
     if (ec)
         return "tlsKeyFilePath: " + s.tlsKeyFilePath + ": not a usable PEM private key, PKCS#8 or traditional, unencrypted (" +
                why(ec) + ")";
+    ctx->use_certificate_chain(boost::asio::buffer(std::get<0>(cert)), ec);
+    if (ec) return "tlsCertificateFilePath: " + s.tlsCertificateFilePath + ": not a usable PEM certificate (" + why(ec) + ")";
     if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
         ERR_clear_error();
         return "tlsKeyFilePath: " + s.tlsKeyFilePath + ": the key does not match the certificate of tlsCertificateFilePath (" +
