@@ -37,7 +37,7 @@ var (
 	brokerVersionFlag = flag.String("broker-version", "", "the release served (default: $CNXSIM_BROKER_VERSION, else cnxsim's newest)")
 )
 
-var readyLine = regexp.MustCompile(`^ready: (pulsar://\S+) \(Pulsar (\S+) behaviour\), admin (http://\S+)$`)
+var readyLine = regexp.MustCompile(`^ready: (pulsar://\S+) \(Pulsar (\S+) behaviour\), admin (http://[^ ,]+)(?:, .*)?$`)
 
 // serve is one running `cnxsim serve`.
 type serve struct {

@@ -70,7 +70,7 @@ from run_upstream_suites import Server as CppSuiteServer  # noqa: E402
 
 SKIP = 77
 MODULE = "github.com/apache/pulsar-client-go"
-READY = re.compile(r"^ready: pulsar://\S+ \(Pulsar (\S+) behaviour\), admin http://\S+$")
+READY = re.compile(r"^ready: pulsar://\S+ \(Pulsar (\S+) behaviour\), admin http://[^ ,]+(?:, .*)?$")
 TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
 BUILD_TAG = re.compile(r"^//go:build (.+)$", re.M)
 RESULT = re.compile(r"^--- (PASS|FAIL|SKIP): (Test\w+) ")
