@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "http_client.h"
 #include "serve_client.h"
 
 namespace {
@@ -463,4 +464,31 @@ TEST_CASE("serve over TLS: certificate and key problems exit 2 naming the settin
     ServeProcess none({"--port", "none"}, ServeStderr{}, false);
     CHECK(none.readyLine() == "");
     CHECK(none.stop() == 2);
+}
+
+TEST_CASE("serve over TLS: the TLS keys in a setup file and a reset that keeps the listener", "[serve][tls]") {
+    auto setup = fs::temp_directory_path() / ("cnxsim-tls-test-" + std::to_string(getpid()) + ".yaml");
+    {
+        std::ofstream out(setup);
+        out << "broker:\n  config:\n    brokerServicePortTls: 0\n    tlsCertificateFilePath: " << at("broker.cert.pem")
+            << "\n    tlsKeyFilePath: " << at("broker.key.pem") << "\n    allowAutoTopicCreation: true\n";
+    }
+    ServeProcess serve({"--setup", setup.string()});
+    fs::remove(setup);
+    REQUIRE(serve.tlsPort() != 0);
+    {
+        TlsClient client(serve.tlsPort(), clientContext());
+        REQUIRE(client.handshaken());
+        auto connected = client.connect();
+        REQUIRE(connected);
+        CHECK(connected->type() == BaseCommand::CONNECTED);
+    }
+    // POST /cnxsim/reset applies the settings again: the TLS ones are the listener's, read once.
+    CHECK(serve_test::call(serve.adminPort(), boost::beast::http::verb::post, "/cnxsim/reset").status == 200);
+    TlsClient again(serve.tlsPort(), clientContext());
+    REQUIRE(again.handshaken());
+    auto connected = again.connect();
+    REQUIRE(connected);
+    CHECK(connected->type() == BaseCommand::CONNECTED);
+    CHECK(serve.stop() == 0);
 }
