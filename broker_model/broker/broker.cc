@@ -76,6 +76,8 @@ std::variant<LookupData, std::string> Broker::lookupData(std::string_view listen
     LookupData data;
     data.brokerUrl = listenAddress_.port != 0 ? "pulsar://" + host + ":" + std::to_string(listenAddress_.port) : serviceUrl_;
     data.httpUrl = "http://" + host + ":" + std::to_string(listenAddress_.webPort);
+    // PulsarService.brokerUrlTls: set when brokerServicePortTls is.
+    if (listenAddress_.tlsPort != 0) data.brokerUrlTls = "pulsar+ssl://" + host + ":" + std::to_string(listenAddress_.tlsPort);
     auto parsed = parseAdvertisedListeners(config.advertisedListeners, config.internalListenerName);
     if (auto* e = std::get_if<std::string>(&parsed)) return *e;  // refused at start-up; never reached by a served broker
     const auto& listeners = std::get<AdvertisedListeners>(parsed);

@@ -150,6 +150,7 @@ public:
         std::string host;
         std::uint16_t port = 0;
         std::uint16_t webPort = 0;
+        std::uint16_t tlsPort = 0;  // brokerServicePortTls (serve's TLS listener); 0: none
     };
     /// Sets the listen address, and serviceUrl() to `pulsar://host:port`.
     void setListenAddress(ListenAddress address);

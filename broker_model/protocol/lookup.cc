@@ -31,7 +31,11 @@ void ServerCnx::handleLookup(const pulsar::proto::CommandLookupTopic& cmd) {
                                 "org.apache.pulsar.broker.PulsarServerException: " + *refused));
         return;
     }
-    send(wire::lookupConnect(cmd.request_id(), std::get<LookupData>(data).brokerUrl));
+    const auto& found = std::get<LookupData>(data);
+    auto answer = wire::lookupConnect(cmd.request_id(), found.brokerUrl);
+    // Commands.newLookupResponse: brokerServiceUrlTls when the broker has a TLS URL.
+    if (found.brokerUrlTls) answer->mutable_lookuptopicresponse()->set_brokerserviceurltls(*found.brokerUrlTls);
+    send(std::move(answer));
 }
 
 void ServerCnx::handlePartitionedMetadata(const pulsar::proto::CommandPartitionedTopicMetadata& cmd) {

@@ -87,6 +87,7 @@ const std::vector<CommandSpec>& commandTable() {
         {"serve", "serve the model on Pulsar's binary protocol and admin API", false,
          {once(value("--broker-version")), once(file("--config")), each(value("--set")), once(file("--setup")),
           each(value("--fault")), once(value("--bind")), once(value("--port")), once(value("--admin-port")),
+          once(value("--tls-port")), once(value("--admin-tls-port")),
           once(file("--trace")), once(value("--keepalive-seconds")), once(value("--max-queued-bytes")),
           once(value("--max-incomplete-bytes")), once(value("--max-log-bytes")), once(file("--record"))},
          true},

@@ -161,7 +161,8 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     std::string adminText;
     if (adminUpstream) {
         forwarder.emplace(io, recorder, *adminUpstream);
-        adminServer.emplace(io, [&forwarder](const serve::http::Request& r, std::function<void(serve::http::Response)> reply) {
+        adminServer.emplace(io, [&forwarder](const serve::http::Request& r, const serve::http::RequestContext&,
+                                             std::function<void(serve::http::Response)> reply) {
             forwarder->handle(r, std::move(reply));
         });
         HostPort at = args.adminListen.value_or(HostPort{args.listen.host, std::uint16_t(args.listen.port == 0 ? 0 : 8081)});

@@ -5,6 +5,7 @@
 #include "broker_model/policy/policies.h"
 #include "sim/io/file_read.h"
 #include "sim/scenario/did_you_mean.h"
+#include "sim/serve/tls_settings.h"
 
 namespace cnx::serve {
 namespace {
@@ -59,7 +60,9 @@ BrokerConf parseBrokerConf(std::string_view text, const std::string& name) {
             value = std::string(rest);
         }
         bool isKnown = std::find(keys.begin(), keys.end(), key) != keys.end();
-        if (isKnown) {
+        if (TlsSettings::isKey(key)) {
+            out.transport.push_back({key, value, logicalStart});
+        } else if (isKnown) {
             if (!value.empty()) out.known.push_back({key, value, logicalStart});
         } else {
             out.ignored.push_back({key, value, logicalStart});

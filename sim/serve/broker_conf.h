@@ -27,6 +27,7 @@ struct ConfEntry {
 
 struct BrokerConf {
     std::vector<ConfEntry> known;     // settings the model reads, with a value, in file order
+    std::vector<ConfEntry> transport; // serve's own (TLS listeners, tls_settings.h), in file order
     std::vector<ConfEntry> ignored;   // keys the model does not read
     std::vector<std::string> warnings;  // `file:line: ...` for likely misspellings
 };

@@ -1,6 +1,7 @@
 #include "sim/serve/connection.h"
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <algorithm>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
+#include "sim/serve/tls_context.h"
 #include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
@@ -29,12 +31,15 @@ std::size_t lowWater(std::size_t maxQueued) { return highWater(maxQueued) / 2; }
 
 }  // namespace
 
-Connection::Connection(Server& server, asio::ip::tcp::socket socket)
-    : server_(server), socket_(std::move(socket)), keepAlive_(server.io_), heldTimer_(server.io_) {
+Connection::Connection(Server& server, asio::ip::tcp::socket socket, asio::ssl::context* tls)
+    : server_(server), keepAlive_(server.io_), handshakeTimer_(server.io_), heldTimer_(server.io_) {
+    if (tls) tls_.emplace(std::move(socket), *tls);
+    else plain_.emplace(std::move(socket));
+    established_ = !tls_;
     boost::system::error_code ec;
-    auto ep = socket_.remote_endpoint(ec);
+    auto ep = this->socket().remote_endpoint(ec);
     peer_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
-    socket_.set_option(asio::ip::tcp::no_delay(true), ec);  // answers are small and awaited
+    this->socket().set_option(asio::ip::tcp::no_delay(true), ec);  // answers are small and awaited
 }
 
 std::uint64_t Connection::start() {
@@ -53,10 +58,42 @@ std::uint64_t Connection::start() {
         });
         trace->opened(id_, peer_);
     }
-    spdlog::info("connection {} from {}", id_, peer_);
-    read();
+    spdlog::info("connection {} from {}{}", id_, peer_, tls_ ? " (TLS)" : "");
+    if (tls_) handshake();
+    else read();
     armKeepAlive();
     return id_;
+}
+
+void Connection::handshake() {
+    // A peer that opens the connection and never finishes the handshake (or
+    // trickles it) is closed at the bound, whatever it sends.
+    handshakeTimer_.expires_after(server_.options_.handshakeTimeout);
+    handshakeTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+        if (ec || self->closed_ || self->established_) return;
+        self->close("the TLS handshake did not finish within " +
+                    std::to_string(self->server_.options_.handshakeTimeout.count()) + " ms");
+    });
+    tls_->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this()](boost::system::error_code ec) {
+        self->onHandshake(ec);
+    });
+}
+
+void Connection::onHandshake(const boost::system::error_code& ec) {
+    if (closed_) return;
+    handshakeTimer_.cancel();
+    if (ec) {
+        // Plain bytes on the TLS port, an untrusted or missing client certificate, ...
+        close("TLS handshake: " + ec.message());
+        return;
+    }
+    established_ = true;
+    heard_ = true;
+    peerCertificate_ = peerCertificateOf(tls_->native_handle());
+    if (peerCertificate_.present) spdlog::info("connection {}: client certificate CN={}", id_, peerCertificate_.commonName);
+    // cnx_->setPeerCertificate(peerCertificate_);  // wired at merge (part B's ServerCnx::setPeerCertificate)
+    if (!writeQueue_.empty() && !writing_) write();
+    read();
 }
 
 void Connection::close(const std::string& reason) {
@@ -69,9 +106,10 @@ void Connection::close(const std::string& reason) {
         cnx_.reset();
     }
     boost::system::error_code ec;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
+    socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    socket().close(ec);
     keepAlive_.cancel();
+    handshakeTimer_.cancel();
     heldTimer_.cancel();
     held_.clear();
     writeQueue_.clear();
@@ -94,14 +132,17 @@ void Connection::closeAfterFlush(const std::string& reason) {
 }
 
 void Connection::read() {
-    socket_.async_read_some(asio::buffer(readBuffer_), [self = shared_from_this()](boost::system::error_code ec,
-                                                                                    std::size_t bytes) {
-        if (self->closed_ || self->draining_) return;
-        if (ec) {
-            self->close(ec == asio::error::eof ? "the peer closed the connection" : "read: " + ec.message());
-            return;
-        }
-        self->onRead(bytes);
+    withStream([this](auto& stream) {
+        stream.async_read_some(asio::buffer(readBuffer_), [self = shared_from_this()](boost::system::error_code ec,
+                                                                                       std::size_t bytes) {
+            if (self->closed_ || self->draining_) return;
+            if (ec) {
+                bool gone = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+                self->close(gone ? "the peer closed the connection" : "read: " + ec.message());
+                return;
+            }
+            self->onRead(bytes);
+        });
     });
 }
 
@@ -229,7 +270,7 @@ void Connection::queue(std::string frame) {
         paused_ = true;
         if (cnx_) cnx_->setWritable(false);  // a flag only: safe from inside the ServerCnx
     }
-    if (!writing_) write();
+    if (!writing_ && established_) write();
 }
 
 void Connection::write() {
@@ -240,22 +281,24 @@ void Connection::write() {
     std::vector<asio::const_buffer> buffers;
     buffers.reserve(frames);
     for (const auto& f : writeQueue_) buffers.emplace_back(asio::buffer(f));
-    asio::async_write(socket_, buffers, [self = shared_from_this(), frames](boost::system::error_code ec, std::size_t) {
-        if (self->closed_) return;
-        if (ec) {
-            self->close("write: " + ec.message());
-            return;
-        }
-        for (std::size_t i = 0; i < frames; ++i) {
-            self->queuedBytes_ -= self->writeQueue_.front().size();
-            self->writeQueue_.pop_front();
-        }
-        self->writing_ = false;
-        self->wrote_ = true;
-        self->resumeIfDrained();  // may queue frames, and start writing them
-        if (self->closed_ || self->writing_) return;
-        if (!self->writeQueue_.empty()) self->write();
-        else if (self->draining_) self->close(self->drainReason_);
+    withStream([&](auto& stream) {
+        asio::async_write(stream, buffers, [self = shared_from_this(), frames](boost::system::error_code ec, std::size_t) {
+            if (self->closed_) return;
+            if (ec) {
+                self->close("write: " + ec.message());
+                return;
+            }
+            for (std::size_t i = 0; i < frames; ++i) {
+                self->queuedBytes_ -= self->writeQueue_.front().size();
+                self->writeQueue_.pop_front();
+            }
+            self->writing_ = false;
+            self->wrote_ = true;
+            self->resumeIfDrained();  // may queue frames, and start writing them
+            if (self->closed_ || self->writing_) return;
+            if (!self->writeQueue_.empty()) self->write();
+            else if (self->draining_) self->close(self->drainReason_);
+        });
     });
 }
 

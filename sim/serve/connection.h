@@ -9,18 +9,28 @@
 // far above the mark), two keep-alive intervals with frames queued and none
 // written, or two of silence close this connection only; when the broker drops it (a restart) it closes
 // once what was queued has been written.
+//
+// On a TLS listener (brokerServicePortTls) the same connection runs over an
+// ssl::stream: the handshake comes first and must finish within
+// ServerOptions::handshakeTimeout (a peer that opens and never finishes it,
+// or sends plain bytes, is closed alone); the client certificate it accepted
+// goes to the ServerCnx (AuthenticationProviderTls's role). Reads, writes and
+// every bound above are then the same on both.
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <utility>
 
+#include "broker_model/auth/peer_certificate.h"
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame_stream.h"
 #include "sim/serve/fault.h"
@@ -30,7 +40,8 @@ namespace cnx::serve {
 
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
-    Connection(Server& server, boost::asio::ip::tcp::socket socket);
+    /// A plain connection, or a TLS one when `tls` is given (the handshake runs in start()).
+    Connection(Server& server, boost::asio::ip::tcp::socket socket, boost::asio::ssl::context* tls = nullptr);
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
@@ -44,7 +55,18 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+    using TlsStream = boost::asio::ssl::stream<boost::asio::ip::tcp::socket>;
 
+    /// Calls `f` with the stream reads and writes go through (TLS or plain).
+    template <typename F>
+    void withStream(F&& f) {
+        if (tls_) f(*tls_);
+        else f(*plain_);
+    }
+    boost::asio::ip::tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+    /// TLS: the handshake, bounded in time; then reading starts.
+    void handshake();
+    void onHandshake(const boost::system::error_code& ec);
     void read();
     void onRead(std::size_t bytes);
     /// A decoded frame from the client: faults first, then the ServerCnx.
@@ -69,8 +91,12 @@ private:
     void onKeepAlive();
 
     Server& server_;
-    boost::asio::ip::tcp::socket socket_;
+    std::optional<boost::asio::ip::tcp::socket> plain_;
+    std::optional<TlsStream> tls_;
     boost::asio::steady_timer keepAlive_;
+    boost::asio::steady_timer handshakeTimer_;
+    bool established_ = false;  // plain, or the TLS handshake finished: reads and writes may run
+    auth::PeerCertificate peerCertificate_;
     boost::asio::steady_timer heldTimer_;
     std::string peer_;
     wire::FrameStream stream_;

@@ -35,6 +35,8 @@
 #include "sim/serve/output_queue.h"
 #include "sim/serve/server.h"
 #include "sim/serve/setup.h"
+#include "sim/serve/tls_context.h"
+#include "sim/serve/tls_settings.h"
 #include "sim/serve/trace_log.h"
 
 namespace cnx::serve {
@@ -43,7 +45,8 @@ namespace {
 constexpr std::string_view kServeUsage =
     "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
     "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
-    "                    [--port N] [--admin-port N] [--trace FILE|-]\n"
+    "                    [--port N|none] [--admin-port N|none] [--tls-port N]\n"
+    "                    [--admin-tls-port N] [--trace FILE|-]\n"
     "                    [--keepalive-seconds S]\n"
     "                    [--max-queued-bytes N] [--max-incomplete-bytes N]\n"
     "                    [--max-log-bytes N] [--record FILE.yaml] [-v]\n"
@@ -51,6 +54,8 @@ constexpr std::string_view kServeUsage =
     "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
     "client's serviceUrl at the address printed. Once listening it prints one line,\n"
     "  ready: pulsar://127.0.0.1:6650 (Pulsar 4.2.2 behaviour), admin http://127.0.0.1:8080\n"
+    "(with TLS listeners, then pulsar+ssl://H:P and admin https://H:P; a listener\n"
+    "turned off is left out: read the URLs by scheme, not by position)\n"
     "and serves until SIGINT or SIGTERM (exit 0).\n"
     "\n"
     "  --broker-version V    the release whose behaviour is served (default: the setup\n"
@@ -77,14 +82,29 @@ constexpr std::string_view kServeUsage =
     "                        network unless asked); LOOKUP answers it unless\n"
     "                        broker.conf's advertisedAddress or advertisedListeners\n"
     "                        say otherwise\n"
-    "  --port N              the port (default 6650; 0 picks a free one, printed in the\n"
-    "                        ready line, for parallel test jobs)\n"
+    "  --port N|none         the port (default 6650; 0 picks a free one, printed in the\n"
+    "                        ready line, for parallel test jobs); none: no plain\n"
+    "                        listener (then a --tls-port is needed)\n"
     "  --admin-port N        the admin REST API's port (default 8080, or a free one\n"
     "                        when --port is 0; printed in the ready line): Pulsar's\n"
     "                        /admin/v2 paths of the served release, and cnxsim's own\n"
     "                        under /cnxsim/: GET status, GET trace?last=N (the last N\n"
     "                        decisions as JSON), POST upgrade?version=V, POST restart,\n"
-    "                        POST reset (back to the start-up state)\n"
+    "                        POST reset (back to the start-up state); none: no plain\n"
+    "                        admin listener\n"
+    "  --tls-port N          also serve the binary protocol over TLS (pulsar+ssl://) on\n"
+    "                        port N (0: a free one); broker.conf's brokerServicePortTls\n"
+    "  --admin-tls-port N    also serve the admin API over HTTPS on port N (0: a free\n"
+    "                        one); broker.conf's webServicePortTls. Both take the\n"
+    "                        certificate from the broker.conf keys (--config, --set,\n"
+    "                        --setup): tlsCertificateFilePath and tlsKeyFilePath\n"
+    "                        (PEM; the key PKCS#8 or traditional, unencrypted),\n"
+    "                        tlsTrustCertsFilePath (the CAs a client certificate\n"
+    "                        must chain to), tlsRequireTrustedClientCertOnConnect\n"
+    "                        (a client without a trusted certificate is refused in\n"
+    "                        the handshake) and tlsAllowInsecureConnection (any\n"
+    "                        client certificate is accepted); a TLS handshake must\n"
+    "                        finish within 10 s (or --keepalive-seconds if shorter)\n"
     "  --trace FILE|-        write one line per command (connection, request id,\n"
     "                        outcome) and the decision trace `cnxsim explain` prints,\n"
     "                        to FILE or, with -, to standard output after the ready line\n"
@@ -126,7 +146,8 @@ constexpr std::string_view kServeUsage =
     "(logged at -v).\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 the --record file could not be written,\n"
-    "2 invalid arguments, a bad --config or --setup file, or an address that\n"
+    "2 invalid arguments, a bad --config or --setup file, a TLS certificate or key\n"
+    "that cannot be used (the message names the setting), or an address that\n"
     "cannot be bound\n";
 
 struct ServeArgs {
@@ -140,6 +161,10 @@ struct ServeArgs {
     std::string bind = "127.0.0.1";
     std::uint16_t port = 6650;
     std::optional<std::uint16_t> adminPort;
+    bool noPort = false;       // --port none
+    bool noAdminPort = false;  // --admin-port none
+    std::optional<std::uint16_t> tlsPort;       // --tls-port
+    std::optional<std::uint16_t> adminTlsPort;  // --admin-tls-port
     ServerOptions options;
     std::uint64_t maxLogBytes = Broker::kDefaultMaxLogBytes;
     int verbosity = 0;
@@ -174,14 +199,24 @@ std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, Se
         if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
         out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
     }
-    for (const char* name : {"--port", "--admin-port"}) {
+    for (const char* name : {"--port", "--admin-port", "--tls-port", "--admin-tls-port"}) {
         const auto* value = args.value(name);
         if (!value) continue;
+        std::string_view n(name);
+        bool plain = n == "--port" || n == "--admin-port";
+        if (plain && *value == "none") {
+            (n == "--port" ? out.noPort : out.noAdminPort) = true;
+            continue;
+        }
         unsigned port = 0;
         if (!numberFrom(*value, port) || port > 65535)
-            return std::string(name) + " takes a number from 0 to 65535 (got '" + *value + "')";
-        if (std::string_view(name) == "--port") out.port = static_cast<std::uint16_t>(port);
-        else out.adminPort = static_cast<std::uint16_t>(port);
+            return std::string(name) + " takes a number from 0 to 65535" + (plain ? " or none" : "") + " (got '" +
+                   *value + "')";
+        auto p = static_cast<std::uint16_t>(port);
+        if (n == "--port") out.port = p;
+        else if (n == "--admin-port") out.adminPort = p;
+        else if (n == "--tls-port") out.tlsPort = p;
+        else out.adminTlsPort = p;
     }
     if (const auto* value = args.value("--max-queued-bytes")) {
         unsigned long long bytes = 0;
@@ -301,8 +336,31 @@ std::vector<sim::Setting> startSettings(const ServeArgs& args, const sim::Scenar
             for (const auto& entry : conf->known) put(entry.key, entry.value);
     }
     for (const auto& s : setup.brokerConfig) put(s.key, s.value);
-    for (const auto& [key, value] : args.settings) put(key, value);
+    // The TLS keys are serve's, not the model's: a replayed scenario has no listener.
+    for (const auto& [key, value] : args.settings)
+        if (!TlsSettings::isKey(key)) put(key, value);
     return out;
+}
+
+/// The TLS listeners' settings: --config's, the setup file's, --set's (in the
+/// order the model's are applied), then --tls-port and --admin-tls-port.
+std::optional<std::string> tlsSettingsOf(const ServeArgs& args, const ServeSetup& setup, TlsSettings& out) {
+    if (!args.configFile.empty()) {
+        auto read = readBrokerConf(args.configFile);
+        if (auto* conf = std::get_if<BrokerConf>(&read))
+            for (const auto& entry : conf->transport)
+                if (auto e = out.set(entry.key, entry.value))
+                    return "--config " + args.configFile + ":" + std::to_string(entry.line) + ": " + *e;
+    }
+    for (const auto& s : setup.transport)
+        if (auto e = out.set(s.key, s.value.value_or("")))
+            return "--setup " + args.setupFile + ": " + *e;  // checked when loaded
+    for (const auto& [key, value] : args.settings)
+        if (TlsSettings::isKey(key))
+            if (auto e = out.set(key, value)) return "--set " + key + "=" + value + ": " + *e;
+    if (args.tlsPort) out.brokerServicePortTls = args.tlsPort;
+    if (args.adminTlsPort) out.webServicePortTls = args.adminTlsPort;
+    return std::nullopt;
 }
 
 /// --bind: an IP address as it is, a host name resolved as the broker resolves
@@ -396,6 +454,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         applyServeSetup(setup.scenario, broker, admin, [&, done](std::optional<std::string> e) {
             if (e) return done("--setup " + args.setupFile + ": " + *e);
             for (const auto& [key, value] : args.settings) {
+                if (TlsSettings::isKey(key)) continue;  // the listeners' (tlsSettingsOf), read once at start-up
                 if (auto bad = broker.setConfig(key, value)) return done("--set " + key + "=" + value + ": " + *bad);
             }
             done(startUpProblem(broker));
@@ -409,6 +468,26 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         err << "cnxsim serve: " << *startError << "\n";
         return sim::kExitInvalid;
     }
+
+    TlsSettings tls;
+    if (auto e = tlsSettingsOf(args, setup, tls)) {
+        err << "cnxsim serve: " << *e << "\n";
+        return sim::kExitInvalid;
+    }
+    std::shared_ptr<boost::asio::ssl::context> tlsContext;
+    if (tls.anyListener()) {
+        auto made = makeServerTlsContext(tls);
+        if (auto* e = std::get_if<std::string>(&made)) {
+            err << "cnxsim serve: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+        tlsContext = std::get<0>(std::move(made));
+    }
+    if (args.noPort && !tls.brokerServicePortTls) {
+        err << "cnxsim serve: --port none: no binary listener is left; give --tls-port (brokerServicePortTls)\n";
+        return sim::kExitInvalid;
+    }
+    args.options.handshakeTimeout = std::min<std::chrono::milliseconds>(std::chrono::seconds(10), args.options.keepAlive);
 
     // The trace goes through a bounded queue to its own writer (output_queue.h).
     std::unique_ptr<OutputQueue> traceOutput;
@@ -451,31 +530,59 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         return sim::kExitInvalid;
     }
     const auto ip = std::get<1>(bindIp);
-    if (auto e = server.listen(ip, args.port)) {
-        err << "cnxsim serve: " << *e << "\n";
-        return sim::kExitInvalid;
+    if (!args.noPort) {
+        if (auto e = server.listen(ip, args.port)) {
+            err << "cnxsim serve: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+    }
+    if (tls.brokerServicePortTls) {
+        if (auto e = server.listenTls(ip, *tls.brokerServicePortTls, tlsContext)) {
+            err << "cnxsim serve: brokerServicePortTls: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
     }
     std::string host = args.bind.find(':') != std::string::npos ? "[" + args.bind + "]" : args.bind;
-    std::string url = "pulsar://" + host + ":" + std::to_string(server.port());
 
     DecisionRing ring;
     server.addTap(&ring);
     Lifecycle lifecycle(broker, server, *profile, prepare);
     http::AdminRoutes routes(broker, admin, &lifecycle, &server, &ring);
-    http::HttpServer adminServer(io, [&routes, &server](const http::Request& request, std::function<void(http::Response)> reply) {
+    http::HttpServer adminServer(io, [&routes, &server](const http::Request& request, const http::RequestContext&,
+                                                        std::function<void(http::Response)> reply) {
         // `request` lives until `reply` is gone (the session holds it).
         routes.handle(request, [&server, &request, reply = std::move(reply)](http::Response response, TracePtr trace) {
             if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, response, trace.get()));
             reply(std::move(response));
         });
     });
-    std::uint16_t adminPort = args.adminPort.value_or(args.port == 0 ? 0 : 8080);
-    if (auto e = adminServer.listen(ip, adminPort)) {
-        err << "cnxsim serve: --admin-port: " << *e << "\n";
-        return sim::kExitInvalid;
+    // A free admin port when the binary one is (--port 0, or --port none with --tls-port 0).
+    bool freePorts = args.noPort ? tls.brokerServicePortTls == 0 : args.port == 0;
+    std::uint16_t adminPort = args.adminPort.value_or(freePorts ? 0 : 8080);
+    if (!args.noAdminPort) {
+        if (auto e = adminServer.listen(ip, adminPort)) {
+            err << "cnxsim serve: --admin-port: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
     }
-    broker.setListenAddress({args.bind, server.port(), adminServer.port()});
-    std::string adminUrl = "http://" + host + ":" + std::to_string(adminServer.port());
+    if (tls.webServicePortTls) {
+        if (auto e = adminServer.listenTls(ip, *tls.webServicePortTls, tlsContext)) {
+            err << "cnxsim serve: webServicePortTls: " << *e << "\n";
+            return sim::kExitInvalid;
+        }
+    }
+    broker.setListenAddress({args.bind, server.port(), adminServer.port(), server.tlsPort()});
+    // The ready line: every URL served, each scheme once, plain ones first
+    // (parsers that read the first pulsar:// and http:// URLs keep working).
+    std::string urls;
+    auto name = [&](const std::string& text) { urls += (urls.empty() ? "" : ", ") + text; };
+    std::string behaviour = " (Pulsar " + profile->release.toString() + " behaviour)";
+    std::string tlsUrl = "pulsar+ssl://" + host + ":" + std::to_string(server.tlsPort());
+    if (server.port()) name("pulsar://" + host + ":" + std::to_string(server.port()) + behaviour);
+    else name(tlsUrl + behaviour);  // --port none: the TLS URL leads
+    if (adminServer.port()) name("admin http://" + host + ":" + std::to_string(adminServer.port()));
+    if (server.port() && server.tlsPort()) name(tlsUrl);
+    if (adminServer.tlsPort()) name("admin https://" + host + ":" + std::to_string(adminServer.tlsPort()));
     if (recorder) {  // created once everything listens, before any client can connect (no ready line yet)
         auto created = record::RecordingFile::create(args.recordFile, *recorder);
         if (auto* e = std::get_if<std::string>(&created)) {
@@ -491,8 +598,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         adminServer.stop();
         server.stop();
     });
-    out << "ready: " << url << " (Pulsar " << profile->release.toString() << " behaviour), admin " << adminUrl
-        << std::endl;
+    out << "ready: " << urls << std::endl;
     io.run();
     if (traceOutput) traceOutput->drain(std::chrono::seconds(1));
     reportDrops(*errors, traceOutput.get());

@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "broker_model/broker/broker.h"
 #include "sim/serve/fault.h"
@@ -31,6 +33,8 @@ struct ServerOptions {
     /// Bytes held for frames not yet complete, by all connections together; the
     /// connection whose read takes the total over it is closed (issue 40 item 5).
     std::size_t maxIncompleteBytes = 64 * 1024 * 1024;
+    /// A TLS connection's handshake must finish within this (at most the keep-alive interval).
+    std::chrono::milliseconds handshakeTimeout{std::chrono::seconds(10)};
 };
 
 class Connection;
@@ -46,8 +50,13 @@ public:
     /// Listens on `address:port` (port 0: a free one) and starts accepting.
     /// The error text when the address is not valid or cannot be bound.
     std::optional<std::string> listen(const std::string& address, std::uint16_t port);
-    /// The port listened on (after listen).
+    /// The same for TLS connections (brokerServicePortTls), over `tls`.
+    std::optional<std::string> listenTls(const std::string& address, std::uint16_t port,
+                                         std::shared_ptr<boost::asio::ssl::context> tls);
+    /// The plain port listened on (after listen); 0 when there is none.
     std::uint16_t port() const;
+    /// The TLS port listened on (after listenTls); 0 when there is none.
+    std::uint16_t tlsPort() const;
     /// Stops accepting and closes every connection; io.run() then returns
     /// once the last handler has run.
     void stop();
@@ -66,14 +75,22 @@ public:
 
 private:
     friend class Connection;
-    void accept();
+    struct Listener {
+        explicit Listener(boost::asio::io_context& io) : acceptor(io), retry(io) {}
+        boost::asio::ip::tcp::acceptor acceptor;
+        boost::asio::steady_timer retry;  // accept again after an accept error
+        std::shared_ptr<boost::asio::ssl::context> tls;  // null: plain
+    };
+    std::optional<std::string> open(const std::string& address, std::uint16_t port,
+                                    std::shared_ptr<boost::asio::ssl::context> tls);
+    std::uint16_t portOf(bool tls) const;
+    void accept(Listener& listener);
     void forget(std::uint64_t id) { connections_.erase(id); }
 
     boost::asio::io_context& io_;
     Broker& broker_;
     ServerOptions options_;
-    boost::asio::ip::tcp::acceptor acceptor_;
-    boost::asio::steady_timer retry_;  // accept again after an accept error
+    std::vector<std::unique_ptr<Listener>> listeners_;
     std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;  // by ServerCnx id
     FaultPlan faults_;
     TapFanout taps_;

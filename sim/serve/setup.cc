@@ -4,6 +4,7 @@
 
 #include "sim/run/broker_setup.h"
 #include "sim/scenario/loader.h"
+#include "sim/serve/tls_settings.h"
 
 namespace cnx::serve {
 namespace {
@@ -30,6 +31,15 @@ std::variant<ServeSetup, std::vector<std::string>> loadServeSetup(const std::fil
     if (!errors.empty()) return errors;
     ServeSetup setup;
     setup.scenario = std::move(loaded.scenarios.front());
+    auto& config = setup.scenario.brokerConfig;
+    for (auto it = config.begin(); it != config.end();) {
+        if (!TlsSettings::isKey(it->key)) {
+            ++it;
+            continue;
+        }
+        setup.transport.push_back(std::move(*it));
+        it = config.erase(it);
+    }
     const auto& s = setup.scenario;
     if (s.brokerVersions.size() > 1)
         errors.push_back(at(s.pos) + "broker.version: a server serves one release; the setup file lists " +

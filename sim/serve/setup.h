@@ -24,8 +24,9 @@
 namespace cnx::serve {
 
 struct ServeSetup {
-    sim::Scenario scenario;
+    sim::Scenario scenario;  // broker config without the TLS keys (in `transport`)
     std::vector<Fault> faults;
+    std::vector<sim::Setting> transport;  // `broker: config:`'s TLS listener keys (tls_settings.h)
 };
 
 /// Loads and checks the setup file; every problem as `file:line:column: message`.

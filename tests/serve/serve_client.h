@@ -39,8 +39,10 @@ struct ServeStderr {
 /// `cnxsim serve --port 0 ...` as a child; the port from its ready line.
 class ServeProcess {
 public:
-    explicit ServeProcess(std::vector<std::string> extra = {}, ServeStderr stderrTo = {}) {
+    /// `portZero` false: no `--port 0` (the extra arguments say what listens).
+    explicit ServeProcess(std::vector<std::string> extra = {}, ServeStderr stderrTo = {}, bool portZero = true) {
         std::vector<std::string> args{CNXSIM_BINARY, "serve", "--port", "0"};
+        if (!portZero) args.resize(2);
         // Another build's binary (CNXSIM_SERVE_BINARY), to check that a test fails on an older one.
         if (const char* other = std::getenv("CNXSIM_SERVE_BINARY"); other && *other) args[0] = other;
         args.insert(args.end(), extra.begin(), extra.end());
@@ -78,6 +80,9 @@ public:
         const std::string admin = ", admin http://127.0.0.1:";
         if (auto at = readyLine_.find(admin); at != std::string::npos)
             adminPort_ = static_cast<std::uint16_t>(std::stoi(readyLine_.substr(at + admin.size())));
+        // The TLS listeners, by scheme (the ready line names each scheme at most once).
+        tlsPort_ = portAfter("pulsar+ssl://127.0.0.1:");
+        adminTlsPort_ = portAfter("https://127.0.0.1:");
     }
     ~ServeProcess() {
         if (pid_ > 0) {
@@ -99,6 +104,9 @@ public:
     const std::string& readyLine() const { return readyLine_; }
     /// The admin REST port from the ready line (0 when it names none).
     std::uint16_t adminPort() const { return adminPort_; }
+    /// The pulsar+ssl:// and admin https:// ports from the ready line (0 when it names none).
+    std::uint16_t tlsPort() const { return tlsPort_; }
+    std::uint16_t adminTlsPort() const { return adminTlsPort_; }
     pid_t pid() const { return pid_; }
     /// The child's resident set (VmRSS of /proc/PID/status) in KiB; -1 if unreadable.
     long residentKb() const {
@@ -126,6 +134,11 @@ public:
     }
 
 private:
+    std::uint16_t portAfter(const std::string& prefix) const {
+        auto at = readyLine_.find(prefix);
+        if (at == std::string::npos) return 0;
+        return static_cast<std::uint16_t>(std::stoi(readyLine_.substr(at + prefix.size())));
+    }
     std::string readLine(std::chrono::milliseconds timeout) {
         std::string line;
         auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -146,6 +159,8 @@ private:
     std::uint16_t port_ = 0;
     std::string readyLine_;
     std::uint16_t adminPort_ = 0;
+    std::uint16_t tlsPort_ = 0;
+    std::uint16_t adminTlsPort_ = 0;
 };
 
 inline std::string be32(std::uint32_t v) {

@@ -2,6 +2,7 @@
 
 #include "broker_model/policy/policies.h"
 #include "sim/scenario/did_you_mean.h"
+#include "sim/serve/tls_settings.h"
 
 namespace cnx::sim::load {
 
@@ -73,6 +74,23 @@ std::optional<std::vector<std::string_view>> settingChoices(SettingScope scope, 
 namespace {
 
 std::optional<Setting> settingOf(Ctx& ctx, const Entry& e, SettingScope scope) {
+    // A serve setup file's broker config also takes serve's TLS listener keys
+    // (sim/serve/tls_settings.h): the server reads them, not the model.
+    if (ctx.setupFile && scope == SettingScope::broker && serve::TlsSettings::isKey(e.key)) {
+        Setting s{e.key, std::nullopt, e.keyPos};
+        if (!e.value.node.IsNull()) {
+            auto text = scalarOf(ctx, e.value);
+            if (!text) return std::nullopt;
+            s.value = *text;
+            s.pos = e.value.pos;
+            serve::TlsSettings check;
+            if (auto why = check.set(e.key, *s.value)) {
+                ctx.error(e.value.pos, *why);
+                return std::nullopt;
+            }
+        }
+        return s;
+    }
     Names keys = settingKeys(scope);
     if (!contains(keys, e.key)) {
         ctx.error(e.keyPos, "unknown " + std::string(settingNoun(scope)) + " " + inQuotes(e.key) +

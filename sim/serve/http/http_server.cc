@@ -1,12 +1,15 @@
 #include "sim/serve/http/http_server.h"
 
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <spdlog/spdlog.h>
 
 #include <array>
 #include <cctype>
 #include <string_view>
 #include <utility>
+
+#include "sim/serve/tls_context.h"
 
 namespace cnx::serve::http {
 
@@ -83,10 +86,38 @@ std::string framingRefusal(const beast_http::fields& h) {
 
 class HttpServer::Session : public std::enable_shared_from_this<Session> {
 public:
-    Session(HttpServer& owner, tcp::socket socket, asio::ip::address client)
-        : owner_(owner), stream_(std::move(socket)), client_(std::move(client)) {}
+    Session(HttpServer& owner, tcp::socket socket, asio::ip::address client, asio::ssl::context* tls)
+        : owner_(owner), client_(std::move(client)) {
+        if (tls) tls_.emplace(beast::tcp_stream(std::move(socket)), *tls);
+        else plain_.emplace(std::move(socket));
+        context_.remoteAddress = client_.to_string();
+        context_.tls = tls != nullptr;
+    }
 
-    void start() { read(); }
+    /// Reads the first request (TLS: after the handshake); `refuse503`: answers 503 and closes instead.
+    void start(bool refuse503) {
+        // A new connection has kHeaderTimeout for its handshake and headers together (slowloris).
+        headerDeadline_ = std::chrono::steady_clock::now() + kHeaderTimeout;
+        if (!tls_) {
+            if (refuse503) refuse(503, "Too many admin connections");
+            else read();
+            return;
+        }
+        waiting_ = true;
+        waitSerial_ = owner_.nextSerial_++;
+        tcp().expires_at(headerDeadline_);
+        tls_->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this(), refuse503](beast::error_code ec) {
+            if (self->closed_ || self->owner_.stopped_) return;
+            if (ec) {  // plain bytes on the TLS port, a refused client certificate, the deadline
+                spdlog::info("admin TLS handshake from {}: {}", self->context_.remoteAddress, ec.message());
+                self->end();
+                return;
+            }
+            self->context_.peer = peerCertificateOf(self->tls_->native_handle());
+            if (refuse503) self->refuse(503, "Too many admin connections");
+            else self->read();
+        });
+    }
     const asio::ip::address& client() const { return client_; }
     /// Waiting for a request's headers (new, or idle between keep-alive requests).
     bool waiting() const { return waiting_ && !closed_; }
@@ -99,8 +130,8 @@ public:
     void close() {
         closed_ = true;
         beast::error_code ec;
-        stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-        stream_.close();
+        tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
+        tcp().close();
     }
     /// Answers once and closes. What the peer is still sending (the rest of an
     /// oversized body) is read and dropped for a while first, so that closing
@@ -108,21 +139,34 @@ public:
     /// read the answer (a lingering close, as HTTP servers do).
     void refuse(int status, const std::string& reason) {
         auto res = std::make_shared<Response>(makeResponse(11, false, status, reasonJson(reason)));
-        stream_.expires_after(kIdle);
-        beast_http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
-            if (self->closed_ || self->owner_.stopped_) return;
-            if (ec) {
-                self->end();
-                return;
-            }
-            beast::error_code ignored;
-            self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-            self->stream_.expires_after(std::chrono::seconds(2));
-            self->drain();
+        tcp().expires_after(kIdle);
+        withStream([&](auto& stream) {
+            beast_http::async_write(stream, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                if (self->closed_ || self->owner_.stopped_) return;
+                if (ec) {
+                    self->end();
+                    return;
+                }
+                beast::error_code ignored;
+                self->tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
+                self->tcp().expires_after(std::chrono::seconds(2));
+                self->drain();
+            });
         });
     }
 
 private:
+    using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+    /// The TCP layer, whose expiry bounds every read and write.
+    beast::tcp_stream& tcp() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+    /// Calls `f` with the stream requests are read from (TLS or plain).
+    template <typename F>
+    void withStream(F&& f) {
+        if (tls_) f(*tls_);
+        else f(*plain_);
+    }
+
     void read() {
         parser_.emplace();
         parser_->body_limit(kMaxBody);
@@ -131,9 +175,13 @@ private:
         waitSerial_ = owner_.nextSerial_++;
         // A new connection has kHeaderTimeout for its headers (slowloris); an
         // idle keep-alive one kIdle for its next request's.
-        stream_.expires_after(served_ ? kIdle : kHeaderTimeout);
-        beast_http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            self->onHeader(ec);
+        if (served_) tcp().expires_after(kIdle);
+        else tcp().expires_at(headerDeadline_);
+        withStream([&](auto& stream) {
+            beast_http::async_read_header(stream, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec,
+                                                                                                  std::size_t) {
+                self->onHeader(ec);
+            });
         });
     }
 
@@ -144,9 +192,11 @@ private:
             refuse(400, why);
             return;
         }
-        stream_.expires_after(kIdle);
-        beast_http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code e, std::size_t) {
-            self->onRead(e);
+        tcp().expires_after(kIdle);
+        withStream([&](auto& stream) {
+            beast_http::async_read(stream, buffer_, *parser_, [self = shared_from_this()](beast::error_code e, std::size_t) {
+                self->onRead(e);
+            });
         });
     }
 
@@ -154,7 +204,8 @@ private:
     bool failed(beast::error_code ec) {
         if (closed_ || owner_.stopped_) return true;
         if (ec == beast_http::error::end_of_stream || ec == asio::error::eof || ec == beast::error::timeout ||
-            ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
+            ec == asio::error::operation_aborted || ec == asio::error::connection_reset ||
+            ec == asio::ssl::error::stream_truncated) {
             end();
             return true;
         }
@@ -177,9 +228,9 @@ private:
         if (failed(ec)) return;
         served_ = true;
         auto request = std::make_shared<Request>(parser_->release());
-        stream_.expires_never();  // the handler may answer later (the registry is asynchronous)
+        tcp().expires_never();  // the handler may answer later (the registry is asynchronous)
         auto self = shared_from_this();
-        owner_.handler_(*request, [self, request](Response res) {
+        owner_.handler_(*request, context_, [self, request](Response res) {
             if (self->closed_ || self->owner_.stopped_) return;
             res.version(request->version());
             res.keep_alive(request->keep_alive() && res.keep_alive());
@@ -188,26 +239,31 @@ private:
     }
 
     void write(std::shared_ptr<Response> res) {
-        stream_.expires_after(kIdle);
-        beast_http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
-            if (self->closed_ || self->owner_.stopped_) return;
-            if (ec || !res->keep_alive()) {
-                self->end();
-                return;
-            }
-            self->read();
+        tcp().expires_after(kIdle);
+        withStream([&](auto& stream) {
+            beast_http::async_write(stream, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                if (self->closed_ || self->owner_.stopped_) return;
+                if (ec || !res->keep_alive()) {
+                    self->end();
+                    return;
+                }
+                self->read();
+            });
         });
     }
 
     void drain() {
-        stream_.async_read_some(asio::buffer(drainBuffer_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-            if (self->closed_ || self->owner_.stopped_) return;
-            self->drained_ += n;
-            if (ec || self->drained_ > 2 * kMaxBody) {
-                self->end();
-                return;
-            }
-            self->drain();
+        withStream([&](auto& stream) {
+            stream.async_read_some(asio::buffer(drainBuffer_), [self = shared_from_this()](beast::error_code ec,
+                                                                                            std::size_t n) {
+                if (self->closed_ || self->owner_.stopped_) return;
+                self->drained_ += n;
+                if (ec || self->drained_ > 2 * kMaxBody) {
+                    self->end();
+                    return;
+                }
+                self->drain();
+            });
         });
     }
 
@@ -217,8 +273,11 @@ private:
     }
 
     HttpServer& owner_;
-    beast::tcp_stream stream_;
+    std::optional<beast::tcp_stream> plain_;
+    std::optional<TlsStream> tls_;
     asio::ip::address client_;
+    RequestContext context_;
+    std::chrono::steady_clock::time_point headerDeadline_;
     bool waiting_ = false;
     bool served_ = false;
     std::uint64_t waitSerial_ = 0;
@@ -229,43 +288,65 @@ private:
     bool closed_ = false;
 };
 
-HttpServer::HttpServer(asio::io_context& io, Handler handler)
-    : handler_(std::move(handler)), acceptor_(io), retry_(io) {}
+HttpServer::HttpServer(asio::io_context& io, Handler handler) : io_(io), handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() { stop(); }
 
 std::optional<std::string> HttpServer::listen(const std::string& address, std::uint16_t port) {
+    return open(address, port, nullptr);
+}
+
+std::optional<std::string> HttpServer::listenTls(const std::string& address, std::uint16_t port,
+                                                 std::shared_ptr<asio::ssl::context> tls) {
+    return open(address, port, std::move(tls));
+}
+
+std::optional<std::string> HttpServer::open(const std::string& address, std::uint16_t port,
+                                            std::shared_ptr<asio::ssl::context> tls) {
     boost::system::error_code ec;
     auto ip = asio::ip::make_address(address, ec);
     if (ec) return "'" + address + "' is not an IP address";
+    auto listener = std::make_unique<Listener>(io_);
+    bool secure = static_cast<bool>(tls);
+    listener->tls = std::move(tls);
+    auto& acceptor = listener->acceptor;
     tcp::endpoint endpoint(ip, port);
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-        acceptor_.close();
-        return "cannot listen on " + address + ":" + std::to_string(port) + " (admin): " + ec.message();
+        acceptor.close();
+        return "cannot listen on " + address + ":" + std::to_string(port) + (secure ? " (admin TLS): " : " (admin): ") +
+               ec.message();
     }
-    accept();
+    listeners_.push_back(std::move(listener));
+    accept(*listeners_.back());
     return std::nullopt;
 }
 
-std::uint16_t HttpServer::port() const {
-    boost::system::error_code ec;
-    auto ep = acceptor_.local_endpoint(ec);
-    return ec ? 0 : ep.port();
+std::uint16_t HttpServer::portOf(bool tls) const {
+    for (const auto& l : listeners_) {
+        if (static_cast<bool>(l->tls) != tls) continue;
+        boost::system::error_code ec;
+        auto ep = l->acceptor.local_endpoint(ec);
+        return ec ? 0 : ep.port();
+    }
+    return 0;
 }
 
-void HttpServer::accept() {
-    acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+std::uint16_t HttpServer::port() const { return portOf(false); }
+std::uint16_t HttpServer::tlsPort() const { return portOf(true); }
+
+void HttpServer::accept(Listener& listener) {
+    listener.acceptor.async_accept([this, &listener](boost::system::error_code ec, tcp::socket socket) {
         if (stopped_) return;
         if (ec) {
             if (ec == asio::error::operation_aborted) return;
             spdlog::warn("admin accept: {}; retrying in 100 ms", ec.message());
-            retry_.expires_after(std::chrono::milliseconds(100));
-            retry_.async_wait([this](boost::system::error_code e) {
-                if (!e && !stopped_) accept();
+            listener.retry.expires_after(std::chrono::milliseconds(100));
+            listener.retry.async_wait([this, &listener](boost::system::error_code e) {
+                if (!e && !stopped_) accept(listener);
             });
             return;
         }
@@ -273,11 +354,10 @@ void HttpServer::accept() {
         auto peer = socket.remote_endpoint(peerError);
         auto client = peerError ? asio::ip::address() : peer.address();
         bool room = makeRoom(client);
-        auto session = std::make_shared<Session>(*this, std::move(socket), client);
+        auto session = std::make_shared<Session>(*this, std::move(socket), client, listener.tls.get());
         sessions_.insert(session);
-        if (!room) session->refuse(503, "Too many admin connections");
-        else session->start();
-        accept();
+        session->start(!room);
+        accept(listener);
     });
 }
 
@@ -308,9 +388,11 @@ bool HttpServer::makeRoom(const asio::ip::address& client) {
 void HttpServer::stop() {
     if (stopped_) return;
     stopped_ = true;
-    boost::system::error_code ec;
-    acceptor_.close(ec);
-    retry_.cancel();
+    for (auto& l : listeners_) {
+        boost::system::error_code ec;
+        l->acceptor.close(ec);
+        l->retry.cancel();
+    }
     for (const auto& s : sessions_) s->close();
     sessions_.clear();
 }

@@ -22,9 +22,15 @@
 // first). Only when every open connection is busy with a request is a new one
 // answered 503. So slow or idle connections, from one client or many, never
 // lock a client that sends its request out.
+//
+// With listenTls (webServicePortTls) the same sessions run over TLS: the
+// handshake counts as waiting for the headers (kHeaderTimeout covers both),
+// and the handler is told the client certificate the handshake accepted.
+// Plain and TLS sessions share the bounds above.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -34,6 +40,9 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
+
+#include "broker_model/auth/peer_certificate.h"
 
 namespace cnx::serve::http {
 
@@ -41,8 +50,18 @@ namespace beast_http = boost::beast::http;
 using Request = beast_http::request<beast_http::string_body>;
 using Response = beast_http::response<beast_http::string_body>;
 
+/// Where a request came from: the client's IP address, and over TLS the
+/// client certificate the handshake accepted (AuthenticationProviderTls).
+struct RequestContext {
+    std::string remoteAddress;
+    bool tls = false;
+    auth::PeerCertificate peer;
+};
+
 /// Answers one request; calls `reply` exactly once, now or later (on the io_context).
-using Handler = std::function<void(const Request& request, std::function<void(Response)> reply)>;
+/// `request` and `context` live until `reply` has been called.
+using Handler =
+    std::function<void(const Request& request, const RequestContext& context, std::function<void(Response)> reply)>;
 
 class HttpServer {
 public:
@@ -60,7 +79,12 @@ public:
 
     /// Listens on `address:port` (0: a free port); the error text otherwise.
     std::optional<std::string> listen(const std::string& address, std::uint16_t port);
+    /// The same over TLS (webServicePortTls).
+    std::optional<std::string> listenTls(const std::string& address, std::uint16_t port,
+                                         std::shared_ptr<boost::asio::ssl::context> tls);
+    /// The plain port (0: none), the TLS port (0: none).
     std::uint16_t port() const;
+    std::uint16_t tlsPort() const;
     /// Stops accepting and closes every session.
     void stop();
 
@@ -68,16 +92,25 @@ public:
 
 private:
     class Session;
-    void accept();
+    struct Listener {
+        explicit Listener(boost::asio::io_context& io) : acceptor(io), retry(io) {}
+        boost::asio::ip::tcp::acceptor acceptor;
+        boost::asio::steady_timer retry;
+        std::shared_ptr<boost::asio::ssl::context> tls;  // null: plain
+    };
+    std::optional<std::string> open(const std::string& address, std::uint16_t port,
+                                    std::shared_ptr<boost::asio::ssl::context> tls);
+    std::uint16_t portOf(bool tls) const;
+    void accept(Listener& listener);
     /// Makes room for a new connection from `client` by closing a waiting one,
     /// as the class comment says; false when every connection is busy.
     bool makeRoom(const boost::asio::ip::address& client);
     /// The oldest waiting session (of `client` only, when given), idle keep-alive ones first.
     std::shared_ptr<Session> oldestWaiting(const boost::asio::ip::address* client) const;
 
+    boost::asio::io_context& io_;
     Handler handler_;
-    boost::asio::ip::tcp::acceptor acceptor_;
-    boost::asio::steady_timer retry_;
+    std::vector<std::unique_ptr<Listener>> listeners_;
     std::set<std::shared_ptr<Session>> sessions_;
     std::uint64_t nextSerial_ = 0;  // orders the sessions' waits, oldest first
     bool stopped_ = false;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class CnxsimServe implements BeforeAllCallback, AfterAllCallback {
     static final Pattern READY =
-            Pattern.compile("^ready: (pulsar://\\S+) \\(Pulsar (\\S+) behaviour\\), admin (http://\\S+)$");
+            Pattern.compile("^ready: (pulsar://\\S+) \\(Pulsar (\\S+) behaviour\\), admin (http://[^ ,]+)(?:, .*)?$");
 
     private final List<String> extraArgs;
     private Process process;
