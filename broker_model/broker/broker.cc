@@ -22,6 +22,22 @@ void Broker::applyConfig() {
     for (const auto& [key, value] : configOverrides_) config.set(key, value);
     policies_.broker = config;
     registry_.setAllowLegacyJsonFormat(config.schemaJsonAllowLegacyJacksonFormat);
+    if (!authentication_ || config.auth != authenticationSettings_) rebuildAuthentication(config.auth);
+}
+
+// Keys and files are read here, once per change of the settings, as a broker reads them at start.
+void Broker::rebuildAuthentication(const AuthSettings& settings) {
+    authenticationSettings_ = settings;
+    authenticationProblem_.reset();
+    auto made = auth::AuthenticationService::create(settings);
+    if (auto* service = std::get_if<std::shared_ptr<const auth::AuthenticationService>>(&made)) {
+        authentication_ = std::move(*service);
+        return;
+    }
+    authenticationProblem_ = std::get<std::string>(made);
+    AuthSettings refuseAll;  // enabled, no provider, no anonymous role: every client refused
+    refuseAll.authenticationEnabled = true;
+    authentication_ = std::get<std::shared_ptr<const auth::AuthenticationService>>(auth::AuthenticationService::create(refuseAll));
 }
 
 std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {
