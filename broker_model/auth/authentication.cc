@@ -570,6 +570,7 @@ AuthenticationService::~AuthenticationService() = default;
 std::variant<std::shared_ptr<const AuthenticationService>, std::string> AuthenticationService::create(
     const AuthSettings& settings) {
     auto service = std::shared_ptr<AuthenticationService>(new AuthenticationService);
+    // getAnonymousUserRole: StringUtils.isNotBlank (AuthSettings trims the value).
     service->anonymousUserRole_ = settings.anonymousUserRole;
     if (!settings.authenticationEnabled) return std::shared_ptr<const AuthenticationService>(service);
     service->enabled_ = true;
@@ -589,6 +590,13 @@ std::variant<std::shared_ptr<const AuthenticationService>, std::string> Authenti
     return std::shared_ptr<const AuthenticationService>(service);
 }
 
+std::shared_ptr<const AuthenticationService> AuthenticationService::refusingAll() {
+    auto service = std::shared_ptr<AuthenticationService>(new AuthenticationService);
+    service->enabled_ = true;
+    service->refuseAll_ = true;
+    return service;
+}
+
 const Provider* AuthenticationService::provider(std::string_view method) const {
     for (const auto& p : providers_)
         if (p->method() == method) return p.get();
@@ -601,6 +609,7 @@ bool AuthenticationService::hasProvider(std::string_view method) const { return 
 // AuthenticationException "No anonymous role, and no authentication provider configured".
 AuthResult AuthenticationService::authenticate(std::string_view method, std::string_view data,
                                                const PeerCertificate& peer, std::int64_t nowMs) const {
+    if (refuseAll_) return AuthResult::failure(std::string(method), "the authentication settings are unusable");
     if (data.size() > kMaxCredentialBytes) return AuthResult::failure(std::string(method), "auth data longer than 16 KiB");
     const Provider* p = provider(method);
     if (p == nullptr) {
@@ -613,6 +622,7 @@ AuthResult AuthenticationService::authenticate(std::string_view method, std::str
 // AuthenticationService.authenticateHttpRequest.
 AuthResult AuthenticationService::authenticateHttp(const HttpCredentials& credentials, const PeerCertificate& peer,
                                                    std::int64_t nowMs) const {
+    if (refuseAll_) return AuthResult::failure("", "the authentication settings are unusable");
     if (credentials.authorization && credentials.authorization->size() > kMaxCredentialBytes)
         return AuthResult::failure("", "Authorization header longer than 16 KiB");
     if (credentials.authMethodName) {
@@ -628,6 +638,8 @@ AuthResult AuthenticationService::authenticateHttp(const HttpCredentials& creden
         if (r.ok) return r;
         last = r.error;
     }
+    // "No authentication provided": with no provider at all, none is required.
+    if (providers_.empty()) return AuthResult::success("", "none");
     if (!anonymousUserRole_.empty()) return AuthResult::success(anonymousUserRole_, "none");
     return AuthResult::failure("", last.empty() ? "Authentication required" : last);
 }

@@ -64,6 +64,9 @@ public:
     /// refuses to start. With authentication off it is always built (and
     /// enabled() is false): nothing is read then.
     static std::variant<std::shared_ptr<const AuthenticationService>, std::string> create(const AuthSettings& settings);
+    /// Enabled, and refuses every client and request: what a broker whose
+    /// settings are unusable is left with (it would not have started).
+    static std::shared_ptr<const AuthenticationService> refusingAll();
     ~AuthenticationService();
 
     bool enabled() const { return enabled_; }
@@ -81,7 +84,8 @@ public:
 
     /// An HTTP request (AuthenticationService.authenticateHttpRequest): the
     /// provider X-Pulsar-Auth-Method-Name names, else each provider in turn;
-    /// none succeeding: the anonymous role when set, else refused.
+    /// none succeeding: the anonymous role when set, else refused. With no
+    /// provider configured at all, no authentication is required (an empty role).
     AuthResult authenticateHttp(const HttpCredentials& credentials, const PeerCertificate& peer,
                                 std::int64_t nowMs) const;
 
@@ -90,6 +94,7 @@ private:
     const Provider* provider(std::string_view method) const;
 
     bool enabled_ = false;
+    bool refuseAll_ = false;
     std::string anonymousUserRole_;
     std::vector<std::unique_ptr<Provider>> providers_;  // in authenticationProviders' order
 };

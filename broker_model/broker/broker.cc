@@ -35,9 +35,7 @@ void Broker::rebuildAuthentication(const AuthSettings& settings) {
         return;
     }
     authenticationProblem_ = std::get<std::string>(made);
-    AuthSettings refuseAll;  // enabled, no provider, no anonymous role: every client refused
-    refuseAll.authenticationEnabled = true;
-    authentication_ = std::get<std::shared_ptr<const auth::AuthenticationService>>(auth::AuthenticationService::create(refuseAll));
+    authentication_ = auth::AuthenticationService::refusingAll();
 }
 
 std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {
