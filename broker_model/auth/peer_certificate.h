@@ -1,9 +1,8 @@
 #pragma once
 // A client certificate the TLS handshake of `cnxsim serve` verified (or
 // accepted, with tlsAllowInsecureConnection): its subject's common name is
-// the role AuthenticationProviderTls gives the client. The same struct as
-// broker_model/auth/authentication.h's (part B of issue 44); the integrator
-// keeps one of them.
+// the role AuthenticationProviderTls gives the client (authentication.h). Its
+// own header, so the transport needs no more of broker_model/auth.
 
 #include <string>
 

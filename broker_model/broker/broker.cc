@@ -22,6 +22,22 @@ void Broker::applyConfig() {
     for (const auto& [key, value] : configOverrides_) config.set(key, value);
     policies_.broker = config;
     registry_.setAllowLegacyJsonFormat(config.schemaJsonAllowLegacyJacksonFormat);
+    if (!authentication_ || config.auth != authenticationSettings_) rebuildAuthentication(config.auth);
+    authorization_ = {config.auth.authenticationEnabled, config.auth.authorizationEnabled, config.auth.superUserRoles,
+                      config.auth.authorizationAllowWildcardsMatching};
+}
+
+// Keys and files are read here, once per change of the settings, as a broker reads them at start.
+void Broker::rebuildAuthentication(const AuthSettings& settings) {
+    authenticationSettings_ = settings;
+    authenticationProblem_.reset();
+    auto made = auth::AuthenticationService::create(settings);
+    if (auto* service = std::get_if<std::shared_ptr<const auth::AuthenticationService>>(&made)) {
+        authentication_ = std::move(*service);
+        return;
+    }
+    authenticationProblem_ = std::get<std::string>(made);
+    authentication_ = auth::AuthenticationService::refusingAll();
 }
 
 std::optional<std::string> Broker::setConfig(std::string_view key, std::string_view value) {

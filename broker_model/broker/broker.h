@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "broker_model/auth/authentication.h"
 #include "broker_model/policy/cluster_metadata.h"
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/broker/message_log.h"
@@ -69,6 +70,13 @@ public:
     std::optional<std::string> setConfig(std::string_view key, std::string_view value);
     /// Removes a setting: the key goes back to the release's default.
     void resetConfig(std::string_view key);
+    /// The authentication the settings describe (issue 44), rebuilt when they
+    /// change (a reset forgets them). When they are unusable, one that refuses
+    /// every client (as no broker would start with them): see authenticationProblem().
+    const auth::AuthenticationService& authentication() const { return *authentication_; }
+    /// Why the authentication settings are unusable, naming the setting (`cnxsim serve`
+    /// exits 2 with it); nullopt when they are usable.
+    const std::optional<std::string>& authenticationProblem() const { return authenticationProblem_; }
     /// The settings given (broker.conf, --set, dynamic updates), by key.
     const std::map<std::string, std::string>& configOverrides() const { return configOverrides_; }
 
@@ -169,11 +177,15 @@ public:
 
 private:
     void applyConfig();
+    void rebuildAuthentication(const AuthSettings& settings);
     /// Fences and drops the loaded topic `full`, if any.
     void dropLoaded(const std::string& full);
 
     const BehaviourProfile* profile_;
     std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
+    std::shared_ptr<const auth::AuthenticationService> authentication_;
+    std::optional<std::string> authenticationProblem_;
+    AuthSettings authenticationSettings_;  // what authentication_ was built from
     Scheduler& scheduler_;
     PolicyStore policies_;
     ClusterMetadata metadata_;

@@ -110,10 +110,20 @@ std::optional<std::string> BrokerConfig::set(std::string_view key, std::string_v
         return setText(advertisedListeners, value);
     }
     if (key == "internalListenerName") return setText(internalListenerName, value);
+    if (AuthSettings::owns(key)) return auth.set(key, value);
     return "unknown broker configuration key '" + std::string(key) + "'";
 }
 
-std::span<const std::string_view> BrokerConfig::keys() { return kBrokerKeys; }
+std::span<const std::string_view> BrokerConfig::keys() {
+    // The model's keys, then AuthSettings' (issue 44), in one list built once.
+    static const std::vector<std::string_view> all = [] {
+        std::vector<std::string_view> v(kBrokerKeys.begin(), kBrokerKeys.end());
+        auto auth = AuthSettings::keys();
+        v.insert(v.end(), auth.begin(), auth.end());
+        return v;
+    }();
+    return all;
+}
 
 // ServiceConfiguration (4.x): of the schema keys only isAllowAutoUpdateSchemaEnabled
 // is dynamic; isSchemaValidationEnforced, schemaCompatibilityStrategy and

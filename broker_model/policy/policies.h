@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker_model/policy/auth_settings.h"
 #include "broker_model/policy/compatibility_strategy.h"
 
 namespace cnx {
@@ -41,6 +42,8 @@ struct BrokerConfig {
     /// `name:pulsar://host:port,...` as broker.conf writes it (advertised_listeners.h).
     std::string advertisedListeners;
     std::string internalListenerName;
+    /// Authentication and authorization (issue 44): their keys are this config's too.
+    AuthSettings auth;
 
     /// Sets `key` from its broker.conf text. Returns an error message for an
     /// unknown key or a value of the wrong form; nothing changes then.

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "broker_model/auth/authentication.h"
 #include "broker_model/broker/broker.h"
 #include "broker_model/broker/connection_registry.h"
 #include "broker_model/runtime/lifetime.h"
@@ -76,9 +77,6 @@ public:
     int protocolVersion() const { return protocolVersion_; }
     /// CONNECT's client_version (what topic stats show as a producer's or consumer's clientVersion).
     const std::string& clientVersion() const override { return clientVersion_; }
-    /// The role CONNECT authenticated (or the anonymous role); empty when
-    /// authentication is off. Authorization checks it (policy/authorization.h).
-    const std::string& authRole() const { return authRole_; }
     std::uint64_t id() const override { return id_; }
     bool closed() const { return closed_; }
     /// The broker dropped the connection (a restart, or a CLOSE the client's
@@ -87,6 +85,15 @@ public:
     /// Called once when the broker drops the connection (never from close()).
     void setOnDropped(std::function<void()> onDropped) { onDropped_ = std::move(onDropped); }
     void setObserver(Observer observer) { observer_ = std::move(observer); }
+    /// The client certificate the TLS handshake verified: the transport calls
+    /// it right after making the connection, before any frame (issue 44).
+    void setPeerCertificate(auth::PeerCertificate peer) { peer_ = std::move(peer); }
+    /// The role CONNECT authenticated (or the anonymous role); empty when
+    /// authentication is off or the connection is not connected yet.
+    /// Authorization checks it (policy/authorization.h).
+    const std::string& authRole() const { return authRole_; }
+    /// The method the client authenticated with (`token`, `basic`, `tls`, `none`).
+    const std::string& authMethod() const { return authMethod_; }
     /// The connection drops: every producer and consumer it holds is detached
     /// and the connection leaves the broker's registry.
     void close();
@@ -158,6 +165,14 @@ private:
     std::optional<std::string> accept(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     std::optional<std::string> dispatch(const pulsar::proto::BaseCommand& c, const wire::Frame* frame);
     void handleConnect(const pulsar::proto::CommandConnect& cmd);
+    // Authentication (issue 44): ServerCnx.handleConnect / doAuthentication /
+    // completeConnect / authenticationFailed / refreshAuthenticationCredentials.
+    void completeConnect(const pulsar::proto::CommandConnect& cmd);
+    void authenticationFailed(const std::string& why);
+    void handleAuthResponse(const pulsar::proto::CommandAuthResponse& cmd);
+    /// The next refresh check, when the credentials expire (a token's `exp`).
+    void scheduleAuthRefreshCheck();
+    void refreshAuthenticationCredentials();
     void noteMissingNamespace(const TopicName& name, TraceText section, Trace& trace) const;
     /// The topic a command names: the loaded topic's own name when `text` is
     /// its full name (a name parses to itself), else the parse of `text`, kept
@@ -238,7 +253,14 @@ private:
     bool writable_ = true;
     int protocolVersion_ = 0;
     std::string clientVersion_;
+    auth::PeerCertificate peer_;
     std::string authRole_;
+    std::string authMethod_;
+    std::optional<std::int64_t> authExpiresAtMs_;  // when the credentials expire, if they do
+    std::int64_t authCheckOriginMs_ = 0;           // the refresh check's period counts from CONNECT
+    bool supportsAuthRefresh_ = false;             // CONNECT's feature_flags.supports_auth_refresh
+    bool pendingAuthChallengeResponse_ = false;
+    bool authRefreshScheduled_ = false;
     /// ServerCnx.isTopicOperationAllowed with `authorizationEnabled`: nullopt
     /// when allowed, else the refusal's text (`denied`, or the failed check's
     /// message, as a missing tenant's); both are AuthorizationError.

@@ -10,6 +10,7 @@ std::string_view to_string_view(StageKind kind) {
         case StageKind::registryWrite: return "registry write";
         case StageKind::subscribe: return "subscribe";
         case StageKind::delivery: return "delivery";
+        case StageKind::authRefresh: return "auth refresh";
     }
     return "unknown stage";
 }

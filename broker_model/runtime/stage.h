@@ -18,11 +18,13 @@ enum class StageKind : std::uint8_t {
     registryWrite,  // the conditional write of a new version or a delete marker (§4.11)
     subscribe,      // attaching a consumer to its subscription (§2.1)
     delivery,       // a delayed message's delivery time is reached (DelayedDeliveryTracker's timer, issue 41)
+    authRefresh,    // ServerCnx's authentication refresh check (authenticationRefreshCheckSeconds, issue 44)
 };
 
 inline constexpr StageKind kAllStageKinds[] = {StageKind::topicLoad, StageKind::schemaLookup,
                                                StageKind::registryRead, StageKind::registryWrite,
-                                               StageKind::subscribe, StageKind::delivery};
+                                               StageKind::subscribe, StageKind::delivery,
+                                               StageKind::authRefresh};
 
 /// "topic load", "schema lookup", "registry read", "registry write", "subscribe".
 std::string_view to_string_view(StageKind kind);

@@ -105,7 +105,7 @@ std::optional<std::string> configValueText(const BrokerConfig& c, std::string_vi
     if (key == "advertisedAddress") return c.advertisedAddress;
     if (key == "advertisedListeners") return c.advertisedListeners;
     if (key == "internalListenerName") return c.internalListenerName;
-    return std::nullopt;
+    return c.auth.valueText(key);
 }
 
 }  // namespace cnx::serve

@@ -91,7 +91,7 @@ void Connection::onHandshake(const boost::system::error_code& ec) {
     heard_ = true;
     peerCertificate_ = peerCertificateOf(tls_->native_handle());
     if (peerCertificate_.present) spdlog::info("connection {}: client certificate CN={}", id_, peerCertificate_.commonName);
-    // cnx_->setPeerCertificate(peerCertificate_);  // wired at merge (part B's ServerCnx::setPeerCertificate)
+    cnx_->setPeerCertificate(peerCertificate_);
     if (!writeQueue_.empty() && !writing_) write();
     read();
 }

@@ -29,7 +29,9 @@
 #include "sim/record/recording_file.h"
 #include "sim/serve/broker_conf.h"
 #include "sim/serve/decision_ring.h"
+#include "sim/serve/http/admin_access.h"
 #include "sim/serve/http/admin_routes.h"
+#include "sim/serve/http/auth_filter.h"
 #include "sim/serve/http/http_server.h"
 #include "sim/serve/lifecycle.h"
 #include "sim/serve/output_queue.h"
@@ -141,9 +143,18 @@ constexpr std::string_view kServeUsage =
     "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
     "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
     "UNSUBSCRIBE, SEEK, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
-    "GET_OR_CREATE_SCHEMA, CONSUMER_STATS. Not modelled: authentication, topic\n"
+    "GET_OR_CREATE_SCHEMA, CONSUMER_STATS, AUTH_RESPONSE. Not modelled: topic\n"
     "watchers, transactions; such a command closes its connection with the reason\n"
     "(logged at -v).\n"
+    "\n"
+    "Authentication, as broker.conf's keys say (--config, --set, --setup):\n"
+    "authenticationEnabled=true, authenticationProviders (Pulsar's class names of\n"
+    "AuthenticationProviderToken, ...Basic, ...Tls), tokenSecretKey or\n"
+    "tokenPublicKey (file:///path, data:;base64,..., a path or base64),\n"
+    "basicAuthConf (an htpasswd file: apr1 or crypt), anonymousUserRole. A client\n"
+    "without valid credentials gets ERROR AuthenticationError \"Failed to\n"
+    "authenticate\"; an admin request 401 (doc/serve/tls-and-auth.md). A key or\n"
+    "file that cannot be used exits 2 naming the setting.\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 the --record file could not be written,\n"
     "2 invalid arguments, a bad --config or --setup file, a TLS certificate or key\n"
@@ -388,6 +399,8 @@ std::optional<std::string> startUpProblem(const Broker& broker) {
     const auto& config = broker.policies().broker;
     if (auto bad = advertisedListenersProblem(config.advertisedListeners, config.internalListenerName))
         return "advertisedListeners: " + *bad;
+    // A broker whose authentication provider cannot start refuses to start (issue 44).
+    if (const auto& bad = broker.authenticationProblem()) return *bad;
     return std::nullopt;
 }
 
@@ -548,8 +561,21 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     server.addTap(&ring);
     Lifecycle lifecycle(broker, server, *profile, prepare);
     http::AdminRoutes routes(broker, admin, &lifecycle, &server, &ring);
-    http::HttpServer adminServer(io, [&routes, &server](const http::Request& request, const http::RequestContext&,
-                                                        std::function<void(http::Response)> reply) {
+    http::HttpServer adminServer(io, [&routes, &server, &broker](const http::Request& request,
+                                                                 const http::RequestContext& context,
+                                                                 std::function<void(http::Response)> reply) {
+        // Authentication first, as Pulsar's AuthenticationFilter (auth_filter.h), with the
+        // client certificate the TLS handshake verified; then the check the path's Pulsar
+        // resource makes (admin_access.h).
+        auto verdict = http::authenticateRequest(broker, request, context.peer);
+        if (auto* refusal = std::get_if<http::Response>(&verdict)) {
+            if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, *refusal, nullptr));
+            return reply(std::move(*refusal));
+        }
+        if (auto refusal = http::authorizeAdminRequest(broker, request, std::get<std::string>(verdict))) {
+            if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, *refusal, nullptr));
+            return reply(std::move(*refusal));
+        }
         // `request` lives until `reply` is gone (the session holds it).
         routes.handle(request, [&server, &request, reply = std::move(reply)](http::Response response, TracePtr trace) {
             if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, response, trace.get()));

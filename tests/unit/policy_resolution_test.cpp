@@ -275,7 +275,8 @@ TEST_CASE("§5.6 BrokerConfig::set: values and errors", "[policies][ref-5.6]") {
         auto e2 = b.set(key, "FULL");
         auto e3 = b.set(key, "1024");
         auto e4 = b.set(key, "internal:pulsar://broker:6650");
-        CHECK((!e1 || !e2 || !e3 || !e4));
+        auto e5 = b.set(key, "RS256");  // tokenPublicAlg
+        CHECK((!e1 || !e2 || !e3 || !e4 || !e5));
     }
     // maxMessageSize: an int a frame length can hold with the 10 KiB padding (issue 41 item 5).
     CHECK(b.set("maxMessageSize", "0").has_value());

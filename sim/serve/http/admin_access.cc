@@ -210,3 +210,15 @@ std::optional<Response> refuseAdminRequest(const Broker& broker, bool authentica
 }
 
 }  // namespace cnx::serve::http::detail
+
+namespace cnx::serve::http {
+
+std::optional<Response> authorizeAdminRequest(const Broker& broker, const Request& req, const std::string& role) {
+    if (!broker.policies().broker.auth.authenticationEnabled || !broker.authorizationSettings().authorizationEnabled)
+        return std::nullopt;
+    auto target = parseRequestTarget(std::string_view(req.target().data(), req.target().size()));
+    if (!target) return std::nullopt;
+    return detail::refuseAdminRequest(broker, true, req, *target, role);
+}
+
+}  // namespace cnx::serve::http
