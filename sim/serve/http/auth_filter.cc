@@ -38,21 +38,22 @@ bool requiresAuthentication(const Broker& broker, std::string_view path) {
 
 // AuthenticationFilter.doFilter (4.2): any AuthenticationException ends in
 // `httpResponse.sendError(HttpServletResponse.SC_UNAUTHORIZED, "Authentication required")`;
-// Jetty's ErrorHandler writes its HTML error page with the standard reason phrase.
-// The page's exact markup on a 4.2 broker is UNCONFIRMED (no real broker with
-// authentication could be started here: tests/oracle's launcher sets its broker up
-// through the admin API without credentials); status, reason and text are Pulsar's.
+// Jetty's ErrorHandler writes its HTML error page. The page as a real 4.2.4 broker
+// (tests/oracle/run-broker with token authentication, 2026-12-06) answered it; its
+// SERVLET row names the Jersey servlet with its identity hash, which changes from
+// run to run (a fixed one here), and the Jetty release is 4.2.4's.
 Response authenticationRequired(const Request& request) {
     std::string_view target(request.target().data(), request.target().size());
     std::string uri(target.substr(0, target.find('?')));
     std::string body =
         "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
-        "<title>Error 401 Authentication required</title>\n</head>\n<body>\n"
-        "<h2>HTTP ERROR 401 Authentication required</h2>\n<table>\n"
+        "<title>Error 401 Authentication required</title>\n</head>\n"
+        "<body><h2>HTTP ERROR 401 Authentication required</h2>\n<table>\n"
         "<tr><th>URI:</th><td>" + htmlEscape(uri) + "</td></tr>\n"
         "<tr><th>STATUS:</th><td>401</td></tr>\n"
         "<tr><th>MESSAGE:</th><td>Authentication required</td></tr>\n"
-        "</table>\n\n</body>\n</html>\n";
+        "<tr><th>SERVLET:</th><td>org.glassfish.jersey.servlet.ServletContainer-62ea8931</td></tr>\n"
+        "</table>\n<hr/><a href=\"https://jetty.org/\">Powered by Jetty:// 12.1.11</a><hr/>\n\n</body>\n</html>\n";
     auto res = makeResponse(request.version(), request.keep_alive(), 401, std::move(body),
                             "text/html;charset=iso-8859-1", "Unauthorized");
     res.set(beast_http::field::cache_control, "must-revalidate,no-cache,no-store");
