@@ -10,8 +10,8 @@ at test time. The settings are Pulsar's broker.conf keys through --set.
 
 What the client does with a refusal is its own: the C++ core under
 pulsar-client 3.13 (libpulsar 4.2.0) reads the broker's ERROR answer to CONNECT
-("Unable to authenticate", ServerError.AuthenticationError: Pulsar's ServerCnx
-handleConnect) as "Expected CONNECTED command but received ERROR" and closes
+("Failed to authenticate", ServerError.AuthenticationError: Pulsar's ServerCnx
+authenticationFailed, seen on a real 4.2.4 broker) as "Expected CONNECTED command but received ERROR" and closes
 the connection with ResultDisconnected (lib/ClientConnection.cc:889-891 of
 v4.2.0), which its lookup retries until the operation timeout
 (lib/RetryableOperation.h, lib/ResultUtils.h: Disconnected is retryable): the
