@@ -2,7 +2,8 @@
 # Makes the certificates, keys, tokens and password file the TLS and
 # authentication tests of `cnxsim serve` use (issue 44), into DIR, with the
 # openssl command line only. Every run makes new keys: nothing secret is
-# committed. Idempotent: an existing DIR/ready stamp means DIR is complete.
+# committed. Idempotent: an existing DIR/ready stamp means DIR is complete; runs
+# at once on the same DIR are serialised by a lock (DIR/.lock).
 #
 #   tests/tls/make_test_pki.sh DIR
 #
@@ -22,8 +23,12 @@
 #                                    crypt-user / crypt-pass (crypt(3) DES, as `htpasswd -d` writes it)
 set -euo pipefail
 dir="${1:?usage: make_test_pki.sh DIR}"
-[ -f "$dir/ready" ] && exit 0
 mkdir -p "$dir"
+# Tests running at once (ctest -j) may ask for the same DIR: one makes it, the
+# others wait for it under the lock and find it ready.
+exec 9>"$dir/.lock"
+flock 9
+[ -f "$dir/ready" ] && exit 0
 cd "$dir"
 q() { "$@" >/dev/null 2>&1 || { echo "make_test_pki.sh: failed: $*" >&2; "$@"; exit 1; }; }
 
