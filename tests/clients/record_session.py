@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-SERVE_READY = re.compile(r"^ready: pulsar://(\S+) \(.*?\), admin (http://[^ ,]+)")
+SERVE_READY = re.compile(r"^ready: pulsar://(\S+) \(.*?\), admin (http://[^\s,]+)")
 RECORD_READY = re.compile(r"^ready: pulsar://(\S+) -> \S+, admin (http://\S+) -> ")
 
 ORDER_V1 = {"type": "record", "name": "Order", "namespace": "shop",

@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 
-READY = re.compile(r"^ready: pulsar://([^:/\s]+):(\d+) \(.*?\), admin (http://[^ ,]+)(?:, .*)?$")
+READY = re.compile(r"^ready: pulsar://([^:/\s]+):(\d+) \(.*?\), admin (http://[^\s,]+)(?:, .*)?$")
 
 
 def main(argv):

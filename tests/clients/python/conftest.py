@@ -22,7 +22,7 @@ import uuid
 
 import pytest
 
-READY = re.compile(r"^ready: (pulsar://\S+) \(Pulsar (\S+) behaviour\), admin (http://[^ ,]+)(?:, .*)?$")
+READY = re.compile(r"^ready: (pulsar://\S+) \(Pulsar (\S+) behaviour\), admin (http://[^\s,]+)(?:, .*)?$")
 
 
 class Broker:

@@ -73,8 +73,8 @@ def read(pki, name):
     return (pki / name).read_text().strip()
 
 
-URL = {"pulsar": re.compile(r"(?<![\w+])pulsar://[^ ,]+"), "pulsar+ssl": re.compile(r"pulsar\+ssl://[^ ,]+"),
-       "http": re.compile(r"http://[^ ,]+"), "https": re.compile(r"https://[^ ,]+")}
+URL = {"pulsar": re.compile(r"(?<![\w+])pulsar://[^\s,]+"), "pulsar+ssl": re.compile(r"pulsar\+ssl://[^\s,]+"),
+       "http": re.compile(r"http://[^\s,]+"), "https": re.compile(r"https://[^\s,]+")}
 
 
 class SecureBroker(Broker):

@@ -57,10 +57,10 @@ def find_binary(explicit=None, environ=None):
 
 
 _URL = {
-    "service_url": re.compile(r"(?<![\w+])(pulsar://[^ ,]+)"),
-    "service_url_tls": re.compile(r"(pulsar\+ssl://[^ ,]+)"),
-    "admin_url": re.compile(r"(http://[^ ,]+)"),
-    "admin_url_tls": re.compile(r"(https://[^ ,]+)"),
+    "service_url": re.compile(r"(?<![\w+])(pulsar://[^\s,]+)"),
+    "service_url_tls": re.compile(r"(pulsar\+ssl://[^\s,]+)"),
+    "admin_url": re.compile(r"(http://[^\s,]+)"),
+    "admin_url_tls": re.compile(r"(https://[^\s,]+)"),
 }
 _RELEASE = re.compile(r"\(Pulsar (\S+) behaviour\)")
 

@@ -82,7 +82,7 @@ SKIP = 77
 MODULE = "github.com/apache/pulsar-client-go"
 # The ready line names each URL served; read by scheme, never by position.
 READY = re.compile(r"^ready: .*\(Pulsar (\S+) behaviour\)")
-TLS_URLS = (re.compile(r"(?:^|[ ,])pulsar\+ssl://[^ ,]+"), re.compile(r"(?:^|[ ,])https://[^ ,]+"))
+TLS_URLS = (re.compile(r"(?:^|[ ,])pulsar\+ssl://[^\s,]+"), re.compile(r"(?:^|[ ,])https://[^\s,]+"))
 TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
 BUILD_TAG = re.compile(r"^//go:build (.+)$", re.M)
 RESULT = re.compile(r"^--- (PASS|FAIL|SKIP): (Test\w+) ")
