@@ -44,23 +44,7 @@ std::vector<std::string> authArgs() {
 }
 
 Answer get(std::uint16_t port, const std::string& target, const std::string& authorization) {
-    boost::asio::io_context io;
-    boost::beast::tcp_stream stream(io);
-    stream.expires_after(std::chrono::seconds(10));
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    http::request<http::string_body> req{http::verb::get, target, 11};
-    req.set(http::field::host, "127.0.0.1");
-    if (!authorization.empty()) req.set(http::field::authorization, authorization);
-    http::write(stream, req);
-    boost::beast::flat_buffer buffer;
-    http::response<http::string_body> res;
-    http::read(stream, buffer, res);
-    Answer a;
-    a.status = static_cast<int>(res.result_int());
-    a.reason = std::string(res.reason());
-    a.body = res.body();
-    a.contentType = std::string(res[http::field::content_type]);
-    return a;
+    return callAs(port, http::verb::get, target, authorization);
 }
 
 BaseCommand connectWith(const std::string& method, const std::string& data) {

@@ -56,30 +56,6 @@ std::vector<std::string> authSettings(bool authorization, std::vector<std::strin
     return args;
 }
 
-/// One admin request with an Authorization header (empty: none).
-Answer callAs(std::uint16_t port, http::verb method, const std::string& target, const std::string& authorization,
-              const std::string& body = "") {
-    boost::asio::io_context io;
-    boost::beast::tcp_stream stream(io);
-    stream.expires_after(std::chrono::seconds(10));
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    http::request<http::string_body> req{method, target, 11};
-    req.set(http::field::host, "127.0.0.1");
-    if (!authorization.empty()) req.set(http::field::authorization, authorization);
-    if (!body.empty()) req.set(http::field::content_type, "application/json");
-    req.body() = body;
-    req.prepare_payload();
-    boost::beast::error_code ec;
-    http::write(stream, req, ec);
-    boost::beast::flat_buffer buffer;
-    http::response<http::string_body> res;
-    http::read(stream, buffer, res, ec);
-    Answer a;
-    a.status = static_cast<int>(res.result_int());
-    a.body = res.body();
-    a.contentType = std::string(res[http::field::content_type]);
-    return a;
-}
 std::string bearer(const std::string& name) { return "Bearer " + token(name); }
 
 /// CONNECT with credentials; the answer.

@@ -26,15 +26,17 @@ struct Answer {
     Json json() const { return Json::parse(body, nullptr, false); }
 };
 
-/// One request on a fresh connection; every wait bounded by the socket's timeouts.
-inline Answer call(std::uint16_t port, http::verb method, const std::string& target, const std::string& body = "",
-            const std::string& contentType = "application/json") {
+/// One request on a fresh connection, with an `Authorization` header when
+/// `authorization` is not empty; every wait bounded by the socket's timeouts.
+inline Answer callAs(std::uint16_t port, http::verb method, const std::string& target, const std::string& authorization,
+                     const std::string& body = "", const std::string& contentType = "application/json") {
     boost::asio::io_context io;
     boost::beast::tcp_stream stream(io);
     stream.expires_after(std::chrono::seconds(10));
     stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
     http::request<http::string_body> req{method, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    if (!authorization.empty()) req.set(http::field::authorization, authorization);
     if (!body.empty()) req.set(http::field::content_type, contentType);
     req.body() = body;
     req.prepare_payload();
@@ -50,6 +52,12 @@ inline Answer call(std::uint16_t port, http::verb method, const std::string& tar
     a.contentType = std::string(res[http::field::content_type]);
     a.allow = std::string(res[http::field::allow]);
     return a;
+}
+
+/// The same without credentials.
+inline Answer call(std::uint16_t port, http::verb method, const std::string& target, const std::string& body = "",
+                   const std::string& contentType = "application/json") {
+    return callAs(port, method, target, "", body, contentType);
 }
 
 }  // namespace serve_test
