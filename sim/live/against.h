@@ -75,8 +75,26 @@ struct ScenarioVerdict {
     std::map<std::string, std::string> needs;
     bool error = false;
     std::vector<StepVerdict> steps;
+    /// The real broker's answers are the model's in another order of the broker's concurrent
+    /// work (orderThatAgrees), not the default one: that order's seed.
+    std::optional<std::uint64_t> otherOrderSeed;
     bool agreed() const;
 };
+
+/// A broker answers some sessions two ways: work it does concurrently (a partitioned
+/// consumer's SUBSCRIBEs, each checking and registering the topic's schema) finishes in
+/// either order. The model runs one order by default (fifo); its other orders are its
+/// random schedules (`--schedule random --seed K`). When a session's real answers
+/// differ from the default order's, the first K in 1..kOtherOrdersTried whose run
+/// gives every real answer of `steps` (each step with realObserved) is returned.
+inline constexpr std::uint64_t kOtherOrdersTried = 32;
+std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std::string& file,
+                                             const std::string& release, const RunOptions& runOptions,
+                                             const std::vector<StepVerdict>& steps);
+/// `runOptions` with the other order `seed` (random schedule, that seed).
+RunOptions otherOrder(const RunOptions& runOptions, std::uint64_t seed);
+/// How to replay the other order `seed`: "--schedule random --seed K".
+std::string otherOrderArgs(std::uint64_t seed);
 
 /// Runs one scenario on both sides.
 ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,

@@ -18,10 +18,6 @@ constexpr KnownDifference kTable[] = {
      "a durable consumer on a subscription name a non-durable reader holds is refused NotAllowedError \"NonDurable "
      "subscription with the same name already exists.\"; the model answers ConsumerBusy",
      "4.2.4: differential search seed 42, session 309"},
-    {"test-compatibility-then-idle-consumer",
-     "once, after POST …/compatibility on a topic without schema, an idle-topic consumer was refused as if the "
-     "topic had a schema; the shrunk session replayed on a fresh broker answers as the model does (not reproduced)",
-     "4.2.4: differential search seed 42, session 152"},
     {"delete-topic-404-text",
      "a second deletion of a topic that does not exist answers \"Topic <name> not found.\" (with a full stop), "
      "the first one without; the model answers the first form",
@@ -135,9 +131,6 @@ const KnownDifference* explain(const Scenario& scenario, std::size_t index, cons
     if (std::holds_alternative<SubscribeStep>(step.body) && !real.ok && real.error == "NotAllowedError" &&
         real.message.find("NonDurable subscription") != std::string::npos)
         return row("non-durable-subscription-conflict");
-    if (std::holds_alternative<SubscribeStep>(step.body) && !real.ok && model.ok &&
-        earlier(scenario, index, topic, [](const Step& s) { return std::holds_alternative<TestCompatibilityStep>(s.body); }))
-        return row("test-compatibility-then-idle-consumer");
     if (std::holds_alternative<SubscribeStep>(step.body) && real.ok && !model.ok && model.error == "IncompatibleSchema" &&
         (model.message.find("Invalid schema definition data") != std::string::npos ||
          model.message.find("is not supported") != std::string::npos))
