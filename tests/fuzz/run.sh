@@ -58,7 +58,10 @@ run_one() {
   [ "$t" = loader ] && seeds+=(scenarios)
   local log="build-fuzz/fuzz-$t.log" started
   started=$(date +%s)
-  if build-fuzz/tests/fuzz/fuzz_"$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_len=65536 \
+  # -timeout is wall-clock time per input: 10 s still stops a hang, and leaves room for a
+  # 64 KB input under ASan and libFuzzer's instrumentation (about 2 s of CPU for a chain of
+  # 3,000 records) on a 2-core runner that is also building (2 s failed a clean run so).
+  if build-fuzz/tests/fuzz/fuzz_"$t" "${mode[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
        -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"$log" 2>&1; then
     local runs seconds
     runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
