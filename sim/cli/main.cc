@@ -1,4 +1,4 @@
-// The cnxsim executable: everything lives in sim/cli/cli.cc so tests can drive it.
+// The cnxsim executable: everything lives in the library (runCli, sim/cli/cli.h) so tests can drive it.
 #include <iostream>
 
 #include "sim/cli/cli.h"

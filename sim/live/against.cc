@@ -146,26 +146,20 @@ std::variant<LiveBroker, std::string> describeBroker(const AgainstOptions& optio
     return b;
 }
 
-ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
-                                const AgainstOptions& options, const RunOptions& runOptions) {
-    ScenarioVerdict v;
-    v.file = file;
-    v.name = scenario.name;
-    // A scenario runs whatever releases it lists: the model runs the broker's release, and
-    // each step's expectation is the one for that release (none: real and model only).
-    if (!writtenFor(scenario, ReleaseVersion::parse(broker.release).value_or(broker.profile->release))) {
-        for (const auto& s : scenario.brokerVersions) v.writtenFor += (v.writtenFor.empty() ? "" : ", ") + s;
-    }
-    // The broker's settings must be the scenario's: a dynamic key is set for
-    // the run (and put back after), any other difference makes it not executable.
+namespace {
+
+// The broker's settings must be the scenario's: a dynamic key is set for the
+// run (into `dynamicChanges`, put back after), any other difference makes it
+// not executable. False (with `v` saying why) when it is not.
+bool configFits(const Scenario& scenario, const LiveBroker& broker, ScenarioVerdict& v,
+                std::vector<Setting>& dynamicChanges) {
     const auto wanted = wantedConfig(scenario, *broker.profile);
-    std::vector<Setting> dynamicChanges;
     if (broker.runtime.empty()) {
         for (const auto& s : scenario.brokerConfig) {
             v.executable = false;
             v.why = "sets " + s.key + ", and the broker's configuration cannot be read (GET "
                     "/admin/v2/brokers/configuration/runtime) to check it";
-            return v;
+            return false;
         }
     }
     for (auto key : BrokerConfig::keys()) {
@@ -189,13 +183,15 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
     if (!v.needs.empty()) {
         v.executable = false;
         if (v.needs.size() > 1) v.why += " and " + std::to_string(v.needs.size() - 1) + " more key(s)";
-        return v;
+        return false;
     }
-    // The model first, on the same release: its answers and the expectations.
-    auto modelResult = runScenario(scenario, file, broker.release, runOptions);
-    LiveRun live(scenario, options.target, broker.release, freshToken());
-    live.setCluster(broker.cluster);
-    if (options.keepCreated) live.keepCreated();
+    return true;
+}
+
+// The live broker made ready for the scenario: the dynamic keys set, then its
+// set-up; and the model's set-up checked. False (with `v` saying why) when either fails.
+bool setUpBoth(LiveRun& live, const std::vector<Setting>& dynamicChanges, const ScenarioResult& modelResult,
+               ScenarioVerdict& v) {
     if (!dynamicChanges.empty()) {
         SetBrokerConfigStep set;
         set.settings = dynamicChanges;
@@ -206,101 +202,148 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
         if (!o.observed.ok) {
             v.error = true;
             v.why = "setting the dynamic keys failed: " + o.observed.error + " " + o.observed.message;
-            return v;
+            return false;
         }
     }
     if (auto e = live.setUp()) {
         if (e->rfind(LiveRun::kSetUpNotExecutable, 0) == 0) {
             v.executable = false;
             v.why = e->substr(LiveRun::kSetUpNotExecutable.size());
-            return v;
+            return false;
         }
         v.error = true;
         v.why = "set-up on the broker failed: " + *e;
-        return v;
+        return false;
     }
     if (!modelResult.setupError.empty()) {
         v.error = true;
         v.why = "the model could not set the scenario up: " + modelResult.setupError;
-        return v;
+        return false;
     }
+    return true;
+}
+
+// A step that ran on both: the real answer against the expectation (when it is
+// judged) and against the model's, with a known gap of the model named. When
+// real and model differ, `differing` holds what the expectation says of the real answer.
+void judgeStep(StepVerdict& sv, const Scenario& scenario, std::size_t i, const Observed& real, const StepResult& model,
+               bool judgeExpectation, std::optional<std::string>& differing) {
+    std::string why;
+    if (judgeExpectation) {
+        auto m = mismatch(*model.expected, real);
+        if (!m.empty()) why = "the real broker does not meet the expectation: " + m;
+    }
+    auto d = disagreement(real, model.observed);
+    if (!d.empty()) differing = why;
+    if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
+    sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
+    if (!d.empty()) {
+        if (const auto* known = explain(scenario, i, real, model.observed)) {
+            sv.kind = StepVerdict::Kind::explained;
+            why = "not modelled: " + std::string(known->id) + " (" + std::string(known->what) + "); " + why;
+        }
+    }
+    sv.why = std::move(why);
+}
+
+// Step i run on the live broker and set against the model's run. `stoppedBy`
+// names the step after which nothing is comparable (set here by a step that
+// could not run); `differing` as judgeStep says.
+StepVerdict compareStep(const Scenario& scenario, std::size_t i, LiveRun& live, const ScenarioResult& modelResult,
+                        const std::string& writtenFor, std::string& stoppedBy, std::optional<std::string>& differing) {
+    const auto& step = scenario.steps[i];
+    StepVerdict sv;
+    sv.index = i;
+    sv.action = step.action;
+    const StepResult* model = i < modelResult.steps.size() ? &modelResult.steps[i] : nullptr;
+    // A scenario written for other releases: its expectations are those releases' claims, so
+    // the step is judged real broker against model only.
+    const bool judgeExpectation = writtenFor.empty() && model && model->expected;
+    sv.expected = judgeExpectation ? renderExpect(*model->expected)
+                                   : writtenFor.empty() ? "-" : "- (written for " + writtenFor + ")";
+    if (!stoppedBy.empty()) {
+        sv.kind = StepVerdict::Kind::notExecutable;
+        sv.why = "follows " + stoppedBy + ", which could not run on this broker";
+        return sv;
+    }
+    auto real = live.run(step);
+    if (real.kind == LiveOutcome::Kind::notExecutable) {
+        sv.kind = StepVerdict::Kind::notExecutable;
+        sv.why = real.why;
+        // A `check` changes nothing; any other step that could not run leaves the
+        // broker where the model is not: the steps after it are not comparable.
+        if (!std::holds_alternative<CheckStep>(step.body)) stoppedBy = "step " + std::to_string(i + 1) + " (" + step.action + ")";
+        return sv;
+    }
+    sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
+    sv.realObserved = real.observed;
+    if (model) sv.modelObserved = model->observed;
+    sv.model = model ? render(model->observed, step.action) : "-";
+    if (real.kind == LiveOutcome::Kind::error) {
+        sv.kind = StepVerdict::Kind::error;
+        sv.why = real.why;
+    } else if (!model) {
+        sv.kind = StepVerdict::Kind::error;
+        sv.why = "the model did not run this step";
+    } else {
+        judgeStep(sv, scenario, i, real.observed, *model, judgeExpectation, differing);
+    }
+    return sv;
+}
+
+// Where real and model differ (`differing`: the step in v.steps, with what the
+// expectation says of the real answer), the model's answers in another order of
+// the broker's concurrent work, if one agrees.
+void tryOtherOrder(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
+                   const RunOptions& runOptions, const std::vector<std::pair<std::size_t, std::string>>& differing,
+                   ScenarioVerdict& v) {
+    if (differing.empty()) return;
+    auto seed = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps);
+    if (!seed) return;
+    v.otherOrderSeed = seed;
+    auto alt = runScenario(scenario, file, broker.release, otherOrder(runOptions, *seed));
+    for (const auto& [at, expectation] : differing) {
+        auto& sv = v.steps[at];
+        sv.modelObserved = alt.steps[sv.index].observed;
+        sv.model = render(*sv.modelObserved, sv.action);
+        // What the expectation says of the real answer stands; the difference with the model is gone.
+        sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
+        sv.why = (expectation.empty() ? "" : expectation + "; ") +
+                 "the model answers so in another order of the broker's concurrent work (cnxsim run FILE " +
+                 otherOrderArgs(*seed) + ")";
+    }
+}
+
+}  // namespace
+
+ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& file, const LiveBroker& broker,
+                                const AgainstOptions& options, const RunOptions& runOptions) {
+    ScenarioVerdict v;
+    v.file = file;
+    v.name = scenario.name;
+    // A scenario runs whatever releases it lists: the model runs the broker's release, and
+    // each step's expectation is the one for that release (none: real and model only).
+    if (!writtenFor(scenario, ReleaseVersion::parse(broker.release).value_or(broker.profile->release))) {
+        for (const auto& s : scenario.brokerVersions) v.writtenFor += (v.writtenFor.empty() ? "" : ", ") + s;
+    }
+    std::vector<Setting> dynamicChanges;
+    if (!configFits(scenario, broker, v, dynamicChanges)) return v;
+    // The model first, on the same release: its answers and the expectations.
+    auto modelResult = runScenario(scenario, file, broker.release, runOptions);
+    LiveRun live(scenario, options.target, broker.release, freshToken());
+    live.setCluster(broker.cluster);
+    if (options.keepCreated) live.keepCreated();
+    if (!setUpBoth(live, dynamicChanges, modelResult, v)) return v;
     std::string stoppedBy;
     // Where in v.steps the real answer is not the model's, with what the expectation says of it.
     std::vector<std::pair<std::size_t, std::string>> differing;
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
-        const auto& step = scenario.steps[i];
-        StepVerdict sv;
-        sv.index = i;
-        sv.action = step.action;
-        const StepResult* model = i < modelResult.steps.size() ? &modelResult.steps[i] : nullptr;
-        // A scenario written for other releases: its expectations are those releases' claims, so
-        // the step is judged real broker against model only.
-        const bool judgeExpectation = v.writtenFor.empty() && model && model->expected;
-        sv.expected = judgeExpectation ? renderExpect(*model->expected)
-                                       : v.writtenFor.empty() ? "-" : "- (written for " + v.writtenFor + ")";
-        if (!stoppedBy.empty()) {
-            sv.kind = StepVerdict::Kind::notExecutable;
-            sv.why = "follows " + stoppedBy + ", which could not run on this broker";
-            v.steps.push_back(std::move(sv));
-            continue;
-        }
-        auto real = live.run(step);
-        if (real.kind == LiveOutcome::Kind::notExecutable) {
-            sv.kind = StepVerdict::Kind::notExecutable;
-            sv.why = real.why;
-            // A `check` changes nothing; any other step that could not run leaves the
-            // broker where the model is not: the steps after it are not comparable.
-            if (!std::holds_alternative<CheckStep>(step.body)) stoppedBy = "step " + std::to_string(i + 1) + " (" + step.action + ")";
-            v.steps.push_back(std::move(sv));
-            continue;
-        }
-        sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
-        sv.realObserved = real.observed;
-        if (model) sv.modelObserved = model->observed;
-        sv.model = model ? render(model->observed, step.action) : "-";
-        if (real.kind == LiveOutcome::Kind::error) {
-            sv.kind = StepVerdict::Kind::error;
-            sv.why = real.why;
-        } else if (!model) {
-            sv.kind = StepVerdict::Kind::error;
-            sv.why = "the model did not run this step";
-        } else {
-            std::string why;
-            if (judgeExpectation) {
-                auto m = mismatch(*model->expected, real.observed);
-                if (!m.empty()) why = "the real broker does not meet the expectation: " + m;
-            }
-            auto d = disagreement(real.observed, model->observed);
-            if (!d.empty()) differing.emplace_back(v.steps.size(), why);
-            if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
-            sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
-            if (!d.empty()) {
-                if (const auto* known = explain(scenario, i, real.observed, model->observed)) {
-                    sv.kind = StepVerdict::Kind::explained;
-                    why = "not modelled: " + std::string(known->id) + " (" + std::string(known->what) + "); " + why;
-                }
-            }
-            sv.why = std::move(why);
-        }
-        v.steps.push_back(std::move(sv));
+        std::optional<std::string> differs;
+        v.steps.push_back(compareStep(scenario, i, live, modelResult, v.writtenFor, stoppedBy, differs));
+        if (differs) differing.emplace_back(v.steps.size() - 1, std::move(*differs));
     }
     live.tearDown();
-    if (!differing.empty()) {
-        if (auto seed = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps)) {
-            v.otherOrderSeed = seed;
-            auto alt = runScenario(scenario, file, broker.release, otherOrder(runOptions, *seed));
-            for (const auto& [at, expectation] : differing) {
-                auto& sv = v.steps[at];
-                sv.modelObserved = alt.steps[sv.index].observed;
-                sv.model = render(*sv.modelObserved, sv.action);
-                // What the expectation says of the real answer stands; the difference with the model is gone.
-                sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
-                sv.why = (expectation.empty() ? "" : expectation + "; ") +
-                         "the model answers so in another order of the broker's concurrent work (cnxsim run FILE " +
-                         otherOrderArgs(*seed) + ")";
-            }
-        }
-    }
+    tryOtherOrder(scenario, file, broker, runOptions, differing, v);
     return v;
 }
 

@@ -1,9 +1,7 @@
 #include "sim/live/live_run.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +14,7 @@
 #include "broker_model/wire/schema_wire.h"
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_library.h"
+#include "sim/live/live_rest.h"
 #include "sim/run/reconnect_outcome.h"
 
 namespace cnx::sim::live {
@@ -24,32 +23,6 @@ using pulsar::proto::BaseCommand;
 using Json = nlohmann::json;
 
 namespace {
-
-// Pulsar's Codec.encode of a topic's local name in a REST path (URLEncoder).
-std::string encodePathPart(std::string_view s) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '*') {
-            out += static_cast<char>(c);
-        } else if (c == ' ') {
-            out += '+';
-        } else {
-            out += '%';
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        }
-    }
-    return out;
-}
-
-std::optional<TopicName> parsed(const std::string& full) { return TopicName::parse(full); }
-
-// /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}
-std::string topicPath(const TopicName& t) {
-    return std::string("/admin/v2/") + (t.persistent() ? "persistent/" : "non-persistent/") + std::string(t.tenant()) +
-           "/" + std::string(t.namespacePortion()) + "/" + encodePathPart(t.localName());
-}
 
 // /admin/v2/schemas/{tenant}/{ns}/{topic}/ (SchemasResource)
 std::string schemasPath(const TopicName& t) {
@@ -67,55 +40,44 @@ std::string postSchemaPayload(const SchemaData& schema) {
     return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// Namespace policy fields (scenario spelling) -> Pulsar's REST leaf, its verb
-// and the JSON form of its body (sim/serve/http/namespace_routes.cc has the
-// server side of the same calls).
-struct PolicyCall {
-    const char* field;
-    const char* leaf;
-    const char* verb;
-    enum class Body { string, boolean, integer } body;
-    const char* unset;  // how null is sent: "DELETE", a body text, or nullptr (no REST call unsets it)
-};
-constexpr PolicyCall kNamespaceCalls[] = {
-    {"schema_compatibility_strategy", "schemaCompatibilityStrategy", "PUT", PolicyCall::Body::string, "\"UNDEFINED\""},
-    {"schema_auto_update_compatibility_strategy", "schemaAutoUpdateCompatibilityStrategy", "PUT",
-     PolicyCall::Body::string, nullptr},
-    {"is_allow_auto_update_schema", "isAllowAutoUpdateSchema", "POST", PolicyCall::Body::boolean, nullptr},
-    {"schema_validation_enforced", "schemaValidationEnforced", "POST", PolicyCall::Body::boolean, nullptr},
-    {"max_producers_per_topic", "maxProducersPerTopic", "POST", PolicyCall::Body::integer, "DELETE"},
-};
-constexpr PolicyCall kTopicCalls[] = {
-    {"schemaCompatibilityStrategy", "schemaCompatibilityStrategy", "PUT", PolicyCall::Body::string, "DELETE"},
-    {"schemaValidationEnforced", "schemaValidationEnforced", "POST", PolicyCall::Body::boolean, nullptr},
-};
-
-// Topic policies accept both spellings (doc/scenario-format.md, topics).
-std::string topicField(const std::string& key) {
-    if (key == "schema_compatibility_strategy") return "schemaCompatibilityStrategy";
-    if (key == "schema_validation_enforced") return "schemaValidationEnforced";
-    return key;
-}
-
-template <std::size_t N>
-const PolicyCall* findCall(const PolicyCall (&table)[N], const std::string& field) {
-    for (const auto& c : table)
-        if (field == c.field) return &c;
-    return nullptr;
-}
-
-std::string bodyOf(const PolicyCall& c, const std::string& value) {
-    switch (c.body) {
-        case PolicyCall::Body::string: return Json(value).dump();
-        case PolicyCall::Body::boolean:
-        case PolicyCall::Body::integer: return value;
-    }
-    return value;
-}
-
-Observed notSupported(const std::string& why) { return Observed::failure("NotExecutable", why); }
-
 constexpr const char* kNotExecutable = "NotExecutable";
+
+// PRODUCER for one partition of a producer step.
+BaseCommand producerCommand(const ProducerStep& st, const std::optional<pulsar::proto::Schema>& wireSchema,
+                            const std::string& part, std::uint64_t id, std::uint64_t rid) {
+    BaseCommand cmd;
+    cmd.set_type(BaseCommand::PRODUCER);
+    auto* p = cmd.mutable_producer();
+    p->set_topic(part);
+    p->set_producer_id(id);
+    p->set_request_id(rid);
+    p->set_producer_name(st.name);
+    pulsar::proto::ProducerAccessMode mode{};
+    wire::parseAccessMode(st.accessMode, &mode);
+    p->set_producer_access_mode(mode);
+    if (wireSchema) *p->mutable_schema() = *wireSchema;
+    return cmd;
+}
+
+// SUBSCRIBE for one partition of a subscribe step, with the schema field the client sends.
+BaseCommand subscribeCommand(const SubscribeStep& st, const ClientModel& model, int protocol, const std::string& part,
+                             std::uint64_t id, std::uint64_t rid) {
+    BaseCommand cmd;
+    cmd.set_type(BaseCommand::SUBSCRIBE);
+    auto* c = cmd.mutable_subscribe();
+    c->set_topic(part);
+    c->set_subscription(st.subscription);
+    pulsar::proto::CommandSubscribe::SubType type{};
+    wire::parseSubType(st.subType, &type);
+    c->set_subtype(type);
+    c->set_consumer_id(id);
+    c->set_request_id(rid);
+    c->set_consumer_name(st.consumer);
+    c->set_durable(st.durable);
+    if (auto schema = subscribeSchemaField(model, st.schema, protocol))
+        *c->mutable_schema() = std::move(*schema);
+    return cmd;
+}
 
 }  // namespace
 
@@ -138,29 +100,6 @@ std::string NameMap::unmap(std::string text) const {
     return text;
 }
 
-std::set<std::string> namespacesNamed(const Scenario& scenario) {
-    std::set<std::string> out;
-    auto addTopic = [&](const std::string& full) {
-        if (auto t = parsed(full)) out.insert(t->namespaceName());
-    };
-    for (const auto& ns : scenario.namespaces) out.insert(ns.name);
-    for (const auto& t : scenario.topics) addTopic(t.name);
-    for (const auto& step : scenario.steps) {
-        std::visit(
-            [&](const auto& b) {
-                using T = std::decay_t<decltype(b)>;
-                if constexpr (std::is_same_v<T, SetPolicyStep>) {
-                    if (b.namespaceName) out.insert(*b.namespaceName);
-                    if (b.topic) addTopic(*b.topic);
-                } else if constexpr (requires { b.topic; }) {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(b.topic)>, std::string>) addTopic(b.topic);
-                }
-            },
-            step.body);
-    }
-    return out;
-}
-
 LiveRun::LiveRun(const Scenario& scenario, const LiveTarget& target, std::string version, std::string token)
     : scenario_(scenario),
       target_(target),
@@ -178,115 +117,6 @@ Observed LiveRun::admin(int call, const std::string& method, const std::string& 
     auto o = observeAdmin(static_cast<AdminCall>(call), std::move(r));
     o.message = names_.unmap(o.message);
     return o;
-}
-
-std::optional<std::string> LiveRun::setUp() {
-    auto must = [&](const std::string& what, const AdminResponse& r) -> std::optional<std::string> {
-        if (r.ok()) return std::nullopt;
-        if (r.status == 0) return what + ": " + r.reason;
-        return what + ": HTTP " + std::to_string(r.status) + " " + r.reason;
-    };
-    // A topic policy on a namespace's own __change_events is stored in that topic: a real 4.2.4
-    // broker did not answer it within 30 s (issue 42), so such a scenario is not executable.
-    for (const auto& t : scenario_.topics)
-        if (!t.policies.empty() && t.name.find("/__change_events") != std::string::npos)
-            return std::string(kSetUpNotExecutable) + "a topic policy on " + t.name +
-                   " (a real broker did not answer one within 30 s: it stores topic policies in that topic)";
-    if (!clusterKnown_) {
-        auto clusters = admin_.call("GET", "/admin/v2/clusters");
-        if (clusters.status == 0) return "the admin API cannot be reached: " + clusters.reason;
-        if (clusters.ok() && clusters.body.is_array() && !clusters.body.empty() && clusters.body[0].is_string())
-            cluster_ = clusters.body[0].get<std::string>();
-        clusterKnown_ = true;
-    }
-    // Which tenants and namespaces exist: the listed ones, or every one the scenario names.
-    std::set<std::string> tenants, namespaces;
-    if (scenario_.explicitMetadata) {
-        tenants.insert(scenario_.existingTenants.begin(), scenario_.existingTenants.end());
-        namespaces.insert(scenario_.existingNamespaces.begin(), scenario_.existingNamespaces.end());
-        for (const auto& ns : scenario_.namespaces) namespaces.insert(ns.name);
-        for (const auto& t : scenario_.topics)
-            if (auto n = parsed(t.name)) namespaces.insert(n->namespaceName());
-    } else {
-        namespaces = namespacesNamed(scenario_);
-    }
-    for (const auto& ns : namespaces) tenants.insert(ns.substr(0, ns.find('/')));
-    for (const auto& t : tenants) {
-        auto live = names_.tenant(t);
-        Json info = {{"adminRoles", Json::array()}, {"allowedClusters", Json::array({cluster_})}};
-        if (auto e = must("creating tenant " + live, admin_.call("PUT", "/admin/v2/tenants/" + live, info.dump())))
-            return e;
-        createdTenants_.push_back(live);
-    }
-    for (const auto& ns : namespaces) {
-        auto live = names_.namespaceName(ns);
-        if (auto e = must("creating namespace " + live, admin_.call("PUT", "/admin/v2/namespaces/" + live)))
-            return e;
-        createdNamespaces_.push_back(live);
-    }
-    for (const auto& ns : scenario_.namespaces) {
-        SetPolicyStep s;
-        s.namespaceName = ns.name;
-        s.settings = ns.policies;
-        if (s.settings.empty()) continue;
-        auto o = setPolicy(s);
-        if (!o.ok) return "namespace " + ns.name + " policies: " + o.error + " " + o.message;
-    }
-    for (const auto& t : scenario_.topics) {
-        auto name = parsed(names_.topic(t.name));
-        if (!name) return "invalid topic name '" + t.name + "'";
-        // A declared topic exists (doc/scenario-format.md, topics): created as an operator creates it.
-        if (t.partitions > 0) {
-            if (auto e = must("creating partitioned topic " + name->toString(),
-                              admin_.call("PUT", topicPath(*name) + "/partitions", std::to_string(t.partitions))))
-                return e;
-        } else if (auto e = must("creating topic " + name->toString(), admin_.call("PUT", topicPath(*name)))) {
-            return e;
-        }
-        if (t.policies.empty()) continue;
-        SetPolicyStep s;
-        s.topic = t.name;
-        s.settings = t.policies;
-        auto o = setPolicy(s);
-        if (!o.ok) return "topic " + t.name + " policies: " + o.error + " " + o.message;
-    }
-    return std::nullopt;
-}
-
-void LiveRun::tearDown() {
-    for (auto& [_, s] : sessions_) s.conn.reset();
-    sessions_.clear();
-    producers_.clear();
-    consumers_.clear();
-    for (const auto& [key, value] : changedConfig_) {
-        if (value) admin_.call("POST", "/admin/v2/brokers/configuration/" + key + "/" + encodePathPart(*value));
-        else admin_.call("DELETE", "/admin/v2/brokers/configuration/" + key);
-    }
-    changedConfig_.clear();
-    if (keepCreated_) {
-        createdNamespaces_.clear();
-        createdTenants_.clear();
-        return;
-    }
-    // Best effort: the topics of each namespace, then the namespaces and tenants.
-    for (const auto& ns : createdNamespaces_) {
-        for (const char* list : {"/admin/v2/persistent/", "/admin/v2/non-persistent/"}) {
-            auto partitioned = admin_.call("GET", list + ns + "/partitioned");
-            if (partitioned.ok() && partitioned.body.is_array())
-                for (const auto& t : partitioned.body)
-                    if (auto n = t.is_string() ? parsed(t.get<std::string>()) : std::nullopt)
-                        admin_.call("DELETE", topicPath(*n) + "/partitions?force=true&deleteSchema=true");
-            auto topics = admin_.call("GET", list + ns);
-            if (topics.ok() && topics.body.is_array())
-                for (const auto& t : topics.body)
-                    if (auto n = t.is_string() ? parsed(t.get<std::string>()) : std::nullopt)
-                        admin_.call("DELETE", topicPath(*n) + "?force=true&deleteSchema=true");
-        }
-        admin_.call("DELETE", "/admin/v2/namespaces/" + ns);
-    }
-    for (const auto& t : createdTenants_) admin_.call("DELETE", "/admin/v2/tenants/" + t);
-    createdNamespaces_.clear();
-    createdTenants_.clear();
 }
 
 std::variant<LiveRun::Session*, std::string> LiveRun::session(const std::string& client) {
@@ -457,7 +287,32 @@ Observed LiveRun::open(Handle h) {
     if (partitions == 0) parts.push_back(live);
     for (int i = 0; i < partitions; ++i) parts.push_back(live + "-partition-" + std::to_string(i));
     h.parts.clear();
+    if (auto refused = lookUp(s, parts)) return std::move(*refused);
+    std::vector<std::uint64_t> requests;
+    for (const auto& part : parts) {
+        auto rid = s.conn->nextRequestId();
+        std::uint64_t id = h.producer ? s.conn->nextProducerId() : s.conn->nextConsumerId();
+        BaseCommand cmd = h.producer ? producerCommand(*h.producerStep, h.wireSchema, part, id, rid)
+                                     : subscribeCommand(*h.subscribeStep, s.model, s.conn->negotiatedProtocol(), part, id, rid);
+        h.parts.emplace_back(part, id);
+        requests.push_back(rid);
+        if (auto e = s.conn->send(cmd)) return Observed::failure("ConnectionClosed", *e);
+    }
+    if (auto refused = awaitOpened(s, h, requests)) {
+        closeParts(h);
+        (h.producer ? producers_ : consumers_).erase(h.name);
+        return std::move(*refused);
+    }
     Observed out;
+    if (h.producer) out.schemaVersion = wire::decodeSchemaVersion(h.schemaVersion);
+    auto& map = h.producer ? producers_ : consumers_;
+    if (auto it = map.find(h.name); it != map.end()) h.order = it->second.order;
+    else h.order = nextOrder_++;
+    map[h.name] = std::move(h);
+    return out;
+}
+
+std::optional<Observed> LiveRun::lookUp(Session& s, const std::vector<std::string>& parts) {
     for (const auto& part : parts) {
         BaseCommand lookup;
         lookup.set_type(BaseCommand::LOOKUP);
@@ -471,52 +326,18 @@ Observed LiveRun::open(Handle h) {
         if (l.response() == pulsar::proto::CommandLookupTopicResponse::Failed)
             return Observed::failure(wire::serverErrorName(l.error()), names_.unmap(l.message()));
     }
-    std::vector<std::uint64_t> requests;
-    for (const auto& part : parts) {
-        BaseCommand cmd;
-        auto rid = s.conn->nextRequestId();
-        std::uint64_t id = 0;
-        if (h.producer) {
-            const auto& st = *h.producerStep;
-            cmd.set_type(BaseCommand::PRODUCER);
-            auto* p = cmd.mutable_producer();
-            p->set_topic(part);
-            id = s.conn->nextProducerId();
-            p->set_producer_id(id);
-            p->set_request_id(rid);
-            p->set_producer_name(st.name);
-            pulsar::proto::ProducerAccessMode mode{};
-            wire::parseAccessMode(st.accessMode, &mode);
-            p->set_producer_access_mode(mode);
-            if (h.wireSchema) *p->mutable_schema() = *h.wireSchema;
-        } else {
-            const auto& st = *h.subscribeStep;
-            cmd.set_type(BaseCommand::SUBSCRIBE);
-            auto* c = cmd.mutable_subscribe();
-            c->set_topic(part);
-            c->set_subscription(st.subscription);
-            pulsar::proto::CommandSubscribe::SubType type{};
-            wire::parseSubType(st.subType, &type);
-            c->set_subtype(type);
-            id = s.conn->nextConsumerId();
-            c->set_consumer_id(id);
-            c->set_request_id(rid);
-            c->set_consumer_name(st.consumer);
-            c->set_durable(st.durable);
-            if (auto schema = subscribeSchemaField(s.model, st.schema, s.conn->negotiatedProtocol()))
-                *c->mutable_schema() = std::move(*schema);
-        }
-        h.parts.emplace_back(part, id);
-        requests.push_back(rid);
-        if (auto e = s.conn->send(cmd)) return Observed::failure("ConnectionClosed", *e);
-    }
-    bool failed = false;
+    return std::nullopt;
+}
+
+// Every request is waited for, also after the first refusal (their answers are
+// not left for a later step to read).
+std::optional<Observed> LiveRun::awaitOpened(Session& s, Handle& h, const std::vector<std::uint64_t>& requests) {
+    std::optional<Observed> refused;
     for (std::size_t i = 0; i < requests.size(); ++i) {
         auto r = s.conn->waitForRequest(requests[i], target_.timeout);
-        if (failed) continue;
+        if (refused) continue;
         if (auto* why = std::get_if<std::string>(&r)) {
-            out = Observed::failure("NoResponse", *why);
-            failed = true;
+            refused = Observed::failure("NoResponse", *why);
             continue;
         }
         auto& f = std::get<wire::Frame>(r);
@@ -526,32 +347,20 @@ Observed LiveRun::open(Handle h) {
             !f.command.producer_success().producer_ready()) {
             auto again = s.conn->waitForRequest(requests[i], std::min(target_.timeout, kQueuedProducerWait));
             if (std::holds_alternative<std::string>(again)) {
-                out = Observed::failure("NoResponse", "the broker queued the producer (WaitForExclusive) and did "
+                refused = Observed::failure("NoResponse", "the broker queued the producer (WaitForExclusive) and did "
                                                           "not make it ready within " +
                                                               std::to_string(kQueuedProducerWait.count()) + " ms");
-                failed = true;
                 continue;
             }
             f = std::move(std::get<wire::Frame>(again));
         }
         if (f.command.type() == BaseCommand::ERROR) {
-            out = fromFrame(f);
-            failed = true;
+            refused = fromFrame(f);
         } else if (i == 0 && h.producer) {
             h.schemaVersion = f.command.producer_success().schema_version();
         }
     }
-    if (failed) {
-        closeParts(h);
-        (h.producer ? producers_ : consumers_).erase(h.name);
-        return out;
-    }
-    if (h.producer) out.schemaVersion = wire::decodeSchemaVersion(h.schemaVersion);
-    auto& map = h.producer ? producers_ : consumers_;
-    if (auto it = map.find(h.name); it != map.end()) h.order = it->second.order;
-    else h.order = nextOrder_++;
-    map[h.name] = std::move(h);
-    return out;
+    return refused;
 }
 
 void LiveRun::closeParts(const Handle& h) {
@@ -707,82 +516,6 @@ Observed LiveRun::reconnect(const std::set<std::string>& keys) {
         auto name = h.name;
         addReconnectOutcome(out, name, open(std::move(h)));
     }
-    return out;
-}
-
-Observed LiveRun::unload(const UnloadStep& st) {
-    auto base = parsed(names_.topic(st.topic))->partitionedBase();
-    auto o = admin(static_cast<int>(AdminCall::unloadTopic), "PUT", topicPath(base) + "/unload");
-    if (!o.ok) return o;
-    return reconnect(closedByBroker());
-}
-
-Observed LiveRun::deleteTopic(const DeleteTopicStep& st) {
-    auto t = parsed(names_.topic(st.topic));
-    bool partitioned = false;
-    for (const auto& d : scenario_.topics)
-        if (d.name == st.topic && d.partitions > 0) partitioned = true;
-    std::string path = topicPath(*t) + (partitioned ? "/partitions" : "");
-    std::string query;
-    if (st.force) query += "force=true";
-    if (st.deleteSchema) query += std::string(query.empty() ? "" : "&") + "deleteSchema=true";
-    if (!query.empty()) path += "?" + query;
-    auto o = admin(static_cast<int>(AdminCall::deleteTopic), "DELETE", path);
-    if (!o.ok) return o;
-    for (const auto& key : closedByBroker()) (key[0] == 'p' ? producers_ : consumers_).erase(key.substr(2));
-    return o;
-}
-
-Observed LiveRun::setPolicy(const SetPolicyStep& st) {
-    Observed out;
-    out.httpStatus = 204;
-    for (const auto& s : st.settings) {
-        const PolicyCall* call = nullptr;
-        std::string base;
-        if (st.namespaceName) {
-            call = findCall(kNamespaceCalls, s.key);
-            base = "/admin/v2/namespaces/" + names_.namespaceName(*st.namespaceName) + "/";
-        } else {
-            call = findCall(kTopicCalls, topicField(s.key));
-            base = topicPath(*parsed(names_.topic(*st.topic))) + "/";
-        }
-        if (!call) return notSupported("no REST call of the live broker is known for the policy '" + s.key + "'");
-        Observed o;
-        if (s.value) {
-            o = admin(static_cast<int>(AdminCall::setPolicy), call->verb, base + call->leaf, bodyOf(*call, *s.value));
-        } else if (call->unset && std::string_view(call->unset) == "DELETE") {
-            o = admin(static_cast<int>(AdminCall::setPolicy), "DELETE", base + call->leaf);
-        } else if (call->unset) {
-            o = admin(static_cast<int>(AdminCall::setPolicy), call->verb, base + call->leaf, std::string(call->unset));
-        } else {
-            return notSupported("cnxsim knows no REST call of Pulsar's that unsets '" + s.key + "'");
-        }
-        if (!o.ok) return o;
-        out.httpStatus = o.httpStatus;
-    }
-    if (st.namespaceName) std::this_thread::sleep_for(kPolicySettle);
-    return out;
-}
-
-Observed LiveRun::setBrokerConfig(const SetBrokerConfigStep& st) {
-    Observed out;
-    out.httpStatus = 204;
-    for (const auto& s : st.settings) {
-        if (!changedConfig_.count(s.key)) {
-            auto runtime = admin_.call("GET", "/admin/v2/brokers/configuration/runtime");
-            std::optional<std::string> was;
-            if (runtime.ok() && runtime.body.is_object() && runtime.body.contains(s.key) && runtime.body[s.key].is_string())
-                was = runtime.body[s.key].get<std::string>();
-            changedConfig_[s.key] = was;
-        }
-        Observed o = s.value ? admin(static_cast<int>(AdminCall::setBrokerConfig), "POST",
-                                     "/admin/v2/brokers/configuration/" + s.key + "/" + encodePathPart(*s.value))
-                             : admin(static_cast<int>(AdminCall::setBrokerConfig), "DELETE",
-                                     "/admin/v2/brokers/configuration/" + s.key);
-        if (!o.ok) return o;
-        out.httpStatus = o.httpStatus;
-    }
-    std::this_thread::sleep_for(kPolicySettle);
     return out;
 }
 

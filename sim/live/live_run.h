@@ -129,6 +129,13 @@ private:
     Observed setPolicy(const SetPolicyStep& s);
     Observed setBrokerConfig(const SetBrokerConfigStep& s);
     void closeParts(const Handle& h);
+    /// setUp's parts: the tenants and namespaces, then the declared topics with their policies.
+    std::optional<std::string> createTenantsAndNamespaces();
+    std::optional<std::string> createDeclaredTopics();
+    /// open's parts: a LOOKUP of each partition, then the answers to its PRODUCER or
+    /// SUBSCRIBE requests; each the refusal observed, if any.
+    std::optional<Observed> lookUp(Session& s, const std::vector<std::string>& parts);
+    std::optional<Observed> awaitOpened(Session& s, Handle& h, const std::vector<std::uint64_t>& requests);
     /// Sends `cmd` and waits for the answer to `requestId`; a send failure, no answer or an
     /// ERROR frame is the Observed refusal (`what` names the command in its text).
     std::variant<wire::Frame, Observed> request(Session& s, const pulsar::proto::BaseCommand& cmd,

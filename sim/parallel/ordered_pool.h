@@ -28,6 +28,130 @@ enum class Deal {
                // handles which item, and so what its per-thread state has seen, is fixed
 };
 
+namespace detail {
+
+// What forEachOrdered's threads share: each item's result slot, which item a
+// thread takes next, and whether the caller waits. The caller is worker 0.
+template <class Work, class Result>
+class OrderedPool {
+public:
+    OrderedPool(std::size_t n, unsigned threads, Deal deal, Work& work)
+        : n_(n), threads_(threads), deal_(deal), work_(work), slots_(n) {}
+
+    // Starts workers 1 .. threads-1; false, with none left running, when no
+    // thread is to be had (a process limit).
+    bool start() {
+        pool_.reserve(threads_ - 1);
+        try {
+            for (unsigned w = 1; w < threads_; ++w) pool_.emplace_back([this, w] { worker(w); });
+        } catch (const std::system_error&) {
+            join();
+            return false;
+        }
+        return true;
+    }
+
+    // Item i's result, once done; until then the caller works items of its own,
+    // and sleeps only when none is left for it. work(i)'s exception is rethrown.
+    std::optional<Result> result(std::size_t i) {
+        std::optional<Result> r;
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!slots_[i].done && ownLeft_) {
+            std::size_t j = pick(0, ownTaken_);
+            if (j == n_) {
+                ownLeft_ = false;
+                break;
+            }
+            ++ownTaken_;
+            lock.unlock();
+            runItem(j, 0);
+            lock.lock();
+        }
+        wanted_ = i;
+        callerWaits_ = true;
+        ready_.wait(lock, [&] { return slots_[i].done; });
+        callerWaits_ = false;
+        if (slots_[i].error) std::rethrow_exception(slots_[i].error);
+        r = std::move(slots_[i].result);
+        slots_[i].result.reset();
+        return r;
+    }
+
+    // The workers take no more items; returns once they have stopped.
+    void join() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+        }
+        for (auto& t : pool_) t.join();
+    }
+
+private:
+    struct Slot {
+        std::optional<Result> result;
+        std::exception_ptr error;
+        bool done = false;
+    };
+
+    // The `taken`-th item of worker w, or n when it has no more (under mu_).
+    std::size_t pick(unsigned w, std::size_t taken) {
+        if (deal_ == Deal::striped) {
+            std::size_t i = w + taken * threads_;
+            return i < n_ ? i : n_;
+        }
+        return next_ == n_ ? n_ : next_++;
+    }
+
+    void runItem(std::size_t i, unsigned w) {
+        std::optional<Result> r;
+        std::exception_ptr e;
+        try {
+            r.emplace(work_(i, w));
+        } catch (...) {
+            e = std::current_exception();
+        }
+        bool wake;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            slots_[i].result = std::move(r);
+            slots_[i].error = e;
+            slots_[i].done = true;
+            wake = callerWaits_ && i == wanted_;
+        }
+        if (wake) ready_.notify_one();
+    }
+
+    void worker(unsigned w) {
+        for (std::size_t taken = 0;; ++taken) {
+            std::size_t i;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                if (stop_) return;
+                i = pick(w, taken);
+            }
+            if (i == n_) return;
+            runItem(i, w);
+        }
+    }
+
+    const std::size_t n_;
+    const unsigned threads_;
+    const Deal deal_;
+    Work& work_;
+    std::vector<Slot> slots_;
+    std::mutex mu_;
+    std::condition_variable ready_;
+    std::size_t next_ = 0;      // Deal::nextFree: the next index a thread takes, under mu_
+    std::size_t wanted_ = 0;    // the index the caller waits for
+    bool callerWaits_ = false;  // the caller sleeps until `wanted_` is done: only then is it woken
+    bool stop_ = false;         // the caller gave up (an exception): workers take no more
+    std::vector<std::thread> pool_;
+    std::size_t ownTaken_ = 0;  // items the caller (worker 0) has picked
+    bool ownLeft_ = true;       // it may have more
+};
+
+}  // namespace detail
+
 /// Runs `work(i, worker)` for every i in [0, n) on up to `jobs` threads
 /// (`worker` in [0, jobs) names the thread, for per-thread state such as a
 /// cache) and calls `take(i, result)` on the calling thread for i = 0, 1, ...
@@ -48,108 +172,23 @@ void forEachOrdered(std::size_t n, unsigned jobs, Deal deal, Work&& work, Take&&
         return;
     }
     const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(jobs, n));
-    struct Slot {
-        std::optional<Result> result;
-        std::exception_ptr error;
-        bool done = false;
-    };
-    std::vector<Slot> slots(n);
-    std::mutex mu;
-    std::condition_variable ready;
-    std::size_t next = 0;       // Deal::nextFree: the next index a thread takes, under mu
-    std::size_t wanted = 0;     // the index the caller waits for
-    bool callerWaits = false;   // the caller sleeps until `wanted` is done: only then is it woken
-    bool stop = false;          // the caller gave up (an exception): workers take no more
-    // The `taken`-th item of worker w, or n when it has no more (under mu).
-    auto pick = [&](unsigned w, std::size_t taken) -> std::size_t {
-        if (deal == Deal::striped) {
-            std::size_t i = w + taken * threads;
-            return i < n ? i : n;
-        }
-        return next == n ? n : next++;
-    };
-    auto runItem = [&](std::size_t i, unsigned w) {
-        std::optional<Result> r;
-        std::exception_ptr e;
-        try {
-            r.emplace(work(i, w));
-        } catch (...) {
-            e = std::current_exception();
-        }
-        bool wake;
-        {
-            std::lock_guard<std::mutex> lock(mu);
-            slots[i].result = std::move(r);
-            slots[i].error = e;
-            slots[i].done = true;
-            wake = callerWaits && i == wanted;
-        }
-        if (wake) ready.notify_one();
-    };
-    auto worker = [&](unsigned w) {
-        for (std::size_t taken = 0;; ++taken) {
-            std::size_t i;
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                if (stop) return;
-                i = pick(w, taken);
-            }
-            if (i == n) return;
-            runItem(i, w);
-        }
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(threads - 1);
-    auto join = [&] {
-        {
-            std::lock_guard<std::mutex> lock(mu);
-            stop = true;
-        }
-        for (auto& t : pool) t.join();
-    };
-    try {
-        for (unsigned w = 1; w < threads; ++w) pool.emplace_back(worker, w);
-    } catch (const std::system_error&) {
-        // No thread to be had (a process limit): stop the ones started and do
-        // everything here, one item after the other. An item may then be worked
-        // twice; its result is taken once.
-        join();
+    detail::OrderedPool<std::remove_reference_t<Work>, Result> pool(n, threads, deal, work);
+    if (!pool.start()) {
+        // No thread to be had: everything here, one item after the other. An
+        // item may then be worked twice; its result is taken once.
         for (std::size_t i = 0; i < n; ++i) take(i, work(i, 0u));
         return;
     }
     try {
-        std::size_t ownTaken = 0;  // items the caller (worker 0) has picked
-        bool ownLeft = true;       // it may have more
         for (std::size_t i = 0; i < n; ++i) {
-            std::optional<Result> r;
-            {
-                std::unique_lock<std::mutex> lock(mu);
-                while (!slots[i].done && ownLeft) {
-                    std::size_t j = pick(0, ownTaken);
-                    if (j == n) {
-                        ownLeft = false;
-                        break;
-                    }
-                    ++ownTaken;
-                    lock.unlock();
-                    runItem(j, 0);
-                    lock.lock();
-                }
-                wanted = i;
-                callerWaits = true;
-                ready.wait(lock, [&] { return slots[i].done; });
-                callerWaits = false;
-                if (slots[i].error) std::rethrow_exception(slots[i].error);
-                r = std::move(slots[i].result);
-                slots[i].result.reset();
-            }
+            auto r = pool.result(i);
             take(i, std::move(*r));
         }
     } catch (...) {
-        join();
+        pool.join();
         throw;
     }
-    join();
+    pool.join();
 }
 
 }  // namespace cnx::sim

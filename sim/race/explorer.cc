@@ -240,124 +240,166 @@ std::string_view to_string_view(Stopped s) {
     return "?";
 }
 
-ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf) {
-    ExploreStats stats;
-    const auto started = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    };
-    Counting counting;
-    std::vector<Node> path;
-    std::vector<Asleep> sleep;  // of the state being entered
-    std::unique_ptr<Execution> exec = make();
-    Leaf leaf;
-    const bool sharded = limits.shardCount > 1;
-    const bool sourceSets = limits.reduce && !sharded;
-    // Sharded: the split depth is where the first path's branching reaches
-    // 32 states per shard; states reached at that depth are dealt round-robin.
-    std::size_t splitDepth = 0, arrivals = 0;
-    bool splitKnown = !sharded;
-    double width = 1;
+namespace {
+
+// One exhaustive exploration: the path of states from the root to the current
+// one, the execution along it and the leaf (schedule) being built.
+class Exhaustive {
+public:
+    Exhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf)
+        : make_(make), limits_(limits), onLeaf_(onLeaf), exec_(make()) {}
+
+    ExploreStats run() {
+        for (;;) {
+            endSchedule(descend());
+            if (!path_.empty() && stats_.firstMoves == 0) stats_.firstMoves = path_.front().enabled.size();
+            if (stopAtLimit()) return stats_;
+            auto next = backUp();
+            if (!next) {
+                stats_.firstMovesDone = stats_.firstMoves;
+                stats_.elapsed = elapsed();
+                return stats_;
+            }
+            replayTo(*next);
+        }
+    }
+
+private:
+    // How a descent ends: the schedule ran to the end; every enabled transition
+    // of its last state sleeps (it is equivalent to an explored one); or it
+    // reached a state at the split depth that another shard explores.
+    enum class End { complete, blocked, foreign };
+
+    std::chrono::milliseconds elapsed() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
+    }
+
     // Runs the n's transition i: the leaf and the sleep set of the state it leads to.
-    auto take = [&](Node& n, std::size_t i) {
+    void take(Node& n, std::size_t i) {
         n.chosen = i;
-        leaf.choices.push_back(i);
-        leaf.ran.push_back(n.enabled[i]);
-        n.enabled[i].footprint = leaf.ran.back().footprint = exec->execute(i);
-        sleep = childSleep(n, n.enabled[i], limits.reduce);
-        ++stats.transitions;
-    };
-    for (;;) {
-        // Descend from the current state, taking the first candidate each time.
-        bool complete = false;
-        bool foreign = false;  // a state at the split depth that another shard explores
+        leaf_.choices.push_back(i);
+        leaf_.ran.push_back(n.enabled[i]);
+        n.enabled[i].footprint = leaf_.ran.back().footprint = exec_->execute(i);
+        sleep_ = childSleep(n, n.enabled[i], limits_.reduce);
+        ++stats_.transitions;
+    }
+
+    // Descends from the current state, taking the first candidate each time.
+    End descend() {
         for (;;) {
             Node n;
-            n.enabled = exec->enabled();
-            n.sleep = std::move(sleep);
-            if (!splitKnown) {
-                width *= static_cast<double>(std::max<std::size_t>(1, n.enabled.size()));
-                if (width >= 32.0 * static_cast<double>(limits.shardCount) || n.enabled.empty()) {
-                    splitDepth = path.size();
-                    splitKnown = true;
+            n.enabled = exec_->enabled();
+            n.sleep = std::move(sleep_);
+            if (!splitKnown_) {
+                width_ *= static_cast<double>(std::max<std::size_t>(1, n.enabled.size()));
+                if (width_ >= 32.0 * static_cast<double>(limits_.shardCount) || n.enabled.empty()) {
+                    splitDepth_ = path_.size();
+                    splitKnown_ = true;
                 }
             }
-            if (sharded && splitKnown && path.size() == splitDepth) {
-                bool mine = arrivals++ % limits.shardCount == limits.shardIndex;
-                if (!mine) {
-                    foreign = true;
-                    break;
-                }
+            if (sharded_ && splitKnown_ && path_.size() == splitDepth_) {
+                bool mine = arrivals_++ % limits_.shardCount == limits_.shardIndex;
+                if (!mine) return End::foreign;
             }
-            if (n.enabled.empty()) {
-                complete = true;
-                break;
-            }
-            auto i = nextCandidate(n, limits.reduce, sourceSets);
+            if (n.enabled.empty()) return End::complete;
+            auto i = nextCandidate(n, limits_.reduce, sourceSets_);
             if (!i) {  // every enabled transition sleeps: this schedule is equivalent to an explored one
-                path.push_back(std::move(n));
-                break;
+                path_.push_back(std::move(n));
+                return End::blocked;
             }
             take(n, *i);
-            path.push_back(std::move(n));
+            path_.push_back(std::move(n));
         }
-        if (!complete && !foreign) path.pop_back();  // the blocked state itself has nothing to explore
-        if (sourceSets) addBacktracks(path, leaf.ran);
-        if (complete) {
-            ++stats.explored;
-            counting.add(leaf.ran, stats);
-            leaf.execution = exec.get();
-            onLeaf(leaf);
-        } else if (!foreign) {
-            ++stats.blocked;
-        }
-        if (!path.empty() && stats.firstMoves == 0) stats.firstMoves = path.front().enabled.size();
-        const bool atBound = stats.explored >= limits.maxInterleavings;
-        const bool outOfTime = !atBound && stats.explored > 0 && limits.maxTime && elapsed() >= *limits.maxTime;
-        if (atBound || outOfTime) {
-            // Stop, unless nothing is left anyway.
-            bool more = false, moreBelowRoot = false;
-            for (std::size_t d = 0; d < path.size(); ++d) {
-                Node copy = path[d];
-                copy.done.push_back({copy.enabled[copy.chosen].id, copy.enabled[copy.chosen].footprint});
-                if (!nextCandidate(copy, limits.reduce, sourceSets)) continue;
-                more = true;
-                moreBelowRoot = moreBelowRoot || d > 0;
-            }
-            stats.exhaustive = !more;
-            if (more) stats.stopped = atBound ? Stopped::interleavings : Stopped::time;
-            // The first moves covered: those done at the root, and the one under way when nothing is left under it.
-            stats.firstMovesDone = !more || path.empty() ? stats.firstMoves
-                                                         : path.front().done.size() + (moreBelowRoot ? 0 : 1);
-            stats.elapsed = elapsed();
-            return stats;
-        }
-        // Back up to the deepest state with a candidate left.
-        std::optional<std::size_t> next;
-        while (!path.empty()) {
-            auto& n = path.back();
-            n.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
-            if ((next = nextCandidate(n, limits.reduce, sourceSets))) break;
-            path.pop_back();
-        }
-        if (path.empty()) {
-            stats.firstMovesDone = stats.firstMoves;
-            stats.elapsed = elapsed();
-            return stats;
-        }
-        // Re-execute the path up to that state, then take the candidate.
-        exec = make();
-        leaf = Leaf{};
-        for (std::size_t d = 0; d + 1 < path.size(); ++d) {
-            leaf.choices.push_back(path[d].chosen);
-            leaf.ran.push_back(path[d].enabled[path[d].chosen]);
-            exec->enabled();
-            leaf.ran.back().footprint = exec->execute(path[d].chosen);
-            ++stats.transitions;
-        }
-        exec->enabled();  // the state's enabled list, as the execution expects before execute()
-        take(path.back(), *next);
     }
+
+    // The backtracks the schedule adds, and the leaf handed on when it is complete.
+    void endSchedule(End end) {
+        if (end == End::blocked) path_.pop_back();  // the blocked state itself has nothing to explore
+        if (sourceSets_) addBacktracks(path_, leaf_.ran);
+        if (end == End::complete) {
+            ++stats_.explored;
+            counting_.add(leaf_.ran, stats_);
+            leaf_.execution = exec_.get();
+            onLeaf_(leaf_);
+        } else if (end == End::blocked) {
+            ++stats_.blocked;
+        }
+    }
+
+    // At --max-interleavings or past --max-explore-time: stop, unless nothing
+    // is left anyway; true (with the stats final) when the exploration ends here.
+    bool stopAtLimit() {
+        const bool atBound = stats_.explored >= limits_.maxInterleavings;
+        const bool outOfTime = !atBound && stats_.explored > 0 && limits_.maxTime && elapsed() >= *limits_.maxTime;
+        if (!atBound && !outOfTime) return false;
+        bool more = false, moreBelowRoot = false;
+        for (std::size_t d = 0; d < path_.size(); ++d) {
+            Node copy = path_[d];
+            copy.done.push_back({copy.enabled[copy.chosen].id, copy.enabled[copy.chosen].footprint});
+            if (!nextCandidate(copy, limits_.reduce, sourceSets_)) continue;
+            more = true;
+            moreBelowRoot = moreBelowRoot || d > 0;
+        }
+        stats_.exhaustive = !more;
+        if (more) stats_.stopped = atBound ? Stopped::interleavings : Stopped::time;
+        // The first moves covered: those done at the root, and the one under way when nothing is left under it.
+        stats_.firstMovesDone = !more || path_.empty() ? stats_.firstMoves
+                                                       : path_.front().done.size() + (moreBelowRoot ? 0 : 1);
+        stats_.elapsed = elapsed();
+        return true;
+    }
+
+    // Backs up to the deepest state with a candidate left: that candidate, or
+    // nullopt (an empty path) when none is left.
+    std::optional<std::size_t> backUp() {
+        std::optional<std::size_t> next;
+        while (!path_.empty()) {
+            auto& n = path_.back();
+            n.done.push_back({n.enabled[n.chosen].id, n.enabled[n.chosen].footprint});
+            if ((next = nextCandidate(n, limits_.reduce, sourceSets_))) break;
+            path_.pop_back();
+        }
+        return next;
+    }
+
+    // Re-executes the path up to its last state, then takes the candidate `next` there.
+    void replayTo(std::size_t next) {
+        exec_ = make_();
+        leaf_ = Leaf{};
+        for (std::size_t d = 0; d + 1 < path_.size(); ++d) {
+            leaf_.choices.push_back(path_[d].chosen);
+            leaf_.ran.push_back(path_[d].enabled[path_[d].chosen]);
+            exec_->enabled();
+            leaf_.ran.back().footprint = exec_->execute(path_[d].chosen);
+            ++stats_.transitions;
+        }
+        exec_->enabled();  // the state's enabled list, as the execution expects before execute()
+        take(path_.back(), next);
+    }
+
+    const ExecutionFactory& make_;
+    const ExploreLimits& limits_;
+    const LeafHandler& onLeaf_;
+    ExploreStats stats_;
+    const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    Counting counting_;
+    std::vector<Node> path_;
+    std::vector<Asleep> sleep_;  // of the state being entered
+    std::unique_ptr<Execution> exec_;
+    Leaf leaf_;
+    const bool sharded_ = limits_.shardCount > 1;
+    const bool sourceSets_ = limits_.reduce && !sharded_;
+    // Sharded: the split depth is where the first path's branching reaches
+    // 32 states per shard; states reached at that depth are dealt round-robin.
+    std::size_t splitDepth_ = 0, arrivals_ = 0;
+    bool splitKnown_ = !sharded_;
+    double width_ = 1;
+};
+
+}  // namespace
+
+ExploreStats exploreExhaustive(const ExecutionFactory& make, const ExploreLimits& limits, const LeafHandler& onLeaf) {
+    return Exhaustive(make, limits, onLeaf).run();
 }
 
 ExploreStats exploreRandom(const ExecutionFactory& make, std::size_t runs, std::uint64_t seed,

@@ -112,11 +112,64 @@ std::optional<std::string> parseRecordArgs(const std::vector<std::string>& in, R
     return std::nullopt;
 }
 
+/// The checks made before anything listens: --broker-version is modelled, -o
+/// can be written, --admin-upstream is a URL (into `adminUpstream`).
+std::optional<std::string> checkBeforeListening(const RecordArgs& args, std::optional<HttpUpstream>& adminUpstream) {
+    std::string error;
+    if (!args.version.empty() && !profileFor(args.version, &error)) return "--broker-version: " + error;
+    if (auto e = checkRecordTarget(args.output))  // before listening (issue 40, item 11)
+        return "-o " + *e;
+    if (!args.adminUpstream.empty()) {
+        auto parsed = parseHttpUpstream(args.adminUpstream);
+        if (auto* e = std::get_if<std::string>(&parsed)) return *e;
+        adminUpstream = std::get<HttpUpstream>(parsed);
+    }
+    return std::nullopt;
+}
+
+/// The broker's release, asked from its admin API (GET /admin/v2/brokers/version)
+/// for the recording's broker.version; else CONNECTED's server_version says it.
+void askBrokerVersion(AdminForwarder& forwarder, SessionRecorder& recorder) {
+    serve::http::Request ask{boost::beast::http::verb::get, "/admin/v2/brokers/version", 11};
+    forwarder.fetch(std::move(ask), [&recorder](serve::http::Response r) {
+        std::string v = r.body();
+        v.erase(std::remove(v.begin(), v.end(), '"'), v.end());
+        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+        auto release = r.result_int() == 200 ? modelledRelease(v) : std::string();
+        if (!release.empty()) recorder.setBrokerVersion(release);
+        else spdlog::warn("GET /admin/v2/brokers/version: {} '{}'; the version comes from CONNECTED",
+                          r.result_int(), v);
+    });
+}
+
+/// --admin-upstream: the forwarder and where it listens (--admin-listen); the
+/// ready line's part for it into `adminText`.
+std::optional<std::string> startAdminProxy(boost::asio::io_context& io, const RecordArgs& args,
+                                           SessionRecorder& recorder, const HttpUpstream& upstream,
+                                           std::optional<AdminForwarder>& forwarder,
+                                           std::optional<serve::http::HttpServer>& adminServer, std::string& adminText) {
+    forwarder.emplace(io, recorder, upstream);
+    adminServer.emplace(io, [&forwarder](const serve::http::Request& r, const serve::http::RequestContext&,
+                                         std::function<void(serve::http::Response)> reply) {
+        forwarder->handle(r, std::move(reply));
+    });
+    HostPort at = args.adminListen.value_or(HostPort{args.listen.host, std::uint16_t(args.listen.port == 0 ? 0 : 8081)});
+    if (auto e = adminServer->listen(at.host, at.port)) return "--admin-listen: " + *e;
+    std::string host = at.host.find(':') != std::string::npos ? "[" + at.host + "]" : at.host;
+    adminText = ", admin http://" + host + ":" + std::to_string(adminServer->port()) + " -> " + args.adminUpstream;
+    if (args.version.empty()) askBrokerVersion(*forwarder, recorder);
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view recordUsage() { return kRecordUsage; }
 
 int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    auto invalid = [&](const std::string& why) {
+        err << "cnxsim record: " << why << "\n";
+        return sim::kExitInvalid;
+    };
     RecordArgs args;
     if (auto e = parseRecordArgs(argv, args)) {
         err << "cnxsim record: " << *e << "\n" << kRecordUsage;
@@ -128,69 +181,25 @@ int runRecord(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     }
     if (!spdlog::get("cnxsim")) spdlog::set_default_logger(spdlog::stderr_color_mt("cnxsim"));
     spdlog::set_level(args.verbosity >= 2 ? spdlog::level::debug : args.verbosity == 1 ? spdlog::level::info : spdlog::level::warn);
-    std::string error;
-    if (!args.version.empty() && !profileFor(args.version, &error)) {
-        err << "cnxsim record: --broker-version: " << error << "\n";
-        return sim::kExitInvalid;
-    }
     std::optional<HttpUpstream> adminUpstream;
-    if (auto e = checkRecordTarget(args.output)) {  // before listening (issue 40, item 11)
-        err << "cnxsim record: -o " << *e << "\n";
-        return sim::kExitInvalid;
-    }
-    if (!args.adminUpstream.empty()) {
-        auto parsed = parseHttpUpstream(args.adminUpstream);
-        if (auto* e = std::get_if<std::string>(&parsed)) {
-            err << "cnxsim record: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
-        adminUpstream = std::get<HttpUpstream>(parsed);
-    }
+    if (auto e = checkBeforeListening(args, adminUpstream)) return invalid(*e);
     boost::asio::io_context io;
     SessionRecorder recorder({args.version, recordedHow("cnxsim record (upstream " + args.upstream->host + ":" +
                                                         std::to_string(args.upstream->port) + ")"),
                               ""});
 
     WireProxy proxy(io, recorder, args.upstream->host, args.upstream->port);
-    if (auto e = proxy.listen(args.listen.host, args.listen.port)) {
-        err << "cnxsim record: " << *e << "\n";
-        return sim::kExitInvalid;
-    }
+    if (auto e = proxy.listen(args.listen.host, args.listen.port)) return invalid(*e);
     std::optional<AdminForwarder> forwarder;
     std::optional<serve::http::HttpServer> adminServer;
     std::string adminText;
     if (adminUpstream) {
-        forwarder.emplace(io, recorder, *adminUpstream);
-        adminServer.emplace(io, [&forwarder](const serve::http::Request& r, const serve::http::RequestContext&,
-                                             std::function<void(serve::http::Response)> reply) {
-            forwarder->handle(r, std::move(reply));
-        });
-        HostPort at = args.adminListen.value_or(HostPort{args.listen.host, std::uint16_t(args.listen.port == 0 ? 0 : 8081)});
-        if (auto e = adminServer->listen(at.host, at.port)) {
-            err << "cnxsim record: --admin-listen: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
-        std::string host = at.host.find(':') != std::string::npos ? "[" + at.host + "]" : at.host;
-        adminText = ", admin http://" + host + ":" + std::to_string(adminServer->port()) + " -> " + args.adminUpstream;
-        if (args.version.empty()) {
-            serve::http::Request ask{boost::beast::http::verb::get, "/admin/v2/brokers/version", 11};
-            forwarder->fetch(std::move(ask), [&recorder](serve::http::Response r) {
-                std::string v = r.body();
-                v.erase(std::remove(v.begin(), v.end(), '"'), v.end());
-                while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
-                auto release = r.result_int() == 200 ? modelledRelease(v) : std::string();
-                if (!release.empty()) recorder.setBrokerVersion(release);
-                else spdlog::warn("GET /admin/v2/brokers/version: {} '{}'; the version comes from CONNECTED",
-                                  r.result_int(), v);
-            });
-        }
+        if (auto e = startAdminProxy(io, args, recorder, *adminUpstream, forwarder, adminServer, adminText))
+            return invalid(*e);
     }
 
     auto created = RecordingFile::create(args.output, recorder);  // everything listens; no client yet
-    if (auto* e = std::get_if<std::string>(&created)) {
-        err << "cnxsim record: -o " << *e << "\n";
-        return sim::kExitInvalid;
-    }
+    if (auto* e = std::get_if<std::string>(&created)) return invalid("-o " + *e);
     auto recording = std::move(std::get<std::unique_ptr<RecordingFile>>(created));
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int signal) {

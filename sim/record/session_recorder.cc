@@ -167,30 +167,21 @@ SessionRecorder::Changes SessionRecorder::takeChanges() {
     return {std::exchange(s.firstDirty, s.steps.size()), s.headerVersion, s.tailVersion};
 }
 
-Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) const {
-    auto& s = *state_;  // const in what it records; only the reconnects' search positions move on
-    first = std::min(first, s.steps.size());
-    Recording out;
-    out.firstStep = first;
-    out.steps.assign(s.steps.begin() + static_cast<std::ptrdiff_t>(first), s.steps.end());
-    if (!withHeader) {
-        // What the steps' own text needs of the header: the aliases a get-schema result is named by.
-        bool getSchema = std::any_of(out.steps.begin(), out.steps.end(),
-                                     [](const RecordedStep& r) { return r.step.action == "get-schema"; });
-        if (getSchema) out.header.schemas = s.aliases.table();
-    } else {
-        out.header = s.header;
-    }
-    auto at = [&](std::size_t i) -> RecordedStep& { return out.steps[i - first]; };
-    // Reconnects: the outcome of the upgrade, restart or unload in front of each.
+namespace {
+
+// recordingFrom's parts: `out` holds the steps from out.firstStep on.
+RecordedStep& stepAt(Recording& out, std::size_t i) { return out.steps[i - out.firstStep]; }
+
+// Reconnects: the outcome of the upgrade, restart or unload in front of each.
+void addReconnects(SessionRecorder::State& s, Recording& out) {
     for (auto& rc : s.reconnects) {
         if (rc.answers.empty()) continue;
         const auto& h = s.handles[rc.handle];
         auto step = s.targetOf(rc);
-        if (step && *step < first) continue;
+        if (step && *step < out.firstStep) continue;
         auto outcome = combined(rc.answers);
         if (step) {
-            at(*step).observed.perClient.emplace(h.name, std::move(outcome));
+            stepAt(out, *step).observed.perClient.emplace(h.name, std::move(outcome));
             continue;
         }
         std::string text = sim::renderAccepted(outcome, s.steps[h.step].step, out.header);
@@ -198,19 +189,24 @@ Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) con
                                                            " reconnected after its connection dropped") +
                                     " (no upgrade, restart or unload in front, so no step): " + text);
     }
-    for (std::size_t i = first; i < s.steps.size(); ++i) {
+}
+
+// What the steps' bookkeeping says of each: dropped, its messages, no answer seen.
+void markSteps(const SessionRecorder::State& s, Recording& out) {
+    for (std::size_t i = out.firstStep; i < s.steps.size(); ++i) {
         const auto& m = s.meta[i];
-        auto& step = at(i);
+        auto& step = stepAt(out, i);
         step.dropped = m.dropped;
         if (m.messages > 0) publishCount(step, m.messages);
         if (m.answered) continue;
         step.expect = false;
         step.notes.push_back("no answer was seen before the recording ended");
     }
-    // Clients: declared when more than one application, or one the default client does not model, took part.
-    // (Costs the applications only when the header is written: the steps need each one's number.)
-    std::string release = modelledRelease(s.options.brokerVersion);
-    const auto* profile = release.empty() ? nullptr : profileFor(release);
+}
+
+// Clients: declared when more than one application, or one the default client does not model, took part.
+// (Costs the applications only when the header is written: the steps need each one's number.)
+void declareClients(const SessionRecorder::State& s, Recording& out, bool withHeader, const BehaviourProfile* profile) {
     auto declOf = [&](const std::string& app) {
         auto it = s.apps.find(app);
         sim::ClientDecl d;
@@ -228,19 +224,21 @@ Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) con
         auto only = declOf(s.appOrder.front());
         declare = only.library != "java" || !only.version.empty();
     }
-    if (declare) {
-        if (withHeader)
-            for (std::size_t i = 0; i < s.appOrder.size(); ++i) out.header.clients[nameOf(i)] = declOf(s.appOrder[i]);
-        for (std::size_t i = first; i < s.steps.size(); ++i) {
-            auto& body = at(i).step.body;
-            const auto& app = s.meta[i].app;
-            if (app.empty()) continue;
-            auto name = nameOf(s.appIndex.at(app));
-            if (auto* p = std::get_if<sim::ProducerStep>(&body)) p->client = name;
-            if (auto* c = std::get_if<sim::SubscribeStep>(&body)) c->client = name;
-        }
+    if (!declare) return;
+    if (withHeader)
+        for (std::size_t i = 0; i < s.appOrder.size(); ++i) out.header.clients[nameOf(i)] = declOf(s.appOrder[i]);
+    for (std::size_t i = out.firstStep; i < s.steps.size(); ++i) {
+        auto& body = stepAt(out, i).step.body;
+        const auto& app = s.meta[i].app;
+        if (app.empty()) continue;
+        auto name = nameOf(s.appIndex.at(app));
+        if (auto* p = std::get_if<sim::ProducerStep>(&body)) p->client = name;
+        if (auto* c = std::get_if<sim::SubscribeStep>(&body)) c->client = name;
     }
-    if (!withHeader) return out;
+}
+
+// The header's own part: partitioned topics, schemas, name, release and comments.
+void completeHeader(const SessionRecorder::State& s, Recording& out, const std::string& release) {
     // Partitioned topics the clients found (PARTITIONED_METADATA) are declared.
     std::map<std::string, std::size_t> declared;
     for (std::size_t i = 0; i < out.header.topics.size(); ++i) declared.emplace(out.header.topics[i].name, i);
@@ -262,6 +260,30 @@ Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) con
     if (!s.options.how.empty()) out.headerComments.push_back(s.options.how);
     out.headerComments.push_back("Every expect is the answer the broker gave; `cnxsim run` on this file replays it.");
     for (const auto& n : s.notes) out.headerComments.push_back(n);
+}
+
+}  // namespace
+
+Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) const {
+    auto& s = *state_;  // const in what it records; only the reconnects' search positions move on
+    first = std::min(first, s.steps.size());
+    Recording out;
+    out.firstStep = first;
+    out.steps.assign(s.steps.begin() + static_cast<std::ptrdiff_t>(first), s.steps.end());
+    if (!withHeader) {
+        // What the steps' own text needs of the header: the aliases a get-schema result is named by.
+        bool getSchema = std::any_of(out.steps.begin(), out.steps.end(),
+                                     [](const RecordedStep& r) { return r.step.action == "get-schema"; });
+        if (getSchema) out.header.schemas = s.aliases.table();
+    } else {
+        out.header = s.header;
+    }
+    addReconnects(s, out);
+    markSteps(s, out);
+    std::string release = modelledRelease(s.options.brokerVersion);
+    const auto* profile = release.empty() ? nullptr : profileFor(release);
+    declareClients(s, out, withHeader, profile);
+    if (withHeader) completeHeader(s, out, release);
     return out;
 }
 

@@ -533,60 +533,14 @@ struct SessionRecorder::State {
                     headerChanged();
                 }
                 return;
-            case BaseCommand::PARTITIONED_METADATA_RESPONSE: {
-                const auto& m = cmd.partitionmetadataresponse();
-                auto it = cn.requests.find(m.request_id());
-                if (it == cn.requests.end()) return;
-                if (m.partitions() > 0 && !m.has_error()) setPartitions(it->second.topic, static_cast<int>(m.partitions()));
-                cn.requests.erase(it);
-                return;
-            }
-            case BaseCommand::PRODUCER_SUCCESS: {
-                const auto& s = cmd.producer_success();
-                if (s.has_producer_ready() && !s.producer_ready()) return;  // a second PRODUCER_SUCCESS follows
-                auto it = cn.requests.find(s.request_id());
-                if (it == cn.requests.end()) return;
-                Request r = it->second;
-                cn.requests.erase(it);
-                Observed o;
-                o.schemaVersion = wire::decodeSchemaVersion(s.schema_version());
-                return answerOpen(s.request_id(), r, std::move(o), s.producer_name());
-            }
+            case BaseCommand::PARTITIONED_METADATA_RESPONSE: return sentPartitions(cn, cmd.partitionmetadataresponse());
+            case BaseCommand::PRODUCER_SUCCESS: return sentProducerSuccess(cn, cmd.producer_success());
             case BaseCommand::SUCCESS: return answer(c, cmd.success().request_id(), Observed::success());
             case BaseCommand::ERROR:
                 return answer(c, cmd.error().request_id(),
                               Observed::failure(pulsar::proto::ServerError_Name(cmd.error().error()), cmd.error().message()));
-            case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: {
-                const auto& g = cmd.getorcreateschemaresponse();
-                auto it = cn.requests.find(g.request_id());
-                if (it == cn.requests.end()) return;
-                if (g.has_error_code())
-                    return answer(c, g.request_id(),
-                                  Observed::failure(pulsar::proto::ServerError_Name(g.error_code()), g.error_message()));
-                cn.schemaFor[it->second.topic] = {it->second.schema, wire::decodeSchemaVersion(g.schema_version())};
-                cn.requests.erase(it);
-                return;
-            }
-            case BaseCommand::SEND_ERROR: {
-                const auto& e = cmd.send_error();
-                auto it = cn.sends.find({e.producer_id(), e.sequence_id()});
-                if (it == cn.sends.end()) return;
-                auto [step, messages] = it->second;
-                cn.sends.erase(it);
-                touch(step);
-                auto part = cn.producers.find(e.producer_id());
-                if (part != cn.producers.end() && handles[part->second.handle].awaiting) {
-                    // Refused because the broker had just closed the producer: the client
-                    // resends it after reconnecting, so it is counted then instead.
-                    meta[step].messages -= messages;
-                    meta[step].dropped = meta[step].messages <= 0;
-                    handles[part->second.handle].resendable.insert({part->second.partition, e.sequence_id()});
-                    return;
-                }
-                steps[step].observed = Observed::failure(pulsar::proto::ServerError_Name(e.error()), e.message());
-                meta[step].mergeable = false;
-                return;
-            }
+            case BaseCommand::GET_OR_CREATE_SCHEMA_RESPONSE: return sentSchema(c, cn, cmd.getorcreateschemaresponse());
+            case BaseCommand::SEND_ERROR: return sentSendError(cn, cmd.send_error());
             case BaseCommand::SEND_RECEIPT:
                 cn.sends.erase({cmd.send_receipt().producer_id(), cmd.send_receipt().sequence_id()});
                 return;
@@ -600,6 +554,54 @@ struct SessionRecorder::State {
             }
             default: return;
         }
+    }
+
+    // sent()'s answers with more to them than one call.
+    void sentPartitions(Conn& cn, const pulsar::proto::CommandPartitionedTopicMetadataResponse& m) {
+        auto it = cn.requests.find(m.request_id());
+        if (it == cn.requests.end()) return;
+        if (m.partitions() > 0 && !m.has_error()) setPartitions(it->second.topic, static_cast<int>(m.partitions()));
+        cn.requests.erase(it);
+    }
+
+    void sentProducerSuccess(Conn& cn, const pulsar::proto::CommandProducerSuccess& s) {
+        if (s.has_producer_ready() && !s.producer_ready()) return;  // a second PRODUCER_SUCCESS follows
+        auto it = cn.requests.find(s.request_id());
+        if (it == cn.requests.end()) return;
+        Request r = it->second;
+        cn.requests.erase(it);
+        Observed o;
+        o.schemaVersion = wire::decodeSchemaVersion(s.schema_version());
+        return answerOpen(s.request_id(), r, std::move(o), s.producer_name());
+    }
+
+    void sentSchema(std::uint64_t c, Conn& cn, const pulsar::proto::CommandGetOrCreateSchemaResponse& g) {
+        auto it = cn.requests.find(g.request_id());
+        if (it == cn.requests.end()) return;
+        if (g.has_error_code())
+            return answer(c, g.request_id(),
+                          Observed::failure(pulsar::proto::ServerError_Name(g.error_code()), g.error_message()));
+        cn.schemaFor[it->second.topic] = {it->second.schema, wire::decodeSchemaVersion(g.schema_version())};
+        cn.requests.erase(it);
+    }
+
+    void sentSendError(Conn& cn, const pulsar::proto::CommandSendError& e) {
+        auto it = cn.sends.find({e.producer_id(), e.sequence_id()});
+        if (it == cn.sends.end()) return;
+        auto [step, messages] = it->second;
+        cn.sends.erase(it);
+        touch(step);
+        auto part = cn.producers.find(e.producer_id());
+        if (part != cn.producers.end() && handles[part->second.handle].awaiting) {
+            // Refused because the broker had just closed the producer: the client
+            // resends it after reconnecting, so it is counted then instead.
+            meta[step].messages -= messages;
+            meta[step].dropped = meta[step].messages <= 0;
+            handles[part->second.handle].resendable.insert({part->second.partition, e.sequence_id()});
+            return;
+        }
+        steps[step].observed = Observed::failure(pulsar::proto::ServerError_Name(e.error()), e.message());
+        meta[step].mergeable = false;
     }
 
     void closed(std::uint64_t c) {

@@ -163,40 +163,46 @@ std::vector<Observed> runRace(ScenarioRun& run, const ConcurrentlyStep& race, co
     return driver.results();
 }
 
-RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race, const ReleaseVersion& release,
-                       bool strict) {
-    RaceReport report;
-    std::vector<std::string> topics;
-    auto make = [&]() -> std::unique_ptr<race::Execution> { return std::make_unique<RaceExecution>(setting, race); };
-    auto onLeaf = [&](const race::Leaf& leaf) {
-        auto& exec = static_cast<RaceExecution&>(*leaf.execution);
-        if (!exec.driver().finished() && report.stuck.empty())
-            report.stuck = "the race could not finish along the schedule " + race::formatChoices(leaf.choices);
-        const auto& results = exec.driver().results();
-        if (topics.empty()) topics = racedTopics(exec.run(), race);
-        std::vector<std::string> rendered;
-        for (std::size_t i = 0; i < results.size(); ++i) rendered.push_back(renderRaceResult(results[i], race.branches[i]));
-        auto broken = brokenInvariants(exec.run(), race.invariants, topics);
-        RaceOutcome* slot = nullptr;
-        for (auto& o : report.outcomes)
-            if (o.rendered == rendered && o.broken == broken) slot = &o;
-        const auto& stages = exec.driver().log();
-        auto switches = switchesOf(stages);
-        if (!slot) {
-            report.outcomes.push_back({});
-            slot = &report.outcomes.back();
-            slot->rendered = rendered;
-            slot->broken = broken;
-            slot->switches = static_cast<std::size_t>(-1);
-        }
-        ++slot->schedules;
-        if (switches < slot->switches) {
-            slot->switches = switches;
-            slot->results = results;
-            slot->choices = leaf.choices;
-            slot->stages = stages;
-        }
-    };
+namespace {
+
+// A schedule explored: its outcome (the branches' results as rendered, and the
+// invariants it breaks) counted, keeping the schedule with the fewest switches
+// between branches as the outcome's example.
+void countLeaf(RaceReport& report, std::vector<std::string>& topics, const ConcurrentlyStep& race,
+               const race::Leaf& leaf) {
+    auto& exec = static_cast<RaceExecution&>(*leaf.execution);
+    if (!exec.driver().finished() && report.stuck.empty())
+        report.stuck = "the race could not finish along the schedule " + race::formatChoices(leaf.choices);
+    const auto& results = exec.driver().results();
+    if (topics.empty()) topics = racedTopics(exec.run(), race);
+    std::vector<std::string> rendered;
+    for (std::size_t i = 0; i < results.size(); ++i) rendered.push_back(renderRaceResult(results[i], race.branches[i]));
+    auto broken = brokenInvariants(exec.run(), race.invariants, topics);
+    RaceOutcome* slot = nullptr;
+    for (auto& o : report.outcomes)
+        if (o.rendered == rendered && o.broken == broken) slot = &o;
+    const auto& stages = exec.driver().log();
+    auto switches = switchesOf(stages);
+    if (!slot) {
+        report.outcomes.push_back({});
+        slot = &report.outcomes.back();
+        slot->rendered = rendered;
+        slot->broken = broken;
+        slot->switches = static_cast<std::size_t>(-1);
+    }
+    ++slot->schedules;
+    if (switches < slot->switches) {
+        slot->switches = switches;
+        slot->results = results;
+        slot->choices = leaf.choices;
+        slot->stages = stages;
+    }
+}
+
+// The schedules explored: the one --schedule forces, random ones, or every one
+// (of this shard), each handed to `onLeaf`.
+void exploreSchedules(const RaceSetting& setting, const ConcurrentlyStep& race, const race::ExecutionFactory& make,
+                      const race::LeafHandler& onLeaf, RaceReport& report) {
     if (auto forced = setting.forced.find(setting.stepIndex); forced != setting.forced.end()) {
         report.exploration = "the schedule '" + race::formatChoices(forced->second) + "' (--schedule)";
         auto exec = make();
@@ -224,7 +230,13 @@ RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race,
         if (report.stats.stopped != race::Stopped::no && setting.shardCount <= 1)
             report.stopped = stoppedText(report.stats, setting);
     }
-    // The verdict.
+}
+
+// The verdict: the race finished, every outcome is allowed and breaks no
+// invariant, every reachable set was reached; with --strict also exhaustive
+// and with outcomes for this release. The first failure is the report's why.
+void judgeRace(const RaceSetting& setting, const ConcurrentlyStep& race, const ReleaseVersion& release, bool strict,
+               RaceReport& report) {
     auto fail = [&](std::string why) {
         if (report.passed) report.why = std::move(why);
         report.passed = false;
@@ -262,6 +274,18 @@ RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race,
     if (!report.stopped.empty() && strict) fail("not exhaustive: " + report.stopped + " (--strict)");
     if (!covered && strict) fail("no outcomes cover version " + release.toString() + " (--strict)");
     if (!allowed && covered && !report.outcomesSkipped && strict) fail("the race has no outcomes (--strict)");
+}
+
+}  // namespace
+
+RaceReport exploreRace(const RaceSetting& setting, const ConcurrentlyStep& race, const ReleaseVersion& release,
+                       bool strict) {
+    RaceReport report;
+    std::vector<std::string> topics;
+    auto make = [&]() -> std::unique_ptr<race::Execution> { return std::make_unique<RaceExecution>(setting, race); };
+    auto onLeaf = [&](const race::Leaf& leaf) { countLeaf(report, topics, race, leaf); };
+    exploreSchedules(setting, race, make, onLeaf, report);
+    judgeRace(setting, race, release, strict, report);
     return report;
 }
 

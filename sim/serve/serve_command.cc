@@ -35,6 +35,7 @@
 #include "sim/serve/http/http_server.h"
 #include "sim/serve/lifecycle.h"
 #include "sim/serve/output_queue.h"
+#include "sim/serve/serve_args.h"
 #include "sim/serve/server.h"
 #include "sim/serve/setup.h"
 #include "sim/serve/tls_context.h"
@@ -43,219 +44,6 @@
 
 namespace cnx::serve {
 namespace {
-
-constexpr std::string_view kServeUsage =
-    "usage: cnxsim serve [--broker-version V] [--config broker.conf] [--set key=value ...]\n"
-    "                    [--setup FILE.yaml] [--fault COMMAND:ACTION ...] [--bind ADDRESS]\n"
-    "                    [--port N|none] [--admin-port N|none] [--tls-port N]\n"
-    "                    [--admin-tls-port N] [--trace FILE|-]\n"
-    "                    [--keepalive-seconds S]\n"
-    "                    [--max-queued-bytes N] [--max-incomplete-bytes N]\n"
-    "                    [--max-log-bytes N] [--record FILE.yaml] [-v]\n"
-    "\n"
-    "Serves the model on Pulsar's binary protocol, for real clients: point a\n"
-    "client's serviceUrl at the address printed. Once listening it prints one line,\n"
-    "  ready: pulsar://127.0.0.1:6650 (Pulsar 4.2.2 behaviour), admin http://127.0.0.1:8080\n"
-    "(with TLS listeners, then pulsar+ssl://H:P and admin https://H:P; a listener\n"
-    "turned off is left out: read the URLs by scheme, not by position)\n"
-    "and serves until SIGINT or SIGTERM (exit 0).\n"
-    "\n"
-    "  --broker-version V    the release whose behaviour is served (default: the setup\n"
-    "                        file's broker.version, else the newest modelled;\n"
-    "                        `cnxsim profiles` lists them)\n"
-    "  --config FILE         a broker.conf: the settings the model reads are applied,\n"
-    "                        the others ignored (-v lists them; a near-miss of a known\n"
-    "                        key is warned about)\n"
-    "  --set key=value       a broker.conf setting (repeatable; applied after --config\n"
-    "                        and the setup file)\n"
-    "  --setup FILE.yaml     preload the broker: a file in the scenario format whose\n"
-    "                        broker, namespaces, topics and schemas sections, and\n"
-    "                        upload-schema / set-policy / set-broker-config steps, are\n"
-    "                        applied before the first client connects; its faults list\n"
-    "                        takes what --fault takes\n"
-    "  --fault COMMAND:ACTION inject a fault for client authors (repeatable), e.g.\n"
-    "                        PRODUCER:delay=200ms, SUBSCRIBE:error=ServiceNotReady,\n"
-    "                        LOOKUP:drop, SEND:error=PersistenceError,times=3; actions\n"
-    "                        delay=DURATION (ms or s, at most 1 hour), drop (never\n"
-    "                        answered), error=ServerError [message=TEXT, last],\n"
-    "                        times=N (only the first N such commands)\n"
-    "  --bind ADDRESS        the address to listen on, an IP address or a host name\n"
-    "                        (default 127.0.0.1: a test double is not opened to the\n"
-    "                        network unless asked); LOOKUP answers it unless\n"
-    "                        broker.conf's advertisedAddress or advertisedListeners\n"
-    "                        say otherwise\n"
-    "  --port N|none         the port (default 6650; 0 picks a free one, printed in the\n"
-    "                        ready line, for parallel test jobs); none: no plain\n"
-    "                        listener (then a --tls-port is needed)\n"
-    "  --admin-port N        the admin REST API's port (default 8080, or a free one\n"
-    "                        when --port is 0; printed in the ready line): Pulsar's\n"
-    "                        /admin/v2 paths of the served release, and cnxsim's own\n"
-    "                        under /cnxsim/: GET status, GET trace?last=N (the last N\n"
-    "                        decisions as JSON), POST upgrade?version=V, POST restart,\n"
-    "                        POST reset (back to the start-up state); none: no plain\n"
-    "                        admin listener\n"
-    "  --tls-port N          also serve the binary protocol over TLS (pulsar+ssl://) on\n"
-    "                        port N (0: a free one); broker.conf's brokerServicePortTls\n"
-    "  --admin-tls-port N    also serve the admin API over HTTPS on port N (0: a free\n"
-    "                        one); broker.conf's webServicePortTls. Both take the\n"
-    "                        certificate from the broker.conf keys (--config, --set,\n"
-    "                        --setup): tlsCertificateFilePath and tlsKeyFilePath\n"
-    "                        (PEM; the key PKCS#8 or traditional, unencrypted),\n"
-    "                        tlsTrustCertsFilePath (the CAs a client certificate\n"
-    "                        must chain to), tlsRequireTrustedClientCertOnConnect\n"
-    "                        (a client without a trusted certificate is refused in\n"
-    "                        the handshake) and tlsAllowInsecureConnection (any\n"
-    "                        client certificate is accepted); a TLS handshake must\n"
-    "                        finish within 10 s (or --keepalive-seconds if shorter)\n"
-    "  --trace FILE|-        write one line per command (connection, request id,\n"
-    "                        outcome) and the decision trace `cnxsim explain` prints,\n"
-    "                        to FILE or, with -, to standard output after the ready line\n"
-
-    "  --keepalive-seconds S PING a peer silent for S seconds, close it after 2*S;\n"
-    "                        close one whose queued frames see no write for 2*S\n"
-    "                        (default 30)\n"
-    "  --max-queued-bytes N  close a peer that does not read once N bytes wait to be\n"
-    "                        sent to it (default 16777216, at least 1024); dispatch\n"
-    "                        to a consumer pauses at N/4 (at most 1 MiB) and\n"
-    "                        resumes below half of that\n"
-    "  --max-incomplete-bytes N  bytes held for frames not yet complete, all\n"
-    "                        connections together; the peer whose read passes it\n"
-    "                        is closed, the others are served (default 67108864,\n"
-    "                        at least 1048576)\n"
-    "  --max-log-bytes N     bytes of messages the broker keeps in memory, all\n"
-    "                        topics together (entries every subscription has\n"
-    "                        acknowledged are dropped); over it a SEND gets\n"
-    "                        SEND_ERROR PersistenceError, as when the broker cannot\n"
-    "                        store (default 268435456, at least 1024)\n"
-    "  --record FILE.yaml    record the session as a scenario: each client and admin\n"
-    "                        step with the broker's answer as its expect, the --setup\n"
-    "                        file and the settings as its header; written as the\n"
-    "                        session goes, so a killed serve keeps what happened\n"
-    "                        (`cnxsim run FILE.yaml` replays it). A symbolic link\n"
-    "                        or a read-only folder is refused before listening\n"
-    "  -v                    log connections and why each closed, on stderr\n"
-    "\n"
-    "The trace and the log never hold up serving: each is written from a bounded\n"
-    "queue (4 MiB); a line the reader does not take in time is dropped, and the\n"
-    "number dropped is said on stderr when serve stops. A closed output (a reader\n"
-    "gone: `serve --trace - | head -1`) is written no more; serve goes on.\n"
-    "\n"
-    "Served: CONNECT, PING/PONG, LOOKUP, PARTITIONED_METADATA, GET_TOPICS_OF_NAMESPACE,\n"
-    "PRODUCER, SEND, SUBSCRIBE, FLOW/MESSAGE, ACK, REDELIVER_UNACKNOWLEDGED_MESSAGES,\n"
-    "UNSUBSCRIBE, SEEK, GET_LAST_MESSAGE_ID, CLOSE_PRODUCER/CLOSE_CONSUMER, GET_SCHEMA,\n"
-    "GET_OR_CREATE_SCHEMA, CONSUMER_STATS, AUTH_RESPONSE. Not modelled: topic\n"
-    "watchers, transactions; such a command closes its connection with the reason\n"
-    "(logged at -v).\n"
-    "\n"
-    "Authentication, as broker.conf's keys say (--config, --set, --setup):\n"
-    "authenticationEnabled=true, authenticationProviders (Pulsar's class names of\n"
-    "AuthenticationProviderToken, ...Basic, ...Tls), tokenSecretKey or\n"
-    "tokenPublicKey (file:///path, data:;base64,..., a path or base64),\n"
-    "basicAuthConf (an htpasswd file: apr1 or crypt), anonymousUserRole. A client\n"
-    "without valid credentials gets ERROR AuthenticationError \"Failed to\n"
-    "authenticate\"; an admin request 401 (doc/serve/tls-and-auth.md). A key or\n"
-    "file that cannot be used exits 2 naming the setting.\n"
-    "\n"
-    "exit status: 0 stopped by a signal, 1 the --record file could not be written,\n"
-    "2 invalid arguments, a bad --config or --setup file, a TLS certificate or key\n"
-    "that cannot be used (the message names the setting), or an address that\n"
-    "cannot be bound\n";
-
-struct ServeArgs {
-    std::string version;
-    std::string configFile;
-    std::string setupFile;
-    std::string recordFile;
-    std::string traceFile;
-    std::vector<std::pair<std::string, std::string>> settings;
-    std::vector<std::string> faults;
-    std::string bind = "127.0.0.1";
-    std::uint16_t port = 6650;
-    std::optional<std::uint16_t> adminPort;
-    bool noPort = false;       // --port none
-    bool noAdminPort = false;  // --admin-port none
-    std::optional<std::uint16_t> tlsPort;       // --tls-port
-    std::optional<std::uint16_t> adminTlsPort;  // --admin-tls-port
-    ServerOptions options;
-    std::uint64_t maxLogBytes = Broker::kDefaultMaxLogBytes;
-    int verbosity = 0;
-    bool help = false;
-};
-
-template <typename Number>
-bool numberFrom(const std::string& text, Number& n) {
-    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    return ec == std::errc() && p == text.data() + text.size();
-}
-
-/// The words after `serve`, parsed by the CLI's option table (sim/cli/cli_args),
-/// then each value checked and turned into ServeArgs.
-std::optional<std::string> parseServeArgs(const std::vector<std::string>& in, ServeArgs& out) {
-    sim::Args args;
-    if (auto e = sim::parseArgs("serve", in, args)) return e;
-    if (!args.positional.empty()) return "unknown argument '" + args.positional.front() + "' for 'cnxsim serve'";
-    out.help = args.has("--help");
-    out.verbosity = args.verbosity;
-    for (auto [name, field] : {std::pair{"--broker-version", &out.version}, {"--config", &out.configFile},
-                               {"--setup", &out.setupFile}, {"--record", &out.recordFile}, {"--trace", &out.traceFile},
-                               {"--bind", &out.bind}})
-        if (const auto* v = args.value(name)) *field = *v;
-    for (const auto& value : args.all("--fault")) {
-        auto parsed = parseFault(value);
-        if (auto* e = std::get_if<std::string>(&parsed)) return "--fault " + value + ": " + *e;
-        out.faults.push_back(value);
-    }
-    for (const auto& value : args.all("--set")) {
-        auto e = value.find('=');
-        if (e == std::string::npos || e == 0) return "--set takes key=value (got '" + value + "')";
-        out.settings.emplace_back(value.substr(0, e), value.substr(e + 1));
-    }
-    for (const char* name : {"--port", "--admin-port", "--tls-port", "--admin-tls-port"}) {
-        const auto* value = args.value(name);
-        if (!value) continue;
-        std::string_view n(name);
-        bool plain = n == "--port" || n == "--admin-port";
-        if (plain && *value == "none") {
-            (n == "--port" ? out.noPort : out.noAdminPort) = true;
-            continue;
-        }
-        unsigned port = 0;
-        if (!numberFrom(*value, port) || port > 65535)
-            return std::string(name) + " takes a number from 0 to 65535" + (plain ? " or none" : "") + " (got '" +
-                   *value + "')";
-        auto p = static_cast<std::uint16_t>(port);
-        if (n == "--port") out.port = p;
-        else if (n == "--admin-port") out.adminPort = p;
-        else if (n == "--tls-port") out.tlsPort = p;
-        else out.adminTlsPort = p;
-    }
-    if (const auto* value = args.value("--max-queued-bytes")) {
-        unsigned long long bytes = 0;
-        if (!numberFrom(*value, bytes) || bytes < 1024 || bytes > (1ull << 40))
-            return "--max-queued-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
-        out.options.maxQueuedBytes = static_cast<std::size_t>(bytes);
-    }
-    if (const auto* value = args.value("--max-incomplete-bytes")) {
-        unsigned long long bytes = 0;
-        if (!numberFrom(*value, bytes) || bytes < (1ull << 20) || bytes > (1ull << 40))
-            return "--max-incomplete-bytes takes a number of bytes from 1048576 to 2^40 (got '" + *value + "')";
-        out.options.maxIncompleteBytes = static_cast<std::size_t>(bytes);
-    }
-    if (const auto* value = args.value("--max-log-bytes")) {
-        unsigned long long bytes = 0;
-        if (!numberFrom(*value, bytes) || bytes < 1024 || bytes > (1ull << 40))
-            return "--max-log-bytes takes a number of bytes from 1024 to 2^40 (got '" + *value + "')";
-        out.maxLogBytes = bytes;
-    }
-    if (const auto* value = args.value("--keepalive-seconds")) {
-        double seconds = 0;
-        if (!numberFrom(*value, seconds) || !(seconds > 0) || seconds > 86400)
-            return "--keepalive-seconds takes a number of seconds above 0, at most 86400 (got '" + *value + "')";
-        out.options.keepAlive = std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
-        if (out.options.keepAlive.count() == 0) out.options.keepAlive = std::chrono::milliseconds(1);
-    }
-    return std::nullopt;
-}
 
 const BehaviourProfile* newestProfile() {
     const BehaviourProfile* newest = nullptr;
@@ -404,62 +192,41 @@ std::optional<std::string> startUpProblem(const Broker& broker) {
     return std::nullopt;
 }
 
-}  // namespace
-
-std::string_view serveUsage() { return kServeUsage; }
-
-int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-    ServeArgs args;
-    if (auto e = parseServeArgs(argv, args)) {
-        err << "cnxsim serve: " << *e << "\n" << kServeUsage;
-        return sim::kExitInvalid;
+/// --setup: the setup file, loaded into `setup`; its problems printed on `err`
+/// (then false).
+bool loadSetup(const ServeArgs& args, ServeSetup& setup, std::ostream& err) {
+    if (args.setupFile.empty()) return true;
+    auto loaded = loadServeSetup(args.setupFile);
+    if (auto* errors = std::get_if<std::vector<std::string>>(&loaded)) {
+        for (const auto& e : *errors) err << e << "\n";
+        err << "cnxsim serve: --setup " << args.setupFile << ": " << errors->size() << " problem(s)\n";
+        return false;
     }
-    if (args.help) {
-        out << kServeUsage;
-        return sim::kExitPassed;
-    }
-    // A reader gone from stdout or stderr (`serve --trace - | head -1`) is a
-    // closed output (EPIPE, counted as drops), never the end of the server.
-    std::signal(SIGPIPE, SIG_IGN);
-    auto errors = std::make_shared<OutputQueue>(STDERR_FILENO, false);
-    ServeLogging logging(args.verbosity, errors);
+    setup = std::get<ServeSetup>(std::move(loaded));
+    if (!setup.scenario.clients.empty())
+        err << "cnxsim serve: warning: " << args.setupFile << ": 'clients' is ignored (real clients connect)\n";
+    return true;
+}
 
-    ServeSetup setup;
-    if (!args.setupFile.empty()) {
-        auto loaded = loadServeSetup(args.setupFile);
-        if (auto* errors = std::get_if<std::vector<std::string>>(&loaded)) {
-            for (const auto& e : *errors) err << e << "\n";
-            err << "cnxsim serve: --setup " << args.setupFile << ": " << errors->size() << " problem(s)\n";
-            return sim::kExitInvalid;
-        }
-        setup = std::get<ServeSetup>(std::move(loaded));
-        if (!setup.scenario.clients.empty())
-            err << "cnxsim serve: warning: " << args.setupFile << ": 'clients' is ignored (real clients connect)\n";
-    }
+/// The release served: --broker-version, else the setup's broker.version, else
+/// the newest; nullptr (said on `err`) for an unknown one.
+const BehaviourProfile* servedProfile(const ServeArgs& args, const ServeSetup& setup, std::ostream& err) {
     std::string version = args.version;
     if (version.empty() && !setup.scenario.brokerVersions.empty()) version = setup.scenario.brokerVersions.front();
     std::string error;
     const BehaviourProfile* profile = version.empty() ? newestProfile() : profileFor(version, &error);
-    if (!profile) {
+    if (!profile)
         err << "cnxsim serve: " << (args.version.empty() ? args.setupFile + ": broker.version" : "--broker-version")
             << ": " << error << "\n";
-        return sim::kExitInvalid;
-    }
+    return profile;
+}
 
-    boost::asio::io_context io;
-    AsioScheduler scheduler(io);
-    Broker broker(*profile, scheduler);
-    broker.setMaxLogBytes(args.maxLogBytes);
-    // A served schema carries the time it was stored, as a broker's does (GetSchemaResponse.timestamp).
-    broker.registry().setClock([] {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    });
-    AdminApi admin(broker);
-    // The start-up state, also what POST /cnxsim/reset returns to: a standalone
-    // broker's tenants and namespaces (not the scenario rule), then broker.conf,
-    // the setup file and --set, so the last word is the command line's.
-    Lifecycle::Prepare prepare = [&](Lifecycle::Done done) {
+/// The start-up state, also what POST /cnxsim/reset returns to: a standalone
+/// broker's tenants and namespaces (not the scenario rule), then broker.conf,
+/// the setup file and --set, so the last word is the command line's.
+Lifecycle::Prepare startUpState(const ServeArgs& args, const ServeSetup& setup, Broker& broker, AdminApi& admin,
+                                std::ostream& err) {
+    return [&args, &setup, &broker, &admin, &err](Lifecycle::Done done) {
         broker.metadata().makeStandalone();
         if (!args.configFile.empty()) {
             if (auto e = applyConfigFile(args.configFile, broker, err)) return done("--config " + *e);
@@ -473,100 +240,93 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             done(startUpProblem(broker));
         });
     };
+}
+
+/// Applies the start-up state before anything listens; the error when it fails.
+std::optional<std::string> applyStartUpState(boost::asio::io_context& io, const Lifecycle::Prepare& prepare) {
     std::optional<std::string> startError = "the start-up state was not applied";
     prepare([&](std::optional<std::string> e) { startError = std::move(e); });
     io.run();  // the setup's uploads, answered by the registry; nothing else runs yet
     io.restart();
-    if (startError) {
-        err << "cnxsim serve: " << *startError << "\n";
-        return sim::kExitInvalid;
-    }
+    return startError;
+}
 
-    TlsSettings tls;
-    if (auto e = tlsSettingsOf(args, setup, tls)) {
-        err << "cnxsim serve: " << *e << "\n";
-        return sim::kExitInvalid;
-    }
-    std::shared_ptr<boost::asio::ssl::context> tlsContext;
+/// The TLS listeners' settings and, when any listens, their context.
+std::optional<std::string> tlsOf(const ServeArgs& args, const ServeSetup& setup, TlsSettings& tls,
+                                 std::shared_ptr<boost::asio::ssl::context>& tlsContext) {
+    if (auto e = tlsSettingsOf(args, setup, tls)) return e;
     if (tls.anyListener()) {
         auto made = makeServerTlsContext(tls);
-        if (auto* e = std::get_if<std::string>(&made)) {
-            err << "cnxsim serve: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
+        if (auto* e = std::get_if<std::string>(&made)) return *e;
         tlsContext = std::get<0>(std::move(made));
     }
-    if (args.noPort && !tls.brokerServicePortTls) {
-        err << "cnxsim serve: --port none: no binary listener is left; give --tls-port (brokerServicePortTls)\n";
-        return sim::kExitInvalid;
-    }
-    args.options.handshakeTimeout = std::min<std::chrono::milliseconds>(std::chrono::seconds(10), args.options.keepAlive);
+    if (args.noPort && !tls.brokerServicePortTls)
+        return std::string("--port none: no binary listener is left; give --tls-port (brokerServicePortTls)");
+    return std::nullopt;
+}
 
-    // The trace goes through a bounded queue to its own writer (output_queue.h).
-    std::unique_ptr<OutputQueue> traceOutput;
-    std::unique_ptr<TraceLog> trace;
+/// --trace: the trace log, to stdout or the file through a bounded queue to
+/// its own writer (output_queue.h); none without --trace.
+std::optional<std::string> openTrace(const ServeArgs& args, std::unique_ptr<OutputQueue>& traceOutput,
+                                     std::unique_ptr<TraceLog>& trace) {
     if (args.traceFile == "-") {
         traceOutput = std::make_unique<OutputQueue>(STDOUT_FILENO, false);
     } else if (!args.traceFile.empty()) {
         int fd = ::open(args.traceFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            err << "cnxsim serve: --trace " << args.traceFile << ": cannot open for writing\n";
-            return sim::kExitInvalid;
-        }
+        if (fd < 0) return "--trace " + args.traceFile + ": cannot open for writing";
         traceOutput = std::make_unique<OutputQueue>(fd, true);
     }
     if (traceOutput) trace = std::make_unique<TraceLog>([q = traceOutput.get()](std::string text) { q->push(std::move(text)); });
+    return std::nullopt;
+}
 
+/// The faults of the setup file, then --fault's.
+FaultPlan faultsOf(const ServeArgs& args, ServeSetup& setup) {
     FaultPlan faults;
     for (auto& f : setup.faults) faults.add(std::move(f));
     for (const auto& text : args.faults) faults.add(std::get<Fault>(parseFault(text)));
+    return faults;
+}
 
-    Server server(io, broker, args.options);
-    server.setFaults(std::move(faults));
-    if (trace) server.addTap(trace.get());
-    std::unique_ptr<record::SessionRecorder> recorder;
-    std::unique_ptr<record::RecordingFile> recording;
-    if (!args.recordFile.empty()) {
-        if (auto e = record::checkRecordTarget(args.recordFile)) {  // before listening (issue 40, item 11)
-            err << "cnxsim serve: --record " << *e << "\n";
-            return sim::kExitInvalid;
-        }
-        recorder = std::make_unique<record::SessionRecorder>(record::RecorderOptions{
-            profile->release.toString(), record::recordedHow("cnxsim serve --record"), ""});
-        recorder->setSetup(setup.scenario);
-        recorder->setBrokerConfig(startSettings(args, setup.scenario));
-        server.addTap(recorder.get());
-    }
+/// --record: the recorder, tapping `server`, once its target is known writable.
+std::optional<std::string> startRecorder(const ServeArgs& args, const ServeSetup& setup,
+                                         const BehaviourProfile& profile, Server& server,
+                                         std::unique_ptr<record::SessionRecorder>& recorder) {
+    if (args.recordFile.empty()) return std::nullopt;
+    if (auto e = record::checkRecordTarget(args.recordFile))  // before listening (issue 40, item 11)
+        return "--record " + *e;
+    recorder = std::make_unique<record::SessionRecorder>(record::RecorderOptions{
+        profile.release.toString(), record::recordedHow("cnxsim serve --record"), ""});
+    recorder->setSetup(setup.scenario);
+    recorder->setBrokerConfig(startSettings(args, setup.scenario));
+    server.addTap(recorder.get());
+    return std::nullopt;
+}
+
+/// The binary listeners on --bind's address (into `ip`): --port (unless none),
+/// then brokerServicePortTls.
+std::optional<std::string> listenBinary(boost::asio::io_context& io, const ServeArgs& args, const TlsSettings& tls,
+                                        const std::shared_ptr<boost::asio::ssl::context>& tlsContext, Server& server,
+                                        std::string& ip) {
     auto bindIp = resolveBind(io, args.bind);
-    if (bindIp.index() == 0) {
-        err << "cnxsim serve: --bind: " << std::get<0>(bindIp) << "\n";
-        return sim::kExitInvalid;
-    }
-    const auto ip = std::get<1>(bindIp);
+    if (bindIp.index() == 0) return "--bind: " + std::get<0>(bindIp);
+    ip = std::get<1>(bindIp);
     if (!args.noPort) {
-        if (auto e = server.listen(ip, args.port)) {
-            err << "cnxsim serve: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
+        if (auto e = server.listen(ip, args.port)) return e;
     }
     if (tls.brokerServicePortTls) {
-        if (auto e = server.listenTls(ip, *tls.brokerServicePortTls, tlsContext)) {
-            err << "cnxsim serve: brokerServicePortTls: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
+        if (auto e = server.listenTls(ip, *tls.brokerServicePortTls, tlsContext)) return "brokerServicePortTls: " + *e;
     }
-    std::string host = args.bind.find(':') != std::string::npos ? "[" + args.bind + "]" : args.bind;
+    return std::nullopt;
+}
 
-    DecisionRing ring;
-    server.addTap(&ring);
-    Lifecycle lifecycle(broker, server, *profile, prepare);
-    http::AdminRoutes routes(broker, admin, &lifecycle, &server, &ring);
-    http::HttpServer adminServer(io, [&routes, &server, &broker](const http::Request& request,
-                                                                 const http::RequestContext& context,
-                                                                 std::function<void(http::Response)> reply) {
-        // Authentication first, as Pulsar's AuthenticationFilter (auth_filter.h), with the
-        // client certificate the TLS handshake verified; then the check the path's Pulsar
-        // resource makes (admin_access.h).
+/// The admin API's handler: authentication first, as Pulsar's
+/// AuthenticationFilter (auth_filter.h), with the client certificate the TLS
+/// handshake verified; then the check the path's Pulsar resource makes
+/// (admin_access.h); then the routes. Every exchange goes to the server's tap.
+http::Handler adminHandler(http::AdminRoutes& routes, Server& server, Broker& broker) {
+    return [&routes, &server, &broker](const http::Request& request, const http::RequestContext& context,
+                                       std::function<void(http::Response)> reply) {
         auto verdict = http::authenticateRequest(broker, request, context.peer);
         if (auto* refusal = std::get_if<http::Response>(&verdict)) {
             if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, *refusal, nullptr));
@@ -581,53 +341,51 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
             if (auto* tap = server.tap()) tap->admin(http::exchangeOf(request, response, trace.get()));
             reply(std::move(response));
         });
-    });
+    };
+}
+
+/// The admin listeners on `ip`: --admin-port (unless none), then webServicePortTls.
+std::optional<std::string> listenAdmin(const ServeArgs& args, const TlsSettings& tls, const std::string& ip,
+                                       const std::shared_ptr<boost::asio::ssl::context>& tlsContext,
+                                       http::HttpServer& adminServer) {
     // A free admin port when the binary one is (--port 0, or --port none with --tls-port 0).
     bool freePorts = args.noPort ? tls.brokerServicePortTls == 0 : args.port == 0;
     std::uint16_t adminPort = args.adminPort.value_or(freePorts ? 0 : 8080);
     if (!args.noAdminPort) {
-        if (auto e = adminServer.listen(ip, adminPort)) {
-            err << "cnxsim serve: --admin-port: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
+        if (auto e = adminServer.listen(ip, adminPort)) return "--admin-port: " + *e;
     }
     if (tls.webServicePortTls) {
-        if (auto e = adminServer.listenTls(ip, *tls.webServicePortTls, tlsContext)) {
-            err << "cnxsim serve: webServicePortTls: " << *e << "\n";
-            return sim::kExitInvalid;
-        }
+        if (auto e = adminServer.listenTls(ip, *tls.webServicePortTls, tlsContext)) return "webServicePortTls: " + *e;
     }
-    broker.setListenAddress({args.bind, server.port(), adminServer.port(), server.tlsPort()});
-    // The ready line: every URL served, each scheme once, plain ones first
-    // (parsers that read the first pulsar:// and http:// URLs keep working).
-    std::string urls;
-    auto name = [&](const std::string& text) { urls += (urls.empty() ? "" : ", ") + text; };
-    std::string behaviour = " (Pulsar " + profile->release.toString() + " behaviour)";
-    std::string tlsUrl = "pulsar+ssl://" + host + ":" + std::to_string(server.tlsPort());
-    if (server.port()) name("pulsar://" + host + ":" + std::to_string(server.port()) + behaviour);
-    else name(tlsUrl + behaviour);  // --port none: the TLS URL leads
-    if (adminServer.port()) name("admin http://" + host + ":" + std::to_string(adminServer.port()));
-    if (server.port() && server.tlsPort()) name(tlsUrl);
-    if (adminServer.tlsPort()) name("admin https://" + host + ":" + std::to_string(adminServer.tlsPort()));
-    if (recorder) {  // created once everything listens, before any client can connect (no ready line yet)
-        auto created = record::RecordingFile::create(args.recordFile, *recorder);
-        if (auto* e = std::get_if<std::string>(&created)) {
-            err << "cnxsim serve: --record " << *e << "\n";
-            return sim::kExitInvalid;
-        }
-        recording = std::move(std::get<std::unique_ptr<record::RecordingFile>>(created));
-    }
-    boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-    signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    return std::nullopt;
+}
+
+/// --record: the recording file, once everything listens.
+std::optional<std::string> createRecording(const ServeArgs& args, record::SessionRecorder* recorder,
+                                           std::unique_ptr<record::RecordingFile>& recording) {
+    if (!recorder) return std::nullopt;
+    auto created = record::RecordingFile::create(args.recordFile, *recorder);
+    if (auto* e = std::get_if<std::string>(&created)) return "--record " + *e;
+    recording = std::move(std::get<std::unique_ptr<record::RecordingFile>>(created));
+    return std::nullopt;
+}
+
+/// SIGINT and SIGTERM stop both servers, which ends io.run().
+void stopOnSignal(boost::asio::signal_set& signals, http::HttpServer& adminServer, Server& server) {
+    signals.async_wait([&adminServer, &server](const boost::system::error_code& ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: stopping", signal);
         adminServer.stop();
         server.stop();
     });
-    out << "ready: " << urls << std::endl;
-    io.run();
+}
+
+/// After the stop: the trace drained, drops reported, the recording finished.
+/// The exit status (kExitFailed when the recording cannot be finished).
+int finishServe(OutputQueue* traceOutput, OutputQueue& errors, record::SessionRecorder* recorder,
+                record::RecordingFile* recording, std::ostream& err) {
     if (traceOutput) traceOutput->drain(std::chrono::seconds(1));
-    reportDrops(*errors, traceOutput.get());
+    reportDrops(errors, traceOutput);
     if (recorder) {
         if (auto e = recording->finish(*recorder)) {
             err << "cnxsim serve: --record " << *e << "\n";
@@ -635,6 +393,102 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         }
     }
     return sim::kExitPassed;
+}
+
+/// A served schema carries the time it was stored, as a broker's does (GetSchemaResponse.timestamp).
+void useWallClock(Broker& broker) {
+    broker.registry().setClock([] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    });
+}
+
+/// The ready line's URLs: every URL served, each scheme once, plain ones first
+/// (parsers that read the first pulsar:// and http:// URLs keep working).
+std::string readyUrls(const std::string& bind, const BehaviourProfile& profile, const Server& server,
+                      const http::HttpServer& adminServer) {
+    std::string host = bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
+    std::string urls;
+    auto name = [&](const std::string& text) { urls += (urls.empty() ? "" : ", ") + text; };
+    std::string behaviour = " (Pulsar " + profile.release.toString() + " behaviour)";
+    std::string tlsUrl = "pulsar+ssl://" + host + ":" + std::to_string(server.tlsPort());
+    if (server.port()) name("pulsar://" + host + ":" + std::to_string(server.port()) + behaviour);
+    else name(tlsUrl + behaviour);  // --port none: the TLS URL leads
+    if (adminServer.port()) name("admin http://" + host + ":" + std::to_string(adminServer.port()));
+    if (server.port() && server.tlsPort()) name(tlsUrl);
+    if (adminServer.tlsPort()) name("admin https://" + host + ":" + std::to_string(adminServer.tlsPort()));
+    return urls;
+}
+
+}  // namespace
+
+int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    auto invalid = [&](const std::string& why) {
+        err << "cnxsim serve: " << why << "\n";
+        return sim::kExitInvalid;
+    };
+    ServeArgs args;
+    if (auto e = parseServeArgs(argv, args)) {
+        err << "cnxsim serve: " << *e << "\n" << serveUsage();
+        return sim::kExitInvalid;
+    }
+    if (args.help) {
+        out << serveUsage();
+        return sim::kExitPassed;
+    }
+    // A reader gone from stdout or stderr (`serve --trace - | head -1`) is a
+    // closed output (EPIPE, counted as drops), never the end of the server.
+    std::signal(SIGPIPE, SIG_IGN);
+    auto errors = std::make_shared<OutputQueue>(STDERR_FILENO, false);
+    ServeLogging logging(args.verbosity, errors);
+
+    ServeSetup setup;
+    if (!loadSetup(args, setup, err)) return sim::kExitInvalid;
+    const BehaviourProfile* profile = servedProfile(args, setup, err);
+    if (!profile) return sim::kExitInvalid;
+
+    boost::asio::io_context io;
+    AsioScheduler scheduler(io);
+    Broker broker(*profile, scheduler);
+    broker.setMaxLogBytes(args.maxLogBytes);
+    useWallClock(broker);
+    AdminApi admin(broker);
+    Lifecycle::Prepare prepare = startUpState(args, setup, broker, admin, err);
+    if (auto e = applyStartUpState(io, prepare)) return invalid(*e);
+
+    TlsSettings tls;
+    std::shared_ptr<boost::asio::ssl::context> tlsContext;
+    if (auto e = tlsOf(args, setup, tls, tlsContext)) return invalid(*e);
+    args.options.handshakeTimeout = std::min<std::chrono::milliseconds>(std::chrono::seconds(10), args.options.keepAlive);
+
+    std::unique_ptr<OutputQueue> traceOutput;
+    std::unique_ptr<TraceLog> trace;
+    if (auto e = openTrace(args, traceOutput, trace)) return invalid(*e);
+
+    Server server(io, broker, args.options);
+    server.setFaults(faultsOf(args, setup));
+    if (trace) server.addTap(trace.get());
+    std::unique_ptr<record::SessionRecorder> recorder;
+    std::unique_ptr<record::RecordingFile> recording;
+    if (auto e = startRecorder(args, setup, *profile, server, recorder)) return invalid(*e);
+    std::string ip;
+    if (auto e = listenBinary(io, args, tls, tlsContext, server, ip)) return invalid(*e);
+
+    DecisionRing ring;
+    server.addTap(&ring);
+    Lifecycle lifecycle(broker, server, *profile, prepare);
+    http::AdminRoutes routes(broker, admin, &lifecycle, &server, &ring);
+    http::HttpServer adminServer(io, adminHandler(routes, server, broker));
+    if (auto e = listenAdmin(args, tls, ip, tlsContext, adminServer)) return invalid(*e);
+    broker.setListenAddress({args.bind, server.port(), adminServer.port(), server.tlsPort()});
+    std::string urls = readyUrls(args.bind, *profile, server, adminServer);
+    // Created once everything listens, before any client can connect (no ready line yet).
+    if (auto e = createRecording(args, recorder.get(), recording)) return invalid(*e);
+    boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+    stopOnSignal(signals, adminServer, server);
+    out << "ready: " << urls << std::endl;
+    io.run();
+    return finishServe(traceOutput.get(), *errors, recorder.get(), recording.get(), err);
 }
 
 }  // namespace cnx::serve

@@ -34,16 +34,25 @@ std::string errorOf(pulsar::proto::ServerError e, const std::string& message) {
     return pulsar::proto::ServerError_Name(e) + " \"" + boundedText(message, kShownMessageBytes) + "\"";
 }
 
-}  // namespace
-
-std::string describeCommand(const BaseCommand& c) {
-    std::ostringstream o;
-    o << T::Type_Name(c.type());
+// The text after the type of the connection's own commands and the generic answers (describeCommand).
+void describeSession(std::ostream& o, const BaseCommand& c) {
     switch (c.type()) {
         case T::CONNECT: o << " " << shownName(c.connect().client_version()) << " protocol " << c.connect().protocol_version(); break;
         case T::CONNECTED:
             o << " " << shownName(c.connected().server_version()) << " protocol " << c.connected().protocol_version();
             break;
+        case T::SUCCESS: o << " request " << c.success().request_id(); break;
+        case T::ERROR:
+            o << " request " << static_cast<std::int64_t>(c.error().request_id()) << " "
+              << errorOf(c.error().error(), c.error().message());
+            break;
+        default: break;
+    }
+}
+
+// The text after the type of a producer and what it sends (describeCommand).
+void describeProducing(std::ostream& o, const BaseCommand& c) {
+    switch (c.type()) {
         case T::PRODUCER: {
             const auto& p = c.producer();
             o << " request " << p.request_id() << " producer " << p.producer_id() << " " << shownName(p.topic());
@@ -55,14 +64,6 @@ std::string describeCommand(const BaseCommand& c) {
             o << " request " << c.producer_success().request_id() << " " << shownName(c.producer_success().producer_name())
               << " schema_version " << versionOf(c.producer_success().schema_version());
             break;
-        case T::SUBSCRIBE: {
-            const auto& s = c.subscribe();
-            o << " request " << s.request_id() << " consumer " << s.consumer_id() << " " << shownName(s.topic()) << " subscription "
-              << shownName(s.subscription()) << " "
-              << pulsar::proto::CommandSubscribe::SubType_Name(s.subtype()) << " schema "
-              << (s.has_schema() ? schemaOf(s.schema()) : "none");
-            break;
-        }
         case T::SEND: o << " producer " << c.send().producer_id() << " sequence " << c.send().sequence_id(); break;
         case T::SEND_RECEIPT:
             o << " producer " << c.send_receipt().producer_id() << " sequence " << c.send_receipt().sequence_id() << " "
@@ -72,11 +73,25 @@ std::string describeCommand(const BaseCommand& c) {
             o << " producer " << c.send_error().producer_id() << " sequence " << c.send_error().sequence_id() << " "
               << errorOf(c.send_error().error(), c.send_error().message());
             break;
-        case T::SUCCESS: o << " request " << c.success().request_id(); break;
-        case T::ERROR:
-            o << " request " << static_cast<std::int64_t>(c.error().request_id()) << " "
-              << errorOf(c.error().error(), c.error().message());
+        case T::CLOSE_PRODUCER:
+            o << " producer " << c.close_producer().producer_id() << " request "
+              << static_cast<std::int64_t>(c.close_producer().request_id());
             break;
+        default: break;
+    }
+}
+
+// The text after the type of a consumer and what it receives and acknowledges (describeCommand).
+void describeConsuming(std::ostream& o, const BaseCommand& c) {
+    switch (c.type()) {
+        case T::SUBSCRIBE: {
+            const auto& s = c.subscribe();
+            o << " request " << s.request_id() << " consumer " << s.consumer_id() << " " << shownName(s.topic()) << " subscription "
+              << shownName(s.subscription()) << " "
+              << pulsar::proto::CommandSubscribe::SubType_Name(s.subtype()) << " schema "
+              << (s.has_schema() ? schemaOf(s.schema()) : "none");
+            break;
+        }
         case T::MESSAGE:
             o << " consumer " << c.message().consumer_id() << " " << idOf(c.message().message_id());
             if (c.message().redelivery_count()) o << " redelivery " << c.message().redelivery_count();
@@ -102,14 +117,24 @@ std::string describeCommand(const BaseCommand& c) {
             if (c.seek().has_message_id()) o << " to " << idOf(c.seek().message_id());
             if (c.seek().has_message_publish_time()) o << " to publish time " << c.seek().message_publish_time();
             break;
-        case T::CLOSE_PRODUCER:
-            o << " producer " << c.close_producer().producer_id() << " request "
-              << static_cast<std::int64_t>(c.close_producer().request_id());
-            break;
         case T::CLOSE_CONSUMER:
             o << " consumer " << c.close_consumer().consumer_id() << " request "
               << static_cast<std::int64_t>(c.close_consumer().request_id());
             break;
+        case T::GET_LAST_MESSAGE_ID:
+            o << " request " << c.getlastmessageid().request_id() << " consumer " << c.getlastmessageid().consumer_id();
+            break;
+        case T::GET_LAST_MESSAGE_ID_RESPONSE:
+            o << " request " << c.getlastmessageidresponse().request_id() << " "
+              << idOf(c.getlastmessageidresponse().last_message_id());
+            break;
+        default: break;
+    }
+}
+
+// The text after the type of lookups, partitions and the topics of a namespace (describeCommand).
+void describeLookup(std::ostream& o, const BaseCommand& c) {
+    switch (c.type()) {
         case T::LOOKUP: o << " request " << c.lookuptopic().request_id() << " " << shownName(c.lookuptopic().topic()); break;
         case T::LOOKUP_RESPONSE: {
             const auto& r = c.lookuptopicresponse();
@@ -128,6 +153,20 @@ std::string describeCommand(const BaseCommand& c) {
             if (r.has_error()) o << " " << errorOf(r.error(), r.message());
             break;
         }
+        case T::GET_TOPICS_OF_NAMESPACE:
+            o << " request " << c.gettopicsofnamespace().request_id() << " " << shownName(c.gettopicsofnamespace().namespace_());
+            break;
+        case T::GET_TOPICS_OF_NAMESPACE_RESPONSE:
+            o << " request " << c.gettopicsofnamespaceresponse().request_id() << " "
+              << c.gettopicsofnamespaceresponse().topics_size() << " topics";
+            break;
+        default: break;
+    }
+}
+
+// The text after the type of schema requests (describeCommand).
+void describeSchemas(std::ostream& o, const BaseCommand& c) {
+    switch (c.type()) {
         case T::GET_SCHEMA:
             o << " request " << c.getschema().request_id() << " " << shownName(c.getschema().topic()) << " version "
               << (c.getschema().has_schema_version() ? versionOf(c.getschema().schema_version()) : "latest");
@@ -150,22 +189,21 @@ std::string describeCommand(const BaseCommand& c) {
             else o << " version " << versionOf(r.schema_version());
             break;
         }
-        case T::GET_LAST_MESSAGE_ID:
-            o << " request " << c.getlastmessageid().request_id() << " consumer " << c.getlastmessageid().consumer_id();
-            break;
-        case T::GET_LAST_MESSAGE_ID_RESPONSE:
-            o << " request " << c.getlastmessageidresponse().request_id() << " "
-              << idOf(c.getlastmessageidresponse().last_message_id());
-            break;
-        case T::GET_TOPICS_OF_NAMESPACE:
-            o << " request " << c.gettopicsofnamespace().request_id() << " " << shownName(c.gettopicsofnamespace().namespace_());
-            break;
-        case T::GET_TOPICS_OF_NAMESPACE_RESPONSE:
-            o << " request " << c.gettopicsofnamespaceresponse().request_id() << " "
-              << c.gettopicsofnamespaceresponse().topics_size() << " topics";
-            break;
         default: break;
     }
+}
+
+}  // namespace
+
+std::string describeCommand(const BaseCommand& c) {
+    std::ostringstream o;
+    o << T::Type_Name(c.type());
+    // Each writes the text of its own commands, nothing for the others.
+    describeSession(o, c);
+    describeProducing(o, c);
+    describeConsuming(o, c);
+    describeLookup(o, c);
+    describeSchemas(o, c);
     return o.str();
 }
 

@@ -110,6 +110,83 @@ std::string_view policyName(const std::string& path) {
     return "ALL";
 }
 
+using Segments = std::vector<std::string>;
+
+// /admin/v2/brokers/...: BrokersBase.
+std::optional<Response> refuseBrokers(const Check& c, const Segments& s, V m) {
+    if (s.size() >= 4 && s[3] == "version") return std::nullopt;  // BrokersBase.version checks nothing
+    if (s.size() >= 4 && s[3] == "health") return c.brokerOperation("HEALTH_CHECK");
+    if (s.size() >= 4 && s[3] == "configuration") {
+        if (s.size() == 5 && s[4] == "runtime") return c.brokerOperation("LIST_RUNTIME_CONFIGURATIONS");
+        if (m == V::post) return c.brokerOperation("UPDATE_DYNAMIC_CONFIGURATION");
+        if (m == V::delete_) return c.brokerOperation("DELETE_DYNAMIC_CONFIGURATION");
+        return c.brokerOperation("LIST_DYNAMIC_CONFIGURATIONS");
+    }
+    return c.brokerOperation("LIST_BROKERS");
+}
+
+// /admin/v2/schemas/{tenant}/{ns}/{topic}/...: SchemasResourceBase.
+std::optional<Response> refuseSchemas(const Check& c, const Segments& s, V m) {
+    auto topic = TopicName::parse("persistent://" + s[3] + "/" + s[4] + "/" + s[5]);
+    if (!topic) return std::nullopt;
+    // SchemasResourceBase: reads GET_METADATA, a new schema PRODUCE, deletion and
+    // the compatibility test the tenant's admins (validateDestinationAndAdminOperationAsync).
+    if (s[6] == "compatibility" || (s[6] == "schema" && s.size() == 7 && m == V::delete_))
+        return c.tenantAdmin(std::string(topic->tenant()));
+    if (s[6] == "schema" && s.size() == 7 && m == V::post) return c.topicOperation(*topic, TopicOperation::PRODUCE);
+    return c.topicOperation(*topic, TopicOperation::GET_METADATA);
+}
+
+// /admin/v2/namespaces/{tenant}[/{ns}[/...]]: Namespaces.
+std::optional<Response> refuseNamespaces(const Check& c, const Segments& s, V m) {
+    const auto& tenant = s[3];
+    if (s.size() == 4) return c.tenantOperation("LIST_NAMESPACES", tenant);
+    auto ns = tenant + "/" + s[4];
+    if (s.size() == 5) {
+        if (m == V::put) return c.tenantOperation("CREATE_NAMESPACE", tenant);
+        if (m == V::delete_) return c.tenantOperation("DELETE_NAMESPACE", tenant);
+        return c.namespacePolicy(ns, "ALL");
+    }
+    const auto& what = s[5];
+    if (what == "topics") return c.namespaceOperation(NamespaceOperation::GET_TOPICS, ns);
+    if (what == "permissions") {
+        if (m == V::get) return c.namespaceOperation(NamespaceOperation::GET_PERMISSION, ns);
+        if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::REVOKE_PERMISSION, ns);
+        return c.namespaceOperation(NamespaceOperation::GRANT_PERMISSION, ns);
+    }
+    return c.namespacePolicy(ns, policyName(what));
+}
+
+// /admin/v2/{persistent|non-persistent}/{tenant}/{ns}[/{topic}[/...]]: PersistentTopics.
+std::optional<Response> refuseTopics(const Check& c, const Segments& s, V m) {
+    const auto& area = s[2];
+    auto ns = s[3] + "/" + s[4];
+    if (s.size() == 5 || (s.size() == 6 && s[5] == "partitioned"))
+        return c.namespaceOperation(NamespaceOperation::GET_TOPICS, ns);
+    auto topic = TopicName::parse(area + "://" + s[3] + "/" + s[4] + "/" + s[5]);
+    if (!topic) return std::nullopt;
+    if (s.size() == 6) {
+        if (m == V::put) return c.namespaceOperation(NamespaceOperation::CREATE_TOPIC, ns);
+        if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::DELETE_TOPIC, ns);
+        return c.topicOperation(*topic, TopicOperation::GET_METADATA);
+    }
+    const auto& what = s[6];
+    if (what == "partitions") {
+        if (m == V::put) return c.namespaceOperation(NamespaceOperation::CREATE_TOPIC, ns);
+        if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::DELETE_TOPIC, ns);
+        if (m == V::post) return c.topicPolicy(*topic, "PARTITION");
+        return c.topicOperation(*topic, TopicOperation::LOOKUP);  // seen on a real 4.2.4
+    }
+    if (what == "stats" || what == "internalStats" || what == "partitioned-stats")
+        return c.topicOperation(*topic, TopicOperation::GET_STATS);
+    if (what == "unload") return c.topicOperation(*topic, TopicOperation::UNLOAD);
+    if (what == "terminate") return c.topicOperation(*topic, TopicOperation::TERMINATE);
+    if (what == "compaction") return c.topicOperation(*topic, TopicOperation::COMPACT);
+    if (what == "permissions") return c.tenantAdmin(s[3]);
+    if (what == "lastMessageId") return c.topicOperation(*topic, TopicOperation::GET_METADATA);
+    return c.topicPolicy(*topic, policyName(what));
+}
+
 }  // namespace
 
 std::optional<Response> refuseAdminRequest(const Broker& broker, bool authenticationEnabled, const Request& req,
@@ -135,77 +212,15 @@ std::optional<Response> refuseAdminRequest(const Broker& broker, bool authentica
         if (s.size() == 3) return std::nullopt;  // ClustersBase.getClusters checks nothing
         return c.clusterOperation(m == V::get ? "GET_CLUSTER" : "CREATE_CLUSTER", s[3]);
     }
-    if (area == "brokers") {
-        if (s.size() >= 4 && s[3] == "version") return std::nullopt;  // BrokersBase.version checks nothing
-        if (s.size() >= 4 && s[3] == "health") return c.brokerOperation("HEALTH_CHECK");
-        if (s.size() >= 4 && s[3] == "configuration") {
-            if (s.size() == 5 && s[4] == "runtime") return c.brokerOperation("LIST_RUNTIME_CONFIGURATIONS");
-            if (m == V::post) return c.brokerOperation("UPDATE_DYNAMIC_CONFIGURATION");
-            if (m == V::delete_) return c.brokerOperation("DELETE_DYNAMIC_CONFIGURATION");
-            return c.brokerOperation("LIST_DYNAMIC_CONFIGURATIONS");
-        }
-        return c.brokerOperation("LIST_BROKERS");
-    }
+    if (area == "brokers") return refuseBrokers(c, s, m);
     if (area == "tenants") {
         if (s.size() == 3) return c.superUserOrTenant("LIST_TENANTS", nullptr);
         const char* op = m == V::get ? "GET_TENANT" : m == V::put ? "CREATE_TENANT" : m == V::post ? "UPDATE_TENANT" : "DELETE_TENANT";
         return c.superUserOrTenant(op, &s[3]);
     }
-    if (area == "schemas" && s.size() >= 7) {
-        auto topic = TopicName::parse("persistent://" + s[3] + "/" + s[4] + "/" + s[5]);
-        if (!topic) return std::nullopt;
-        // SchemasResourceBase: reads GET_METADATA, a new schema PRODUCE, deletion and
-        // the compatibility test the tenant's admins (validateDestinationAndAdminOperationAsync).
-        if (s[6] == "compatibility" || (s[6] == "schema" && s.size() == 7 && m == V::delete_))
-            return c.tenantAdmin(std::string(topic->tenant()));
-        if (s[6] == "schema" && s.size() == 7 && m == V::post) return c.topicOperation(*topic, TopicOperation::PRODUCE);
-        return c.topicOperation(*topic, TopicOperation::GET_METADATA);
-    }
-    if (area == "namespaces" && s.size() >= 4) {
-        const auto& tenant = s[3];
-        if (s.size() == 4) return c.tenantOperation("LIST_NAMESPACES", tenant);
-        auto ns = tenant + "/" + s[4];
-        if (s.size() == 5) {
-            if (m == V::put) return c.tenantOperation("CREATE_NAMESPACE", tenant);
-            if (m == V::delete_) return c.tenantOperation("DELETE_NAMESPACE", tenant);
-            return c.namespacePolicy(ns, "ALL");
-        }
-        const auto& what = s[5];
-        if (what == "topics") return c.namespaceOperation(NamespaceOperation::GET_TOPICS, ns);
-        if (what == "permissions") {
-            if (m == V::get) return c.namespaceOperation(NamespaceOperation::GET_PERMISSION, ns);
-            if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::REVOKE_PERMISSION, ns);
-            return c.namespaceOperation(NamespaceOperation::GRANT_PERMISSION, ns);
-        }
-        return c.namespacePolicy(ns, policyName(what));
-    }
-    if ((area == "persistent" || area == "non-persistent") && s.size() >= 5) {
-        auto ns = s[3] + "/" + s[4];
-        if (s.size() == 5 || (s.size() == 6 && s[5] == "partitioned"))
-            return c.namespaceOperation(NamespaceOperation::GET_TOPICS, ns);
-        auto topic = TopicName::parse(area + "://" + s[3] + "/" + s[4] + "/" + s[5]);
-        if (!topic) return std::nullopt;
-        if (s.size() == 6) {
-            if (m == V::put) return c.namespaceOperation(NamespaceOperation::CREATE_TOPIC, ns);
-            if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::DELETE_TOPIC, ns);
-            return c.topicOperation(*topic, TopicOperation::GET_METADATA);
-        }
-        const auto& what = s[6];
-        if (what == "partitions") {
-            if (m == V::put) return c.namespaceOperation(NamespaceOperation::CREATE_TOPIC, ns);
-            if (m == V::delete_) return c.namespaceOperation(NamespaceOperation::DELETE_TOPIC, ns);
-            if (m == V::post) return c.topicPolicy(*topic, "PARTITION");
-            return c.topicOperation(*topic, TopicOperation::LOOKUP);  // seen on a real 4.2.4
-        }
-        if (what == "stats" || what == "internalStats" || what == "partitioned-stats")
-            return c.topicOperation(*topic, TopicOperation::GET_STATS);
-        if (what == "unload") return c.topicOperation(*topic, TopicOperation::UNLOAD);
-        if (what == "terminate") return c.topicOperation(*topic, TopicOperation::TERMINATE);
-        if (what == "compaction") return c.topicOperation(*topic, TopicOperation::COMPACT);
-        if (what == "permissions") return c.tenantAdmin(s[3]);
-        if (what == "lastMessageId") return c.topicOperation(*topic, TopicOperation::GET_METADATA);
-        return c.topicPolicy(*topic, policyName(what));
-    }
+    if (area == "schemas" && s.size() >= 7) return refuseSchemas(c, s, m);
+    if (area == "namespaces" && s.size() >= 4) return refuseNamespaces(c, s, m);
+    if ((area == "persistent" || area == "non-persistent") && s.size() >= 5) return refuseTopics(c, s, m);
     return std::nullopt;
 }
 
