@@ -90,6 +90,44 @@ std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(c
     return std::pair{*version, std::move(schema)};
 }
 
+rest::Params topicParams(const TopicName& topic) {
+    return {{"domain", topic.persistent() ? "persistent" : "non-persistent"},
+            {"tenant", std::string(topic.tenant())},
+            {"namespace", std::string(topic.namespacePortion())},
+            {"topic", std::string(topic.localName())}};
+}
+
+rest::Params namespaceParams(const std::string& ns) {
+    auto slash = ns.find('/');
+    if (slash == std::string::npos) return {{"tenant", ns}};
+    return {{"tenant", ns.substr(0, slash)}, {"namespace", ns.substr(slash + 1)}};
+}
+
+std::optional<AdminRequest> adminRequest(rest::Call call, const rest::Params& params, std::optional<std::string> body,
+                                         const std::vector<std::pair<std::string, std::string>>& flags,
+                                         std::string_view leaf) {
+    const auto* route = rest::routeOf(call, leaf);
+    if (!route || route->method == rest::Method::any || route->method == rest::Method::other) return std::nullopt;
+    auto target = rest::buildTarget(*route, params, flags);
+    if (!target) return std::nullopt;
+    return AdminRequest{std::string(to_string_view(route->method)), std::move(*target), std::move(body)};
+}
+
+std::optional<AdminRequest> policyRequest(const rest::PolicyLeaf& policy, bool topicLevel, const rest::Params& params,
+                                          const std::optional<std::string>& value) {
+    using C = rest::Call;
+    auto set = topicLevel ? C::setTopicPolicy : C::setNamespacePolicy;
+    if (value) {
+        auto body = policy.body == rest::BodyKind::text ? Json(*value).dump() : *value;
+        return adminRequest(set, params, std::move(body), {}, policy.leaf);
+    }
+    if (auto r = adminRequest(topicLevel ? C::removeTopicPolicy : C::removeNamespacePolicy, params, std::nullopt, {},
+                              policy.leaf))
+        return r;
+    if (policy.unsetBody.empty()) return std::nullopt;
+    return adminRequest(set, params, std::string(policy.unsetBody), {}, policy.leaf);
+}
+
 Observed observeAdmin(AdminCall call, AdminResponse response) {
     // What travels: the status, the reason phrase and the body's JSON text. A
     // body that would come back from its text as it is is read as it is.

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "broker_model/admin/admin_api.h"
+#include "broker_model/core/topic_name.h"
+#include "sim/rest/admin_routes_table.h"
 #include "sim/run/observed.h"
 
 namespace cnx::sim {
@@ -28,6 +30,32 @@ enum class AdminCall {
     setBrokerConfig,    // brokers configuration     no body
     unloadTopic,        // PUT …/unload              no body
 };
+
+/// One admin REST request, built from the route table (sim/rest/admin_routes_table.h):
+/// the requests serve's HTTP adapter dispatches and the recorder classifies.
+struct AdminRequest {
+    std::string method;               // GET, PUT, POST, DELETE
+    std::string target;               // path and query, each segment encoded as Pulsar's Codec does
+    std::optional<std::string> body;  // JSON text; nullopt: none
+};
+
+/// The named segments of a topic's routes: domain, tenant, namespace, local name.
+rest::Params topicParams(const TopicName& topic);
+/// The named segments of a namespace's routes, from `tenant/namespace`.
+rest::Params namespaceParams(const std::string& ns);
+
+/// The request of the route of `call` (its policy `leaf` when it has several)
+/// with `params` and query `flags`; nullopt when the route needs a segment not given.
+std::optional<AdminRequest> adminRequest(rest::Call call, const rest::Params& params, std::optional<std::string> body = {},
+                                         const std::vector<std::pair<std::string, std::string>>& flags = {},
+                                         std::string_view leaf = {});
+
+/// The request of an admin step that sets (`value`) or unsets (nullopt)
+/// `policy` at the namespace or topic of `params` (`topicLevel`): the setter
+/// with the JSON body Jackson reads, the DELETE route, or the setter with the
+/// policy's unset body; nullopt when no REST call of Pulsar's unsets it.
+std::optional<AdminRequest> policyRequest(const rest::PolicyLeaf& policy, bool topicLevel, const rest::Params& params,
+                                          const std::optional<std::string>& value);
 
 /// The observation of one admin answer: the body as its JSON text parsed
 /// again reads, so only what travels over HTTP is read. A body whose text

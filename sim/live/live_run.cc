@@ -24,10 +24,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-// /admin/v2/schemas/{tenant}/{ns}/{topic}/ (SchemasResource)
-std::string schemasPath(const TopicName& t) {
-    return "/admin/v2/schemas/" + std::string(t.tenant()) + "/" + std::string(t.namespacePortion()) + "/" +
-           encodePathPart(t.localName()) + "/";
 }
 
 // A PostSchemaPayload as pulsar-admin sends it (§7.2).
@@ -161,25 +157,28 @@ LiveOutcome LiveRun::run(const Step& step) {
             else if constexpr (std::is_same_v<T, PublishStep>) return publish(b);
             else if constexpr (std::is_same_v<T, UploadSchemaStep>) {
                 auto t = parsed(names_.topic(b.topic));
-                return admin(static_cast<int>(AdminCall::uploadSchema), "POST", schemasPath(*t) + "schema",
-                             postSchemaPayload(b.schema.data));
+                return send(AdminCall::uploadSchema,
+                            adminRequest(rest::Call::postSchema, topicParams(*t), postSchemaPayload(b.schema.data)));
             } else if constexpr (std::is_same_v<T, GetSchemaStep>) {
                 if (b.via == "wire") return getSchemaOnWire(b);
-                auto t = parsed(names_.topic(b.topic));
-                auto path = schemasPath(*t) + "schema" + (b.version ? "/" + std::to_string(*b.version) : "");
-                return admin(static_cast<int>(AdminCall::getSchema), "GET", path);
+                auto params = topicParams(*parsed(names_.topic(b.topic)));
+                if (b.version) params["version"] = std::to_string(*b.version);
+                return send(AdminCall::getSchema,
+                            adminRequest(b.version ? rest::Call::getSchemaAtVersion : rest::Call::getSchema, params));
             } else if constexpr (std::is_same_v<T, GetSchemaVersionStep>) {
                 auto t = parsed(names_.topic(b.topic));
-                return admin(static_cast<int>(AdminCall::getSchemaVersion), "POST", schemasPath(*t) + "version",
-                             postSchemaPayload(b.schema.data));
+                return send(AdminCall::getSchemaVersion, adminRequest(rest::Call::getVersionBySchema, topicParams(*t),
+                                                                      postSchemaPayload(b.schema.data)));
             } else if constexpr (std::is_same_v<T, TestCompatibilityStep>) {
                 auto t = parsed(names_.topic(b.topic));
-                return admin(static_cast<int>(AdminCall::testCompatibility), "POST", schemasPath(*t) + "compatibility",
-                             postSchemaPayload(b.schema.data));
+                return send(AdminCall::testCompatibility, adminRequest(rest::Call::testCompatibility, topicParams(*t),
+                                                                       postSchemaPayload(b.schema.data)));
             } else if constexpr (std::is_same_v<T, DeleteSchemaStep>) {
                 auto t = parsed(names_.topic(b.topic));
-                return admin(static_cast<int>(AdminCall::deleteSchema), "DELETE",
-                             schemasPath(*t) + "schema" + (b.force ? "?force=true" : ""));
+                std::vector<std::pair<std::string, std::string>> flags;
+                if (b.force) flags.emplace_back("force", "true");
+                return send(AdminCall::deleteSchema,
+                            adminRequest(rest::Call::deleteSchema, topicParams(*t), std::nullopt, flags));
             } else if constexpr (std::is_same_v<T, DeleteTopicStep>) return deleteTopic(b);
             else if constexpr (std::is_same_v<T, SetPolicyStep>) return setPolicy(b);
             else if constexpr (std::is_same_v<T, SetBrokerConfigStep>) return setBrokerConfig(b);

@@ -24,6 +24,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "sim/clients/admin_client.h"
 #include "sim/live/live_admin.h"
 #include "sim/live/live_connection.h"
 #include "sim/run/observed.h"
@@ -124,6 +125,8 @@ private:
     Observed getSchemaOnWire(const GetSchemaStep& s);
     Observed unload(const UnloadStep& s);
     Observed deleteTopic(const DeleteTopicStep& s);
+    /// An admin step's request (admin_client.h) sent as admin() sends it; NotExecutable when none was built.
+    Observed send(AdminCall call, const std::optional<AdminRequest>& request);
     Observed admin(int call, const std::string& method, const std::string& target,
                    const std::optional<std::string>& body = std::nullopt);
     Observed setPolicy(const SetPolicyStep& s);

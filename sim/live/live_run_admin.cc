@@ -15,52 +15,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-// Namespace policy fields (scenario spelling) -> Pulsar's REST leaf, its verb
-// and the JSON form of its body (sim/serve/http/namespace_routes.cc has the
-// server side of the same calls).
-struct PolicyCall {
-    const char* field;
-    const char* leaf;
-    const char* verb;
-    enum class Body { string, boolean, integer } body;
-    const char* unset;  // how null is sent: "DELETE", a body text, or nullptr (no REST call unsets it)
-};
-constexpr PolicyCall kNamespaceCalls[] = {
-    {"schema_compatibility_strategy", "schemaCompatibilityStrategy", "PUT", PolicyCall::Body::string, "\"UNDEFINED\""},
-    {"schema_auto_update_compatibility_strategy", "schemaAutoUpdateCompatibilityStrategy", "PUT",
-     PolicyCall::Body::string, nullptr},
-    {"is_allow_auto_update_schema", "isAllowAutoUpdateSchema", "POST", PolicyCall::Body::boolean, nullptr},
-    {"schema_validation_enforced", "schemaValidationEnforced", "POST", PolicyCall::Body::boolean, nullptr},
-    {"max_producers_per_topic", "maxProducersPerTopic", "POST", PolicyCall::Body::integer, "DELETE"},
-};
-constexpr PolicyCall kTopicCalls[] = {
-    {"schemaCompatibilityStrategy", "schemaCompatibilityStrategy", "PUT", PolicyCall::Body::string, "DELETE"},
-    {"schemaValidationEnforced", "schemaValidationEnforced", "POST", PolicyCall::Body::boolean, nullptr},
-};
-
-// Topic policies accept both spellings (doc/scenario-format.md, topics).
-std::string topicField(const std::string& key) {
-    if (key == "schema_compatibility_strategy") return "schemaCompatibilityStrategy";
-    if (key == "schema_validation_enforced") return "schemaValidationEnforced";
-    return key;
-}
-
-template <std::size_t N>
-const PolicyCall* findCall(const PolicyCall (&table)[N], const std::string& field) {
-    for (const auto& c : table)
-        if (field == c.field) return &c;
-    return nullptr;
-}
-
-std::string bodyOf(const PolicyCall& c, const std::string& value) {
-    switch (c.body) {
-        case PolicyCall::Body::string: return Json(value).dump();
-        case PolicyCall::Body::boolean:
-        case PolicyCall::Body::integer: return value;
-    }
-    return value;
-}
-
 // An admin call set-up needs: nullopt when it succeeded, else what failed and why.
 std::optional<std::string> mustSucceed(const std::string& what, const AdminResponse& r) {
     if (r.ok()) return std::nullopt;
@@ -70,28 +24,19 @@ std::optional<std::string> mustSucceed(const std::string& what, const AdminRespo
 
 }  // namespace
 
-// Pulsar's Codec.encode of a topic's local name in a REST path (URLEncoder).
-std::string encodePathPart(std::string_view s) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '*') {
-            out += static_cast<char>(c);
-        } else if (c == ' ') {
-            out += '+';
-        } else {
-            out += '%';
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        }
-    }
-    return out;
+// Pulsar's Codec.encode of a path segment (URLEncoder), as the route table encodes it.
+std::string encodePathPart(std::string_view s) { return rest::encodeSegment(s); }
+
+// /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}: the set-up's and tear-down's topic path.
+std::string topicPath(const TopicName& t) {
+    auto r = adminRequest(rest::Call::createTopic, topicParams(t));
+    return r ? r->target : std::string();
 }
 
-// /admin/v2/{persistent|non-persistent}/{tenant}/{ns}/{topic}
-std::string topicPath(const TopicName& t) {
-    return std::string("/admin/v2/") + (t.persistent() ? "persistent/" : "non-persistent/") + std::string(t.tenant()) +
-           "/" + std::string(t.namespacePortion()) + "/" + encodePathPart(t.localName());
+// An admin step's request, built from the route table (sim/clients/admin_client.h).
+Observed LiveRun::send(AdminCall call, const std::optional<AdminRequest>& request) {
+    if (!request) return notSupported("no REST route of the live broker takes this step's names");
+    return admin(static_cast<int>(call), request->method, request->target, request->body);
 }
 
 std::set<std::string> namespacesNamed(const Scenario& scenario) {
@@ -232,7 +177,7 @@ void LiveRun::tearDown() {
 
 Observed LiveRun::unload(const UnloadStep& st) {
     auto base = parsed(names_.topic(st.topic))->partitionedBase();
-    auto o = admin(static_cast<int>(AdminCall::unloadTopic), "PUT", topicPath(base) + "/unload");
+    auto o = send(AdminCall::unloadTopic, adminRequest(rest::Call::unloadTopic, topicParams(base)));
     if (!o.ok) return o;
     return reconnect(closedByBroker());
 }
@@ -242,12 +187,11 @@ Observed LiveRun::deleteTopic(const DeleteTopicStep& st) {
     bool partitioned = false;
     for (const auto& d : scenario_.topics)
         if (d.name == st.topic && d.partitions > 0) partitioned = true;
-    std::string path = topicPath(*t) + (partitioned ? "/partitions" : "");
-    std::string query;
-    if (st.force) query += "force=true";
-    if (st.deleteSchema) query += std::string(query.empty() ? "" : "&") + "deleteSchema=true";
-    if (!query.empty()) path += "?" + query;
-    auto o = admin(static_cast<int>(AdminCall::deleteTopic), "DELETE", path);
+    std::vector<std::pair<std::string, std::string>> flags;
+    if (st.force) flags.emplace_back("force", "true");
+    if (st.deleteSchema) flags.emplace_back("deleteSchema", "true");
+    auto o = send(AdminCall::deleteTopic, adminRequest(partitioned ? rest::Call::deletePartitionedTopic : rest::Call::deleteTopic,
+                                                       topicParams(*t), std::nullopt, flags));
     if (!o.ok) return o;
     for (const auto& key : closedByBroker()) (key[0] == 'p' ? producers_ : consumers_).erase(key.substr(2));
     return o;
@@ -257,26 +201,15 @@ Observed LiveRun::setPolicy(const SetPolicyStep& st) {
     Observed out;
     out.httpStatus = 204;
     for (const auto& s : st.settings) {
-        const PolicyCall* call = nullptr;
-        std::string base;
-        if (st.namespaceName) {
-            call = findCall(kNamespaceCalls, s.key);
-            base = "/admin/v2/namespaces/" + names_.namespaceName(*st.namespaceName) + "/";
-        } else {
-            call = findCall(kTopicCalls, topicField(s.key));
-            base = topicPath(*parsed(names_.topic(*st.topic))) + "/";
-        }
-        if (!call) return notSupported("no REST call of the live broker is known for the policy '" + s.key + "'");
-        Observed o;
-        if (s.value) {
-            o = admin(static_cast<int>(AdminCall::setPolicy), call->verb, base + call->leaf, bodyOf(*call, *s.value));
-        } else if (call->unset && std::string_view(call->unset) == "DELETE") {
-            o = admin(static_cast<int>(AdminCall::setPolicy), "DELETE", base + call->leaf);
-        } else if (call->unset) {
-            o = admin(static_cast<int>(AdminCall::setPolicy), call->verb, base + call->leaf, std::string(call->unset));
-        } else {
-            return notSupported("cnxsim knows no REST call of Pulsar's that unsets '" + s.key + "'");
-        }
+        bool topicLevel = !st.namespaceName;
+        const auto* policy =
+            rest::policyByKey(topicLevel ? rest::Call::setTopicPolicy : rest::Call::setNamespacePolicy, s.key);
+        if (!policy) return notSupported("no REST call of the live broker is known for the policy '" + s.key + "'");
+        auto params = topicLevel ? topicParams(*parsed(names_.topic(*st.topic)))
+                                 : namespaceParams(names_.namespaceName(*st.namespaceName));
+        auto request = policyRequest(*policy, topicLevel, params, s.value);
+        if (!request) return notSupported("cnxsim knows no REST call of Pulsar's that unsets '" + s.key + "'");
+        Observed o = send(AdminCall::setPolicy, request);
         if (!o.ok) return o;
         out.httpStatus = o.httpStatus;
     }
@@ -295,10 +228,9 @@ Observed LiveRun::setBrokerConfig(const SetBrokerConfigStep& st) {
                 was = runtime.body[s.key].get<std::string>();
             changedConfig_[s.key] = was;
         }
-        Observed o = s.value ? admin(static_cast<int>(AdminCall::setBrokerConfig), "POST",
-                                     "/admin/v2/brokers/configuration/" + s.key + "/" + encodePathPart(*s.value))
-                             : admin(static_cast<int>(AdminCall::setBrokerConfig), "DELETE",
-                                     "/admin/v2/brokers/configuration/" + s.key);
+        auto request = s.value ? adminRequest(rest::Call::setBrokerConfig, {{"key", s.key}, {"value", *s.value}})
+                               : adminRequest(rest::Call::deleteBrokerConfig, {{"key", s.key}});
+        Observed o = send(AdminCall::setBrokerConfig, request);
         if (!o.ok) return o;
         out.httpStatus = o.httpStatus;
     }

@@ -1,7 +1,6 @@
 #include "sim/record/admin_steps.h"
 
 #include <charconv>
-#include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +8,7 @@
 #include "broker_model/admin/schema_payload.h"
 #include "broker_model/core/topic_name.h"
 #include "sim/clients/admin_client.h"
+#include "sim/rest/admin_routes_table.h"
 #include "sim/serve/http/request_target.h"
 
 namespace cnx::record {
@@ -51,118 +51,133 @@ std::optional<std::string> scalarBody(const std::string& body) {
     return std::nullopt;
 }
 
-// /admin/v2/namespaces/{t}/{ns}/{policy} and /admin/v2/{domain}/{t}/{ns}/{topic}/{policy}: the field set.
-std::optional<AdminEffect> policyEffect(const serve::AdminExchange& x, const Target& t, bool topicLevel) {
-    static const std::map<std::string, std::string> kFields{
-        {"schemaCompatibilityStrategy", "schema_compatibility_strategy"},
-        {"schemaAutoUpdateCompatibilityStrategy", "schema_auto_update_compatibility_strategy"},
-        {"isAllowAutoUpdateSchema", "is_allow_auto_update_schema"},
-        {"schemaValidationEnforced", "schema_validation_enforced"},
-    };
-    const std::string& policy = t.segments.back();
-    auto field = kFields.find(policy);
-    if (field == kFields.end() || x.method == "GET") return std::nullopt;
+// A request the route table resolved, with the exchange it came in.
+struct Classified {
+    const serve::AdminExchange& x;
+    const Target& target;
+    const rest::Route& route;
+    const rest::Params& params;
+
+    std::string topic() const { return rest::topicOf(route, params).value_or(""); }
+    bool flag(const char* key) const { return isTrue(target, key); }
+    bool answered() const { return x.status / 100 == 2; }
+};
+
+std::optional<AdminEffect> withStep(std::string action, sim::Action body, sim::Observed observed) {
+    AdminEffect e;
+    e.step = step(std::move(action), std::move(body), std::move(observed));
+    return e;
+}
+
+// A namespace or topic policy set or removed: `set-policy` with the scenario's key.
+std::optional<AdminEffect> policyEffect(const Classified& c, bool topicLevel) {
+    const auto& policy = *c.route.policy;
+    if (policy.recorded == rest::Recorded::no) return std::nullopt;
     sim::Setting setting;
-    setting.key = field->second;
-    if (x.method != "DELETE") {
-        auto value = scalarBody(x.requestBody);
+    setting.key = std::string(policy.scenarioKey);
+    bool remove = c.route.call == rest::Call::removeNamespacePolicy || c.route.call == rest::Call::removeTopicPolicy;
+    if (!remove) {
+        auto value = scalarBody(c.x.requestBody);
         if (!value) return std::nullopt;  // not a body Pulsar takes: nothing a step can say
         setting.value = *value;
     }
     sim::SetPolicyStep body;
-    if (topicLevel) body.topic = t.segments[2] + "://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
-    else body.namespaceName = t.segments[3] + "/" + t.segments[4];
+    if (topicLevel) body.topic = c.topic();
+    else body.namespaceName = c.params.at("tenant") + "/" + c.params.at("namespace");
     body.settings.push_back(std::move(setting));
-    AdminEffect e;
-    e.step = step("set-policy", body, observe(AdminCall::setPolicy, x));
-    return e;
+    return withStep("set-policy", body, observe(AdminCall::setPolicy, c.x));
 }
 
-std::optional<AdminEffect> schemaEffect(const serve::AdminExchange& x, const Target& t, SchemaAliases& aliases) {
-    std::string topic = "persistent://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
-    auto schemaOfBody = [&]() -> std::optional<sim::SchemaRef> {
+std::optional<AdminEffect> schemaEffect(const Classified& c, SchemaAliases& aliases) {
+    std::string topic = c.topic();
+    const auto& x = c.x;
+    auto ref = [&]() -> std::optional<sim::SchemaRef> {
         auto parsed = schemaFromPostPayload(x.requestBody);
         if (auto* s = std::get_if<SchemaData>(&parsed)) return aliases.refFor(*s, topic);
         return std::nullopt;  // a refused payload: the format cannot write it
     };
-    AdminEffect e;
-    const std::string& what = t.segments[6];
-    if (what == "schema" && t.segments.size() == 7) {
-        if (x.method == "GET") e.step = step("get-schema", sim::GetSchemaStep{topic, {}, "admin", {}}, observe(AdminCall::getSchema, x));
-        if (x.method == "DELETE")
-            e.step = step("delete-schema", sim::DeleteSchemaStep{topic, isTrue(t, "force")},
-                          observe(AdminCall::deleteSchema, x));
-        if (x.method == "POST") {
-            auto ref = schemaOfBody();
-            if (!ref) return std::nullopt;
-            e.step = step("upload-schema", sim::UploadSchemaStep{topic, *ref}, observe(AdminCall::uploadSchema, x));
+    std::optional<sim::SchemaRef> schema;
+    switch (c.route.call) {
+        case rest::Call::getSchema:
+            return withStep("get-schema", sim::GetSchemaStep{topic, {}, "admin", {}}, observe(AdminCall::getSchema, x));
+        case rest::Call::getSchemaAtVersion: {
+            const auto& text = c.params.at("version");
+            std::int64_t version = 0;
+            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
+            if (ec != std::errc() || p != text.data() + text.size() || version < 0) return std::nullopt;
+            return withStep("get-schema", sim::GetSchemaStep{topic, version, "admin", {}}, observe(AdminCall::getSchema, x));
         }
-    } else if (what == "schema" && t.segments.size() == 8 && x.method == "GET") {
-        std::int64_t version = 0;
-        auto [p, ec] = std::from_chars(t.segments[7].data(), t.segments[7].data() + t.segments[7].size(), version);
-        if (ec != std::errc() || p != t.segments[7].data() + t.segments[7].size() || version < 0) return std::nullopt;
-        e.step = step("get-schema", sim::GetSchemaStep{topic, version, "admin", {}}, observe(AdminCall::getSchema, x));
-    } else if ((what == "compatibility" || what == "version") && t.segments.size() == 7 && x.method == "POST") {
-        auto ref = schemaOfBody();
-        if (!ref) return std::nullopt;
-        if (what == "version")
-            e.step = step("get-schema-version", sim::GetSchemaVersionStep{topic, *ref},
-                          observe(AdminCall::getSchemaVersion, x));
-        else
-            e.step = step("test-compatibility", sim::TestCompatibilityStep{topic, *ref},
-                          observe(AdminCall::testCompatibility, x));
+        case rest::Call::deleteSchema:
+            return withStep("delete-schema", sim::DeleteSchemaStep{topic, c.flag("force")}, observe(AdminCall::deleteSchema, x));
+        case rest::Call::postSchema:
+            if (!(schema = ref())) return std::nullopt;
+            return withStep("upload-schema", sim::UploadSchemaStep{topic, *schema}, observe(AdminCall::uploadSchema, x));
+        case rest::Call::getVersionBySchema:
+            if (!(schema = ref())) return std::nullopt;
+            return withStep("get-schema-version", sim::GetSchemaVersionStep{topic, *schema},
+                            observe(AdminCall::getSchemaVersion, x));
+        case rest::Call::testCompatibility:
+            if (!(schema = ref())) return std::nullopt;
+            return withStep("test-compatibility", sim::TestCompatibilityStep{topic, *schema},
+                            observe(AdminCall::testCompatibility, x));
+        default: return std::nullopt;
     }
-    if (!e.step) return std::nullopt;
+}
+
+// A topic created (2xx, or 409: it exists): the header's `topics:`, with the partitions of a bare count body.
+std::optional<AdminEffect> createdTopic(const Classified& c) {
+    if (!c.answered() && c.x.status != 409) return std::nullopt;
+    AdminEffect e;
+    if (c.route.call == rest::Call::createPartitionedTopic) {
+        auto j = Json::parse(c.x.requestBody, nullptr, false);
+        if (j.is_discarded() || !j.is_number_integer()) return std::nullopt;
+        e.partitions = j.get<int>();
+    }
+    e.createdTopic = c.topic();
     return e;
 }
 
-std::optional<AdminEffect> topicEffect(const serve::AdminExchange& x, const Target& t) {
-    std::string topic = t.segments[2] + "://" + t.segments[3] + "/" + t.segments[4] + "/" + t.segments[5];
-    if (!TopicName::parse(topic)) return std::nullopt;
-    AdminEffect e;
-    bool partitionsPath = t.segments.size() == 7 && t.segments[6] == "partitions";
-    if (x.method == "DELETE" && (t.segments.size() == 6 || partitionsPath)) {
-        e.step = step("delete-topic", sim::DeleteTopicStep{topic, isTrue(t, "force"), isTrue(t, "deleteSchema")},
-                      observe(AdminCall::deleteTopic, x));
-    } else if (x.method == "PUT" && t.segments.size() == 7 && t.segments[6] == "unload") {
-        e.step = step("unload", sim::UnloadStep{topic}, observe(AdminCall::unloadTopic, x));
-    } else if (x.method == "PUT" && (t.segments.size() == 6 || partitionsPath)) {
-        if (x.status / 100 != 2 && x.status != 409) return std::nullopt;
-        int partitions = 0;
-        if (partitionsPath) {
-            auto j = Json::parse(x.requestBody, nullptr, false);
-            if (j.is_discarded() || !j.is_number_integer()) return std::nullopt;
-            partitions = j.get<int>();
-        }
-        e.createdTopic = topic;
-        e.partitions = partitions;
-    } else if (t.segments.size() == 7) {
-        return policyEffect(x, t, true);
-    }
-    if (!e.step && !e.createdTopic) return std::nullopt;
-    return e;
-}
-
-std::optional<AdminEffect> brokerEffect(const serve::AdminExchange& x, const Target& t) {
-    if (t.segments.size() < 5 || t.segments[3] != "configuration") return std::nullopt;
+std::optional<AdminEffect> brokerEffect(const Classified& c) {
     sim::SetBrokerConfigStep body;
-    if (x.method == "POST" && t.segments.size() == 6) body.settings.push_back({t.segments[4], t.segments[5], {}});
-    else if (x.method == "DELETE" && t.segments.size() == 5) body.settings.push_back({t.segments[4], std::nullopt, {}});
-    else return std::nullopt;
-    AdminEffect e;
-    e.step = step("set-broker-config", body, observe(AdminCall::setBrokerConfig, x));
-    return e;
+    const auto& key = c.params.at("key");
+    if (c.route.call == rest::Call::setBrokerConfig) body.settings.push_back({key, c.params.at("value"), {}});
+    else body.settings.push_back({key, std::nullopt, {}});
+    return withStep("set-broker-config", body, observe(AdminCall::setBrokerConfig, c.x));
 }
 
-std::optional<AdminEffect> cnxsimEffect(const serve::AdminExchange& x, const Target& t) {
-    if (t.segments.size() != 2 || x.method != "POST" || x.status / 100 != 2) return std::nullopt;
-    AdminEffect e;
-    if (t.segments[1] == "restart") e.step = step("restart-broker", sim::RestartBrokerStep{}, sim::Observed::success());
-    auto version = t.query.find("version");
-    if (t.segments[1] == "upgrade" && version != t.query.end())
-        e.step = step("upgrade-broker", sim::UpgradeBrokerStep{version->second}, sim::Observed::success());
-    if (!e.step) return std::nullopt;
-    return e;
+std::optional<AdminEffect> cnxsimEffect(const Classified& c) {
+    if (!c.answered()) return std::nullopt;
+    if (c.route.call == rest::Call::cnxsimRestart)
+        return withStep("restart-broker", sim::RestartBrokerStep{}, sim::Observed::success());
+    auto version = c.target.query.find("version");
+    if (version == c.target.query.end()) return std::nullopt;
+    return withStep("upgrade-broker", sim::UpgradeBrokerStep{version->second}, sim::Observed::success());
+}
+
+// What each route's exchange becomes; the routes left out change nothing a step can express.
+std::optional<AdminEffect> effectOf(const Classified& c, SchemaAliases& aliases) {
+    using C = rest::Call;
+    switch (c.route.call) {
+        case C::getSchema: case C::getSchemaAtVersion: case C::postSchema: case C::deleteSchema:
+        case C::testCompatibility: case C::getVersionBySchema:
+            return schemaEffect(c, aliases);
+        case C::deleteTopic: case C::deletePartitionedTopic:
+            return withStep("delete-topic", sim::DeleteTopicStep{c.topic(), c.flag("force"), c.flag("deleteSchema")},
+                            observe(AdminCall::deleteTopic, c.x));
+        case C::unloadTopic: return withStep("unload", sim::UnloadStep{c.topic()}, observe(AdminCall::unloadTopic, c.x));
+        case C::createTopic: case C::createPartitionedTopic: return createdTopic(c);
+        case C::setNamespacePolicy: case C::removeNamespacePolicy: return policyEffect(c, false);
+        case C::setTopicPolicy: case C::removeTopicPolicy: return policyEffect(c, true);
+        case C::setBrokerConfig: case C::deleteBrokerConfig: return brokerEffect(c);
+        case C::cnxsimUpgrade: case C::cnxsimRestart: return cnxsimEffect(c);
+        case C::createNamespace: {
+            if (!c.answered() && c.x.status != 409) return std::nullopt;
+            AdminEffect created;
+            created.createdNamespace = c.params.at("tenant") + "/" + c.params.at("namespace");
+            return created;
+        }
+        default: return std::nullopt;
+    }
 }
 
 }  // namespace
@@ -170,22 +185,9 @@ std::optional<AdminEffect> cnxsimEffect(const serve::AdminExchange& x, const Tar
 AdminEffect adminEffect(const serve::AdminExchange& x, SchemaAliases& aliases) {
     auto t = serve::http::parseRequestTarget(x.target);
     if (!t) return {};
-    const auto& s = t->segments;
-    std::optional<AdminEffect> e;
-    if (s.size() >= 2 && s[0] == "cnxsim") {
-        e = cnxsimEffect(x, *t);
-    } else if (s.size() >= 3 && s[0] == "admin" && s[1] == "v2") {
-        if (s[2] == "schemas" && s.size() >= 7) e = schemaEffect(x, *t, aliases);
-        else if ((s[2] == "persistent" || s[2] == "non-persistent") && s.size() >= 6) e = topicEffect(x, *t);
-        else if (s[2] == "brokers") e = brokerEffect(x, *t);
-        else if (s[2] == "namespaces" && s.size() == 6) e = policyEffect(x, *t, false);
-        else if (s[2] == "namespaces" && s.size() == 5 && x.method == "PUT" && (x.status / 100 == 2 || x.status == 409)) {
-            AdminEffect created;
-            created.createdNamespace = s[3] + "/" + s[4];
-            e = created;
-        }
-    }
-    return e.value_or(AdminEffect{});
+    auto r = rest::resolve(rest::methodFromName(x.method), t->segments);
+    if (r.kind != rest::Resolution::Kind::route) return {};
+    return effectOf(Classified{x, *t, *r.route, r.params}, aliases).value_or(AdminEffect{});
 }
 
 }  // namespace cnx::record

@@ -15,6 +15,9 @@
 //
 // Everything else (GETs of lists, policies, health, clusters, metrics,
 // /cnxsim/status, tenants) changes nothing a step can express and is left out.
+// An exchange is classified by the admin route table
+// (sim/rest/admin_routes_table.h), as serve dispatched it: one on a path or
+// method no route serves (a 404, 405, or 412 for a topic name) is left out too.
 
 #include <optional>
 #include <string>

@@ -52,203 +52,196 @@ void AdminRoutes::handle(const Request& req, Answer done) {
         reply(error(req, 400, "Bad request: invalid percent-encoding in '" + std::string(req.target()) + "'"));
         return;
     }
-    const auto& s = target->segments;
-    const auto method = req.method();
-    using V = beast_http::verb;
-    auto notFound = [&] { reply(error(req, 404, "HTTP 404 Not Found")); };
-    auto answer = [&req, done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
-
-    // --- /metrics, /admin/v2/clusters, /admin/v2/brokers/... ---------------------------
-    if (s.size() == 1 && s[0] == "metrics") {
-        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-        return reply(makeResponse(req.version(), req.keep_alive(), 200, metricsText(broker_, server_),
-                                  "text/plain; version=0.0.4"));
+    auto verb = req.method_string();
+    auto method = rest::methodFromName(std::string_view(verb.data(), verb.size()));
+    auto r = rest::resolve(method, target->segments, rest::Serving{lifecycle_ != nullptr});
+    switch (r.kind) {
+        case rest::Resolution::Kind::notFound: return reply(error(req, 404, "HTTP 404 Not Found"));
+        case rest::Resolution::Kind::methodNotAllowed: return reply(methodNotAllowed(req, r.allow));
+        case rest::Resolution::Kind::refused: return reply(error(req, r.status, r.reason));
+        case rest::Resolution::Kind::route: break;
     }
-    if (s.size() >= 1 && s[0] == "cnxsim") return handleCnxsim(req, *target, done);
-    if (s.size() >= 3 && s[0] == "lookup" && s[1] == "v2" && s[2] == "topic") return handleLookup(req, *target, done);
-    if (s.size() < 2 || s[0] != "admin" || s[1] != "v2") return notFound();
-    if (s.size() == 4 && s[2] == "brokers" && s[3] == "version") {
-        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+    dispatch(Routed{req, *target, *r.route, r.params, done});
+}
+
+// Every call of the table to the handler of its area (no default: a new call must be placed).
+void AdminRoutes::dispatch(const Routed& c) {
+    using C = rest::Call;
+    switch (c.call()) {
+        case C::metrics: case C::brokerVersion: case C::brokerHealth: case C::brokerConfigNames:
+        case C::brokerConfigRuntime: case C::brokerConfigValues: case C::setBrokerConfig: case C::deleteBrokerConfig:
+        case C::getClusters:
+            return brokerCall(c);
+        case C::getCluster: case C::createCluster: return clusterCall(c);
+        case C::cnxsimStatus: case C::cnxsimTrace: case C::cnxsimUpgrade: case C::cnxsimRestart: case C::cnxsimReset:
+            return cnxsimCall(c);
+        case C::lookupTopic: return lookupCall(c);
+        case C::getSchema: case C::getSchemaAtVersion: case C::postSchema: case C::deleteSchema: case C::getAllSchemas:
+        case C::testCompatibility: case C::getVersionBySchema:
+            return schemaCall(c);
+        case C::getTenants: case C::getTenant: case C::createTenant: case C::updateTenant: case C::deleteTenant:
+            return tenantCall(c);
+        case C::getNamespaces: case C::getNamespacePolicies: case C::createNamespace: case C::deleteNamespace:
+        case C::getNamespaceTopics: case C::getNamespacePermissions: case C::grantNamespacePermission:
+        case C::revokeNamespacePermission: case C::namespaceNotModelled:
+            return namespaceCall(c);
+        case C::getNamespacePolicy: case C::setNamespacePolicy: case C::removeNamespacePolicy:
+            return namespacePolicyCall(c);
+        case C::listTopics: case C::listPartitionedTopics: case C::createTopic: case C::deleteTopic:
+        case C::getTopicPermissions: case C::grantTopicPermission: case C::revokeTopicPermission: case C::topicStats:
+        case C::terminateTopic: case C::unloadTopic: case C::getPartitionedMetadata: case C::createPartitionedTopic:
+        case C::updatePartitionedTopic: case C::deletePartitionedTopic: case C::getTopicPolicy: case C::setTopicPolicy:
+        case C::removeTopicPolicy: case C::topicNotModelled:
+            return topicCall(c);
+    }
+}
+
+// /metrics, BrokersBase and GET /admin/v2/clusters.
+void AdminRoutes::brokerCall(const Routed& c) {
+    const auto& req = c.req;
+    auto ok = [&](std::string body, const char* type = "application/json") {
+        c.reply(makeResponse(req.version(), req.keep_alive(), 200, std::move(body), type));
+    };
+    Json values = Json::object();
+    switch (c.call()) {
+        case rest::Call::metrics: return ok(metricsText(broker_, server_), "text/plain; version=0.0.4");
         // BrokersBase.version(): the broker's release as plain text.
-        return reply(makeResponse(req.version(), req.keep_alive(), 200, broker_.profile().release.toString(), "text/plain"));
-    }
-    if (s.size() == 3 && s[2] == "clusters") {
-        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-        return reply(makeResponse(req.version(), req.keep_alive(), 200, R"(["standalone"])"));
-    }
-    if (s.size() == 4 && s[2] == "clusters") return handleCluster(req, *target, done);
-    if (s.size() >= 3 && s[2] == "brokers") {
-        if (s.size() == 4 && s[3] == "health") {
-            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-            return reply(makeResponse(req.version(), req.keep_alive(), 200, "ok", "text/plain"));
+        case rest::Call::brokerVersion: return ok(broker_.profile().release.toString(), "text/plain");
+        case rest::Call::brokerHealth: return ok("ok", "text/plain");
+        case rest::Call::getClusters: return ok(R"(["standalone"])");
+        case rest::Call::brokerConfigNames: {
+            Json names = Json::array();
+            for (auto key : BrokerConfig::keys())
+                if (BrokerConfig::isDynamic(key)) names.push_back(std::string(key));
+            return ok(dumpJson(names));
         }
-        if (s.size() >= 4 && s[3] == "configuration") {
-            if (s.size() == 4) {
-                if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-                Json names = Json::array();
-                for (auto key : BrokerConfig::keys())
-                    if (BrokerConfig::isDynamic(key)) names.push_back(std::string(key));
-                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(names)));
-            }
-            // Every setting's effective value, as Pulsar answers it (strings); `run --against` reads it.
-            if (s.size() == 5 && s[4] == "runtime" && method == V::get) {
-                Json values = Json::object();
-                for (auto key : BrokerConfig::keys())
-                    if (auto text = configValueText(broker_.policies().broker, key)) values[std::string(key)] = *text;
-                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(values)));
-            }
-            if (s.size() == 5 && s[4] == "values" && method == V::get) {
-                Json values = Json::object();
-                for (const auto& [key, value] : broker_.configOverrides())
-                    if (BrokerConfig::isDynamic(key)) values[key] = value;
-                return reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(values)));
-            }
-            if (s.size() == 6 && method == V::post) return answer(admin_.updateDynamicConfig(s[4], s[5]));
-            if (s.size() == 5 && method == V::delete_) return answer(admin_.updateDynamicConfig(s[4], std::nullopt));
-            if (s.size() == 5 || s.size() == 6) return reply(methodNotAllowed(req, s.size() == 6 ? "POST" : "DELETE"));
-        }
-        return notFound();
+        // Every setting's effective value, as Pulsar answers it (strings); `run --against` reads it.
+        case rest::Call::brokerConfigRuntime:
+            for (auto key : BrokerConfig::keys())
+                if (auto text = configValueText(broker_.policies().broker, key)) values[std::string(key)] = *text;
+            return ok(dumpJson(values));
+        case rest::Call::brokerConfigValues:
+            for (const auto& [key, value] : broker_.configOverrides())
+                if (BrokerConfig::isDynamic(key)) values[key] = value;
+            return ok(dumpJson(values));
+        case rest::Call::setBrokerConfig: return c.answer(admin_.updateDynamicConfig(c.param("key"), c.param("value")));
+        case rest::Call::deleteBrokerConfig: return c.answer(admin_.updateDynamicConfig(c.param("key"), std::nullopt));
+        default: break;
     }
+    c.reply(error(req, 404, "HTTP 404 Not Found"));
+}
 
-    // --- schemas -------------------------------------------------------------------------
-    if (s.size() >= 6 && s[2] == "schemas") {
-        std::string error;
-        auto topic = TopicName::parse("persistent://" + s[3] + "/" + s[4] + "/" + s[5], &error);
-        if (!topic) return reply(http::error(req, 412, "Invalid topic name: " + error));
-        auto withPayload = [&](auto&& call) {
-            auto parsed = schemaFromPostPayload(req.body());
-            if (auto* e = std::get_if<PayloadError>(&parsed)) return reply(http::error(req, e->status, e->reason));
-            call(std::get<SchemaData>(std::move(parsed)));
-        };
-        if (s.size() == 7 && s[6] == "schema") {
-            if (method == V::get) return admin_.getSchema(*topic, std::nullopt, answer);
-            if (method == V::post)
-                return withPayload([&](SchemaData schema) { admin_.postSchema(*topic, schema, answer); });
-            if (method == V::delete_) return admin_.deleteSchema(*topic, isTrue(*target, "force"), answer);
-            return reply(methodNotAllowed(req, "GET, POST, DELETE"));
-        }
-        if (s.size() == 8 && s[6] == "schema") {
-            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
+// SchemasResource: the topic's name was checked by the route table (412).
+void AdminRoutes::schemaCall(const Routed& c) {
+    const auto& req = c.req;
+    auto topic = c.topic();
+    // Answered now or later: the request outlives the answer, `done` is copied.
+    auto answer = [&req, done = c.done](AdminResponse r) { done(fromAdmin(req, r), r.trace); };
+    auto withPayload = [&](auto&& call) {
+        auto parsed = schemaFromPostPayload(req.body());
+        if (auto* e = std::get_if<PayloadError>(&parsed)) return c.reply(http::error(req, e->status, e->reason));
+        call(std::get<SchemaData>(std::move(parsed)));
+    };
+    switch (c.call()) {
+        case rest::Call::getSchema: return admin_.getSchema(topic, std::nullopt, answer);
+        case rest::Call::postSchema:
+            return withPayload([&](SchemaData schema) { admin_.postSchema(topic, schema, answer); });
+        case rest::Call::deleteSchema: return admin_.deleteSchema(topic, isTrue(c.target, "force"), answer);
+        case rest::Call::getSchemaAtVersion: {
+            const auto& text = c.param("version");
             std::int64_t version = 0;
-            auto [p, ec] = std::from_chars(s[7].data(), s[7].data() + s[7].size(), version);
+            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
             // §7.4: a version that is not a decimal long fails in the broker: 500.
-            if (ec != std::errc() || p != s[7].data() + s[7].size())
-                return reply(http::error(req, 500, "For input string: \"" + s[7] + "\""));
-            return admin_.getSchema(*topic, version, answer);
+            if (ec != std::errc() || p != text.data() + text.size())
+                return c.reply(http::error(req, 500, "For input string: \"" + text + "\""));
+            return admin_.getSchema(topic, version, answer);
         }
-        if (s.size() == 7 && s[6] == "schemas") {
-            if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-            return admin_.getAllSchemas(*topic, answer);
-        }
-        if (s.size() == 7 && s[6] == "compatibility") {
-            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
-            return withPayload([&](SchemaData schema) { admin_.testCompatibility(*topic, schema, answer); });
-        }
-        if (s.size() == 7 && s[6] == "version") {
-            if (method != V::post) return reply(methodNotAllowed(req, "POST"));
-            return withPayload([&](SchemaData schema) { admin_.getVersionBySchema(*topic, schema, answer); });
-        }
-        return notFound();
+        case rest::Call::getAllSchemas: return admin_.getAllSchemas(topic, answer);
+        case rest::Call::testCompatibility:
+            return withPayload([&](SchemaData schema) { admin_.testCompatibility(topic, schema, answer); });
+        case rest::Call::getVersionBySchema:
+            return withPayload([&](SchemaData schema) { admin_.getVersionBySchema(topic, schema, answer); });
+        default: break;
     }
-
-    if (s.size() >= 3 && s[2] == "tenants") return handleTenants(req, *target, done);
-    if (s.size() >= 4 && s[2] == "namespaces") return handleNamespaces(req, *target, done);
-    if (s.size() >= 5 && (s[2] == "persistent" || s[2] == "non-persistent")) return handleTopic(req, *target, done);
-    notFound();
+    c.reply(error(req, 404, "HTTP 404 Not Found"));
 }
 
 // TopicLookupBase (v2 topic names): GET /lookup/v2/topic/{domain}/{tenant}/{ns}/{topic},
 // the listener from ?listenerName= or the X-Pulsar-ListenerName header.
-void AdminRoutes::handleLookup(const Request& req, const Target& target, const Answer& done) {
-    const auto& s = target.segments;
-    if (s.size() != 7 || (s[3] != "persistent" && s[3] != "non-persistent"))
-        return done(error(req, 404, "HTTP 404 Not Found"), nullptr);
-    if (req.method() != beast_http::verb::get) return done(methodNotAllowed(req, "GET"), nullptr);
-    std::string why;
-    auto topic = TopicName::parse(s[3] + "://" + s[4] + "/" + s[5] + "/" + s[6], &why);
-    if (!topic) return done(error(req, 412, "Invalid topic name: " + why), nullptr);
+void AdminRoutes::lookupCall(const Routed& c) {
     std::string listener;
-    if (auto it = target.query.find("listenerName"); it != target.query.end()) listener = it->second;
-    else if (auto h = req.find("X-Pulsar-ListenerName"); h != req.end()) listener = std::string(h->value());
-    auto r = admin_.lookupTopic(*topic, listener);
-    done(fromAdmin(req, r), r.trace);
+    if (auto it = c.target.query.find("listenerName"); it != c.target.query.end()) listener = it->second;
+    else if (auto h = c.req.find("X-Pulsar-ListenerName"); h != c.req.end()) listener = std::string(h->value());
+    c.answer(admin_.lookupTopic(c.topic(), listener));
 }
 
 // ClustersBase: the broker's one cluster, `standalone`.
-void AdminRoutes::handleCluster(const Request& req, const Target& target, const Answer& done) {
-    const auto& name = target.segments[3];
-    const auto method = req.method();
-    using V = beast_http::verb;
-    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
-    if (method == V::get) {
-        if (name != "standalone") return reply(error(req, 404, "Cluster does not exist"));
+void AdminRoutes::clusterCall(const Routed& c) {
+    const auto& req = c.req;
+    const auto& name = c.param("cluster");
+    if (c.call() == rest::Call::getCluster) {
+        if (name != "standalone") return c.reply(error(req, 404, "Cluster does not exist"));
         auto data = broker_.lookupData({});
-        if (auto* e = std::get_if<std::string>(&data)) return reply(error(req, 500, *e));
+        if (auto* e = std::get_if<std::string>(&data)) return c.reply(error(req, 500, *e));
         const auto& urls = std::get<LookupData>(data);
-        return reply(makeResponse(req.version(), req.keep_alive(), 200,
-                                  dumpJson(Json{{"serviceUrl", urls.httpUrl}, {"brokerServiceUrl", urls.brokerUrl}})));
+        return c.reply(makeResponse(req.version(), req.keep_alive(), 200,
+                                    dumpJson(Json{{"serviceUrl", urls.httpUrl}, {"brokerServiceUrl", urls.brokerUrl}})));
     }
-    if (method != V::put) return reply(methodNotAllowed(req, "GET, PUT"));
-    if (!TopicName::validNamePart(name)) return reply(error(req, 412, "Cluster name is not valid"));
-    if (req.body().empty()) return reply(error(req, 400, "cluster data is required"));
+    if (!TopicName::validNamePart(name)) return c.reply(error(req, 412, "Cluster name is not valid"));
+    if (req.body().empty()) return c.reply(error(req, 400, "cluster data is required"));
     Response refusal;
     auto body = jsonBody(req, &refusal);
-    if (!body) return reply(std::move(refusal));
+    if (!body) return c.reply(std::move(refusal));
     if (!body->is_object())
-        return reply(error(req, 400, "Cannot deserialize value of type `ClusterDataImpl` from " + dumpJson(*body)));
-    if (name == "standalone") return reply(error(req, 409, "Cluster already exists"));
-    auto r = admin_.notModelled("a cluster besides standalone: the model is one broker of one cluster");
-    done(fromAdmin(req, r), r.trace);
+        return c.reply(error(req, 400, "Cannot deserialize value of type `ClusterDataImpl` from " + dumpJson(*body)));
+    if (name == "standalone") return c.reply(error(req, 409, "Cluster already exists"));
+    c.answer(admin_.notModelled("a cluster besides standalone: the model is one broker of one cluster"));
 }
 
-void AdminRoutes::handleCnxsim(const Request& req, const Target& target, const Answer& done) {
-    const auto& s = target.segments;
-    const auto method = req.method();
-    using V = beast_http::verb;
-    auto reply = [&done](Response r) { done(std::move(r), nullptr); };
+// cnxsim's own control, routed only when serve has a lifecycle.
+void AdminRoutes::cnxsimCall(const Routed& c) {
+    const auto& req = c.req;
     auto json = [&req](int status, const Json& body) {
         return makeResponse(req.version(), req.keep_alive(), status, dumpJson(body));
     };
-    if (!lifecycle_ || s.size() != 2) return reply(error(req, 404, "HTTP 404 Not Found"));
-    const auto& what = s[1];
-    if (what == "status") {
-        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-        return reply(json(200, lifecycle_->status()));
-    }
-    if (what == "trace") {
-        if (method != V::get) return reply(methodNotAllowed(req, "GET"));
-        if (!ring_) return reply(error(req, 404, "HTTP 404 Not Found"));
-        std::size_t last = 20;
-        if (auto it = target.query.find("last"); it != target.query.end()) {
-            const auto& text = it->second;
-            std::size_t n = 0;
-            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-            if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n == 0)
-                return reply(error(req, 400, "last must be a whole number of decisions, at least 1 (got '" + text + "')"));
-            last = n;
-        }
-        return reply(json(200, ring_->newest(last)));
-    }
-    if (what == "upgrade" || what == "restart") {
-        if (method != V::post) return reply(methodNotAllowed(req, "POST"));
-        LifecycleAnswer answer;
-        if (what == "upgrade") {
-            auto v = target.query.find("version");
-            if (v == target.query.end() || v->second.empty()) return reply(error(req, 400, "upgrade needs ?version=RELEASE"));
+    LifecycleAnswer answer;
+    switch (c.call()) {
+        case rest::Call::cnxsimStatus: return c.reply(json(200, lifecycle_->status()));
+        case rest::Call::cnxsimTrace: return cnxsimTrace(c);
+        case rest::Call::cnxsimUpgrade: {
+            auto v = c.target.query.find("version");
+            if (v == c.target.query.end() || v->second.empty())
+                return c.reply(error(req, 400, "upgrade needs ?version=RELEASE"));
             answer = lifecycle_->upgrade(v->second);
-        } else {
-            answer = lifecycle_->restart();
+            break;
         }
-        return reply(answer.ok ? json(200, Json{{"result", answer.text}}) : error(req, 400, answer.text));
+        case rest::Call::cnxsimRestart: answer = lifecycle_->restart(); break;
+        case rest::Call::cnxsimReset: {
+            if (ring_) ring_->clear();
+            auto done = c.done;
+            return lifecycle_->reset([done, &req, json](LifecycleAnswer a) {
+                done(a.ok ? json(200, Json{{"result", a.text}}) : error(req, 500, a.text), nullptr);
+            });
+        }
+        default: return c.reply(error(req, 404, "HTTP 404 Not Found"));
     }
-    if (what == "reset") {
-        if (method != V::post) return reply(methodNotAllowed(req, "POST"));
-        if (ring_) ring_->clear();
-        return lifecycle_->reset([done, &req, json](LifecycleAnswer answer) {
-            done(answer.ok ? json(200, Json{{"result", answer.text}}) : error(req, 500, answer.text), nullptr);
-        });
+    c.reply(answer.ok ? json(200, Json{{"result", answer.text}}) : error(req, 400, answer.text));
+}
+
+// GET /cnxsim/trace?last=N: the newest N decisions (404 without a decision ring).
+void AdminRoutes::cnxsimTrace(const Routed& c) {
+    const auto& req = c.req;
+    if (!ring_) return c.reply(error(req, 404, "HTTP 404 Not Found"));
+    std::size_t last = 20;
+    if (auto it = c.target.query.find("last"); it != c.target.query.end()) {
+        const auto& text = it->second;
+        std::size_t n = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+        if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n == 0)
+            return c.reply(error(req, 400, "last must be a whole number of decisions, at least 1 (got '" + text + "')"));
+        last = n;
     }
-    reply(error(req, 404, "HTTP 404 Not Found"));
+    c.reply(makeResponse(req.version(), req.keep_alive(), 200, dumpJson(ring_->newest(last))));
 }
 
 }  // namespace cnx::serve::http

@@ -39,6 +39,10 @@ class Server;
 
 namespace cnx::serve::http {
 
+namespace detail {
+struct Routed;
+}  // namespace detail
+
 class AdminRoutes {
 public:
     /// Every reference outlives this; `lifecycle` and `ring` may be nullptr (no /cnxsim/ control, no trace).
@@ -51,13 +55,25 @@ public:
     void handle(const Request& request, Answer done);
 
 private:
-    // namespace_routes.cc: /admin/v2/tenants, /admin/v2/namespaces, /admin/v2/{persistent|non-persistent}
-    void handleTenants(const Request& req, const RequestTarget& target, const Answer& done);
-    void handleNamespaces(const Request& req, const RequestTarget& target, const Answer& done);
-    void handleTopic(const Request& req, const RequestTarget& target, const Answer& done);
-    void handleCnxsim(const Request& req, const RequestTarget& target, const Answer& done);
-    void handleLookup(const Request& req, const RequestTarget& target, const Answer& done);
-    void handleCluster(const Request& req, const RequestTarget& target, const Answer& done);
+    // Each reads the routes of its area (sim/rest/admin_routes_table.h) that
+    // resolve() matched; route_support.h has the matched request.
+    void dispatch(const detail::Routed& c);
+    // admin_routes.cc: /metrics, brokers, clusters, lookup, /cnxsim/, schemas
+    void brokerCall(const detail::Routed& c);
+    void clusterCall(const detail::Routed& c);
+    void cnxsimCall(const detail::Routed& c);
+    void cnxsimTrace(const detail::Routed& c);
+    void lookupCall(const detail::Routed& c);
+    void schemaCall(const detail::Routed& c);
+    // namespace_routes.cc: tenants, namespaces, topics
+    void tenantCall(const detail::Routed& c);
+    void putTenant(const detail::Routed& c);
+    void namespaceCall(const detail::Routed& c);
+    void createNamespace(const detail::Routed& c);
+    void namespacePolicyCall(const detail::Routed& c);
+    void topicCall(const detail::Routed& c);
+    void partitionsCall(const detail::Routed& c, const TopicName& topic);
+    void topicPolicyCall(const detail::Routed& c, const TopicName& topic);
 
     Broker& broker_;
     AdminApi& admin_;

@@ -14,6 +14,7 @@
 
 #include "broker_model/admin/admin_api.h"
 #include "sim/serve/http/http_server.h"
+#include "sim/rest/admin_routes_table.h"
 #include "sim/serve/http/request_target.h"
 
 namespace cnx::serve::http::detail {
@@ -34,5 +35,24 @@ Response methodNotAllowed(const Request& req, const std::string& allow);
 inline bool isTrue(const Target& t, const char* key) { return queryIsTrue(t, key); }
 /// The body as JSON, or the 400 a malformed body gets (Jackson's message as the reason).
 std::optional<Json> jsonBody(const Request& req, Response* refusal);
+
+/// A request the route table resolved (rest::resolve) and how it is answered.
+struct Routed {
+    const Request& req;
+    const Target& target;
+    const rest::Route& route;
+    const rest::Params& params;
+    const std::function<void(Response, TracePtr)>& done;
+
+    rest::Call call() const { return route.call; }
+    void reply(Response r) const { done(std::move(r), nullptr); }
+    void answer(const AdminResponse& r) const { done(fromAdmin(req, r), r.trace); }
+    /// A named segment of the route's pattern (the table guarantees it is there).
+    const std::string& param(std::string_view name) const { return params.find(name)->second; }
+    /// `{tenant}/{namespace}`.
+    std::string ns() const { return param("tenant") + "/" + param("namespace"); }
+    /// The topic the path names; resolve() refused a name that does not parse.
+    TopicName topic() const { return *TopicName::parse(*rest::topicOf(route, params)); }
+};
 
 }  // namespace cnx::serve::http::detail
