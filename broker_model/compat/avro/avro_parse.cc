@@ -656,7 +656,7 @@ std::optional<JavaException> danglingContent(std::string_view text, std::size_t 
 // as before: depth guard, nlohmann's parse and its error, dangling content.
 std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, JsonTape& tape, std::optional<Json>& holder) {
     std::size_t start = skipSpaceAndComments(text, 0);
-    if (start < text.size() && (text[start] == '{' || text[start] == '[')) {
+    if (enabled(opt.fastPaths) && start < text.size() && (text[start] == '{' || text[start] == '[')) {
         std::size_t end = 0;
         if (tape.read(text, start, &end)) return danglingContent(text, end, opt);  // read() ends where firstValue() does
     }
@@ -721,6 +721,7 @@ ParseResult parseFull(std::string_view definition, const ParseOptions& options) 
 }
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
+    if (!enabled(options.fastPaths)) return parseFull(definition, options);
     std::size_t nesting = 0;
     if (auto quick = quickParse(definition, options, &nesting)) {
         ParseResult r;
