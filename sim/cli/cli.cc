@@ -1,6 +1,7 @@
 #include "sim/cli/cli.h"
 
 #include <charconv>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "broker_model/compat/avro/avro_quick_parse.h"
+#include "broker_model/core/fast_paths.h"
 #include "broker_model/profile/profile.h"
 #include "sim/scenario/accept_outcomes.h"
 #include "sim/scenario/accept_writer.h"
@@ -133,6 +136,10 @@ constexpr std::string_view kRunUsage =
     "                           hardware thread; -vv: 1); the output is the same\n"
     "                           for every N, in file, document and version order\n"
     "  -v, -vv                  diagnostics on stderr (info, debug)\n"
+    "  --no-fast-paths          take no fast path, only the reference each stands\n"
+    "                           for (full Avro parser and resolver, nlohmann,\n"
+    "                           yaml-cpp, every command encoded): the same results,\n"
+    "                           slower; as CNXSIM_FAST_PATHS=off (bench/README.md)\n"
     "\n"
     "Against a real broker (doc/against.md):\n"
     "  --against pulsar://HOST:PORT --admin http://HOST:PORT\n"
@@ -182,16 +189,18 @@ constexpr std::string_view kExplainUsage =
     "  --step ID     only that step: its `id`, or its 1-based number among the\n"
     "                steps of its document (\"3\" or \"step 3\"), as the trace labels\n"
     "                it; a document without that step is left out\n"
+    "  --no-fast-paths  as `run --no-fast-paths`: the same output, slower\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input (an unknown\n"
     "--version or --step)\n";
 
 constexpr std::string_view kLintUsage =
-    "usage: cnxsim lint [PATH...]\n"
+    "usage: cnxsim lint [PATH...] [--no-fast-paths]\n"
     "\n"
     "Loads scenario files and folders and reports every problem as\n"
     "file:line:column: message, without running anything; with no PATH the\n"
-    "bundled suite, as run finds it. Exit 2 on any problem.\n";
+    "bundled suite, as run finds it. Exit 2 on any problem. --no-fast-paths\n"
+    "parses with yaml-cpp alone, as `run --no-fast-paths`.\n";
 
 constexpr std::string_view kProfilesUsage =
     "usage: cnxsim profiles [VERSION] [--diff A B]\n"
@@ -225,11 +234,11 @@ struct Loaded {
     std::vector<std::pair<std::string, std::size_t>> schemasFiles;  // (file, definitions): no scenario
 };
 
-Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs) {
+Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs, FastPaths fastPaths) {
     Loaded loaded;
     // Each imported schemas file is read once per thread: the cache is the
     // thread's own, and which files a thread loads is fixed (Deal::striped).
-    std::vector<ImportCache> imports(std::max(1u, jobs));
+    std::vector<ImportCache> imports(std::max(1u, jobs), ImportCache(fastPaths));
     forEachOrdered(
         files.size(), jobs, Deal::striped,
         [&](std::size_t i, unsigned worker) {
@@ -249,11 +258,11 @@ Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs)
 // of its path read it first; that order is the files' on one thread only, so
 // when anything failed to load the files are loaded again on one thread and
 // the errors are exactly those of a one-thread run.
-Loaded loadPaths(const std::vector<std::string>& paths, unsigned jobs = defaultJobs()) {
+Loaded loadPaths(const std::vector<std::string>& paths, FastPaths fastPaths, unsigned jobs = defaultJobs()) {
     std::vector<LoadError> collectErrors;
     auto files = collectScenarioFiles(paths, collectErrors);
-    auto loaded = loadFiles(files, jobs);
-    if (jobs > 1 && !loaded.errors.empty()) loaded = loadFiles(files, 1);
+    auto loaded = loadFiles(files, jobs, fastPaths);
+    if (jobs > 1 && !loaded.errors.empty()) loaded = loadFiles(files, 1, fastPaths);
     loaded.errors.insert(loaded.errors.begin(), collectErrors.begin(), collectErrors.end());
     return loaded;
 }
@@ -446,8 +455,27 @@ int commandRunAgainst(const Args& args, const RunOptions& options,
     return live::runAgainst(selected, options, a, out, err);
 }
 
-int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
+// The fast-paths switch of one command (broker_model/core/fast_paths.h):
+// `--no-fast-paths`, else CNXSIM_FAST_PATHS as runCli read it.
+FastPaths fastPathsOf(const Args& args, FastPaths fromEnvironment) {
+    return args.has("--no-fast-paths") ? FastPaths::off : fromEnvironment;
+}
+
+// Where a user sees that a fast path disagreed with its reference (a cnxsim
+// bug that the run survived with the reference's answer): a warning whenever
+// it happened, and with -v the switch and the count either way.
+void reportFastPaths(FastPaths fastPaths, std::ostream& err) {
+    const std::uint64_t disagreed = compat::avro::quickParseDisagreements();
+    spdlog::info("fast paths: {} (quick Avro parses the full parser disagreed with: {})", to_string_view(fastPaths), disagreed);
+    if (disagreed > 0)
+        err << "cnxsim run: warning: " << disagreed
+            << " quick Avro parse(s) disagreed with the full parser (a cnxsim bug: the full parser's nodes were used;"
+               " CNXSIM_FAST_PATHS=off or --no-fast-paths takes the full parser only)\n";
+}
+
+int commandRun(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
     RunOptions options;
+    options.fastPaths = fastPathsOf(args, environmentFastPaths);
     std::optional<Shard> shard;
     std::optional<std::string> onlyVersion;
     if (auto e = parseSelection(args, shard, onlyVersion)) {
@@ -527,7 +555,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     bool verbose = args.verbosity > 0;
     std::ostream& console = reportToStdout ? err : out;
     auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
-    auto loaded = loadPaths(paths, jobs);
+    auto loaded = loadPaths(paths, options.fastPaths, jobs);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     std::vector<const std::pair<std::string, Scenario>*> selected;
     if (auto e = selectScenarios(loaded, options, selected)) {
@@ -581,6 +609,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
         (r.passed ? passed : failed)++;
         results.push_back(std::move(r));
     });
+    reportFastPaths(options.fastPaths, err);
     int status = failed ? kExitFailed : kExitPassed;
     if (auto it = args.options.find("--junit"); it != args.options.end()) {
         if (auto e = writeJUnit(it->second, results, options.seed)) {
@@ -629,7 +658,8 @@ std::optional<std::size_t> stepNamed(const Scenario& scenario, const std::string
     return std::nullopt;
 }
 
-int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
+int commandExplain(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
+    const FastPaths fastPaths = fastPathsOf(args, environmentFastPaths);
     if (args.positional.size() != 1) {
         err << "cnxsim explain: expected exactly one FILE\n" << kExplainUsage;
         return kExitInvalid;
@@ -643,7 +673,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
         }
         onlyVersion = it->second;
     }
-    auto loaded = loadPaths(args.positional);
+    auto loaded = loadPaths(args.positional, fastPaths);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     for (const auto& [file, count] : loaded.schemasFiles)
         out << file << ": a schemas file (" << count << " schema definition(s)), nothing to explain\n";
@@ -674,6 +704,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
         for (const auto& version : versions) {
             RunOptions options;
             options.traces = RunOptions::Traces::always;  // every step's trace is printed
+            options.fastPaths = fastPaths;
             auto r = runScenario(scenario, file, version, options);
             if (only) {
                 // The steps before it still ran (they set the state it meets); only its block is shown.
@@ -689,8 +720,9 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     return failed ? kExitFailed : kExitPassed;
 }
 
-int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
-    auto loaded = loadPaths(args.positional.empty() ? defaultScenarioPaths() : args.positional);
+int commandLint(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
+    auto loaded = loadPaths(args.positional.empty() ? defaultScenarioPaths() : args.positional,
+                            fastPathsOf(args, environmentFastPaths));
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     for (const auto& [file, count] : loaded.schemasFiles)
         out << file << ": a schemas file (" << count << " schema definition(s)), not a scenario: OK\n";
@@ -827,6 +859,14 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         out << usageOf(argv.size() > 1 ? argv[1] : "");
         return kExitPassed;
     }
+    // CNXSIM_FAST_PATHS (broker_model/core/fast_paths.h): read here, once, and
+    // handed to the command as a value; the model never looks it up.
+    const char* fastPathsText = std::getenv("CNXSIM_FAST_PATHS");
+    const auto environmentFastPaths = fastPathsFromText(fastPathsText ? fastPathsText : "");
+    if (!environmentFastPaths) {
+        err << "cnxsim: CNXSIM_FAST_PATHS takes on or off (1 or 0), got '" << fastPathsText << "'\n";
+        return kExitInvalid;
+    }
     if (command == "--version" || command == "version") {
         printVersion(out);
         return kExitPassed;
@@ -844,7 +884,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
+    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err, *environmentFastPaths);
     if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (command == "completion") {
         if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
@@ -875,9 +915,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     setVerbosity(args.verbosity);
-    if (command == "run") return commandRun(args, out, err);
-    if (command == "explain") return commandExplain(args, out, err);
-    if (command == "lint") return commandLint(args, out, err);
+    if (command == "run") return commandRun(args, out, err, *environmentFastPaths);
+    if (command == "explain") return commandExplain(args, out, err, *environmentFastPaths);
+    if (command == "lint") return commandLint(args, out, err, *environmentFastPaths);
     return commandProfiles(args, out, err);
 }
 

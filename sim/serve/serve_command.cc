@@ -408,7 +408,7 @@ std::optional<std::string> startUpProblem(const Broker& broker) {
 
 std::string_view serveUsage() { return kServeUsage; }
 
-int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err, FastPaths fastPaths) {
     ServeArgs args;
     if (auto e = parseServeArgs(argv, args)) {
         err << "cnxsim serve: " << *e << "\n" << kServeUsage;
@@ -448,7 +448,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
 
     boost::asio::io_context io;
     AsioScheduler scheduler(io);
-    Broker broker(*profile, scheduler);
+    Broker broker(*profile, scheduler, fastPaths);
     broker.setMaxLogBytes(args.maxLogBytes);
     // A served schema carries the time it was stored, as a broker's does (GetSchemaResponse.timestamp).
     broker.registry().setClock([] {
