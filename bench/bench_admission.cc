@@ -27,6 +27,8 @@
 #include "bench/suite_generator.h"
 #include "broker_model/wire/frame.h"
 #include "broker_model/wire/schema_wire.h"
+#include "broker_model/compat/avro/avro_quick_parse.h"
+#include "broker_model/core/fast_paths.h"
 #include "sim/parallel/ordered_pool.h"
 #include "sim/scenario/loader.h"
 #include "sim/run/runner.h"
@@ -38,6 +40,9 @@ using pulsar::proto::BaseCommand;
 
 cnx::bench::SuiteShape gShape;
 unsigned gJobs = cnx::sim::defaultJobs();
+/// `--no-fast-paths` (or CNXSIM_FAST_PATHS=off): load and run with no fast path
+/// (broker_model/core/fast_paths.h), to measure what they save.
+cnx::FastPaths gFastPaths = cnx::FastPaths::on;
 
 /// Per-benchmark totals measured around the timed work (manual time).
 struct Figure {
@@ -69,7 +74,7 @@ cnx::sim::LoadResult loadSuite(const std::vector<std::string>& files, unsigned j
     cnx::sim::forEachOrdered(
         files.size(), jobs, cnx::sim::Deal::striped,
         [&](std::size_t i, unsigned) {
-            return cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".");
+            return cnx::sim::loadScenarioText(files[i], "bench-suite-" + std::to_string(i + 1) + ".yaml", ".", gFastPaths);
         },
         [&](std::size_t, cnx::sim::LoadResult r) {
             std::move(r.scenarios.begin(), r.scenarios.end(), std::back_inserter(all.scenarios));
@@ -198,6 +203,7 @@ void count(SuiteCounts& c, const cnx::sim::ScenarioResult& r) {
 SuiteCounts runSuite(const cnx::sim::LoadResult& suite, unsigned jobs = 1) {
     SuiteCounts c;
     cnx::sim::RunOptions options;
+    options.fastPaths = gFastPaths;
     std::vector<std::pair<const cnx::sim::Scenario*, std::string>> runs;
     for (const auto& sc : suite.scenarios)
         for (auto& version : cnx::sim::versionsOf(sc)) runs.emplace_back(&sc, std::move(version));
@@ -405,10 +411,14 @@ void printSummary() {
                     ("whole-suite wall time (load + run, " + std::to_string(gJobs) + " threads: cnxsim run)").c_str(),
                     wallJobs.perIterationSeconds(), wallJobs.perIterationSeconds() * 1e9 / baseNs);
     std::printf("(the last ratio: the wall time in wire round trips; every ratio is relative to the same-process baseline)\n");
+    std::printf("fast paths: %s; quick Avro parses the full parser disagreed with: %llu\n",
+                std::string(cnx::to_string_view(gFastPaths)).c_str(),
+                static_cast<unsigned long long>(cnx::compat::avro::quickParseDisagreements()));
     printGrowth(baseNs);
 }
 
-/// Takes `--scenarios=N`, `--seed=N`, `--jobs=N` and `--no-growth` out of argv before Google Benchmark parses it.
+/// Takes `--scenarios=N`, `--seed=N`, `--jobs=N`, `--no-growth` and `--no-fast-paths` out of argv before
+/// Google Benchmark parses it.
 void takeOwnFlags(int& argc, char** argv) {
     int out = 1;
     for (int i = 1; i < argc; ++i) {
@@ -421,6 +431,8 @@ void takeOwnFlags(int& argc, char** argv) {
             gJobs = static_cast<unsigned>(std::strtoul(argv[i] + 7, nullptr, 10));
         } else if (a == "--no-growth") {
             gSkipGrowth = true;
+        } else if (a == "--no-fast-paths") {
+            gFastPaths = cnx::FastPaths::off;
         } else {
             argv[out++] = argv[i];
         }
@@ -431,6 +443,8 @@ void takeOwnFlags(int& argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (const char* f = std::getenv("CNXSIM_FAST_PATHS"); f && cnx::fastPathsFromText(f) == cnx::FastPaths::off)
+        gFastPaths = cnx::FastPaths::off;
     takeOwnFlags(argc, argv);
     if (gShape.scenarios == 0) gShape.scenarios = 1;
     if (gJobs == 0) gJobs = 1;

@@ -2,8 +2,8 @@
 
 namespace cnx {
 
-Broker::Broker(const BehaviourProfile& profile, Scheduler& scheduler)
-    : profile_(&profile), scheduler_(scheduler), registry_(profile, scheduler) {
+Broker::Broker(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths fastPaths)
+    : profile_(&profile), fastPaths_(fastPaths), scheduler_(scheduler), registry_(profile, scheduler, fastPaths) {
     // Namespaces exist from the start (cluster set-up) with this release's defaults.
     policies_.createdNamespace = namespaceCreatedOn(profile);
     applyConfig();

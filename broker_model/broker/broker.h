@@ -46,12 +46,16 @@ public:
     /// `profile` and `scheduler` must outlive the broker, and the scheduler serves
     /// this broker alone: continuations still pending when the broker is
     /// destroyed are dropped, never run against it. All calls on one thread.
-    Broker(const BehaviourProfile& profile, Scheduler& scheduler);
+    /// `fastPaths` off: its checks and connections take no fast path, only their
+    /// references (core/fast_paths.h); the answers are the same.
+    Broker(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths fastPaths = FastPaths::on);
     ~Broker();
     Broker(const Broker&) = delete;
     Broker& operator=(const Broker&) = delete;
 
     const BehaviourProfile& profile() const { return *profile_; }
+    /// Whether the broker's checks and connections take their fast paths (set at construction).
+    FastPaths fastPaths() const { return fastPaths_; }
     Scheduler& scheduler() { return scheduler_; }
     PolicyStore& policies() { return policies_; }
     const PolicyStore& policies() const { return policies_; }
@@ -182,6 +186,7 @@ private:
     void dropLoaded(const std::string& full);
 
     const BehaviourProfile* profile_;
+    FastPaths fastPaths_;
     std::map<std::string, std::string> configOverrides_;  // broker.conf lines given by the scenario
     std::shared_ptr<const auth::AuthenticationService> authentication_;
     std::optional<std::string> authenticationProblem_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/fast_paths.h"
 #include "broker_model/core/problem.h"
 #include "broker_model/core/schema_data.h"
 
@@ -61,6 +62,11 @@ struct CheckOptions {
     // strategy. Original message name: '<old full name>', new message name: '<new full name>'."
     // Before: "Protobuf root message isn't allow change!".
     bool protobufNativeRootMessageWithStrategy = true;
+    // Not a behaviour of any release: whether the Avro checker takes its fast
+    // paths (the quick parser, JsonTape's reader, the fast pass) or only their
+    // references; the answer is the same (core/fast_paths.h). The registry
+    // sets it from its broker's switch.
+    FastPaths fastPaths = FastPaths::on;
 };
 
 class SchemaCompatibilityCheck {

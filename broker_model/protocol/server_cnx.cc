@@ -209,7 +209,7 @@ void ServerCnx::send(wire::PooledCommand cmd) {
     fitFrameLimit(cmd, wire::frameLimit(broker_.policies().broker.maxMessageSize));
     if (observer_) observer_(*cmd);
     if (receive_) {
-        if (wire::decodesToItself(*cmd)) {
+        if (enabled(broker_.fastPaths()) && wire::decodesToItself(*cmd)) {
             receive_(std::move(cmd), std::string_view());
             return;
         }
@@ -245,14 +245,16 @@ std::optional<std::string> ServerCnx::receive(const wire::Frame& frame) {
 }
 
 std::optional<std::string> ServerCnx::receive(const BaseCommand& command) {
-    if (!closed_ && !wire::decodesToItself(command)) return receive(wire::encodeFrame(command));
+    // Fast paths off: every command is encoded and decoded, as on a socket.
+    if (!closed_ && (!enabled(broker_.fastPaths()) || !wire::decodesToItself(command)))
+        return receive(wire::encodeFrame(command));
     return accept(command, nullptr);
 }
 
 std::optional<std::string> ServerCnx::receive(const BaseCommand& command, const pulsar::proto::MessageMetadata& metadata,
                                               std::string_view payload) {
     if (closed_) return accept(command, nullptr);  // refused as closed
-    if (!wire::payloadFrameDecodesToItself(command, metadata, payload.size()))
+    if (!enabled(broker_.fastPaths()) || !wire::payloadFrameDecodesToItself(command, metadata, payload.size()))
         return receive(wire::encodePayloadFrame(command, metadata, payload));
     auto frame = wire::pooledPayloadFrame(command, metadata, payload);
     return accept(frame->command, frame.get());

@@ -21,12 +21,14 @@ bool parsesAsLegacyJsonSchema(const std::string& data) {
 }
 
 std::optional<std::string> validateStruct(const BehaviourProfile& profile, const SchemaData& schema,
-                                          bool allowLegacyJson) {
-    if (!compat::avroParseError(schema.data, profile.checkOptions)) {
+                                          bool allowLegacyJson, FastPaths fastPaths) {
+    compat::CheckOptions options = profile.checkOptions;
+    options.fastPaths = fastPaths;
+    if (!compat::avroParseError(schema.data, options)) {
         // §6.7 #24103: Pulsar supports only record schemas for AVRO; a top-level union is
         // refused. A top-level primitive is only logged and stays accepted.
         if (schema.type == SchemaType::AVRO && profile.validatorRefusesAvroTopLevelUnion &&
-            compat::avroTopLevelIsUnion(schema.data, profile.checkOptions)) {
+            compat::avroTopLevelIsUnion(schema.data, options)) {
             return std::string("Avro schema typed [UNION] is not supported");
         }
         return std::nullopt;
@@ -36,22 +38,22 @@ std::optional<std::string> validateStruct(const BehaviourProfile& profile, const
 }
 
 std::optional<std::string> validateKeyValue(const BehaviourProfile& profile, const SchemaData& schema,
-                                            bool allowLegacyJson) {
+                                            bool allowLegacyJson, FastPaths fastPaths) {
     std::string error;
     auto kv = compat::decodeKeyValue(schema, &error);
     if (!kv) return "Invalid schema definition data for KEY_VALUE schema: " + error;
-    if (auto e = validateSchemaDefinition(profile, kv->key, allowLegacyJson)) return e;
-    return validateSchemaDefinition(profile, kv->value, allowLegacyJson);
+    if (auto e = validateSchemaDefinition(profile, kv->key, allowLegacyJson, fastPaths)) return e;
+    return validateSchemaDefinition(profile, kv->value, allowLegacyJson, fastPaths);
 }
 
 }  // namespace
 
 std::optional<std::string> validateSchemaDefinition(const BehaviourProfile& profile, const SchemaData& schema,
-                                                    bool allowLegacyJsonFormat) {
+                                                    bool allowLegacyJsonFormat, FastPaths fastPaths) {
     SchemaType t = schema.type;
-    if (isAvroBased(t)) return validateStruct(profile, schema, allowLegacyJsonFormat);
+    if (isAvroBased(t)) return validateStruct(profile, schema, allowLegacyJsonFormat, fastPaths);
     if (t == SchemaType::PROTOBUF_NATIVE) return compat::protobufNativeDefinitionError(schema.data);
-    if (t == SchemaType::KEY_VALUE) return validateKeyValue(profile, schema, allowLegacyJsonFormat);
+    if (t == SchemaType::KEY_VALUE) return validateKeyValue(profile, schema, allowLegacyJsonFormat, fastPaths);
     if (t == SchemaType::NONE || t == SchemaType::BYTES) return std::nullopt;  // stored as NONE
     if (t == SchemaType::AUTO || t == SchemaType::AUTO_CONSUME || t == SchemaType::AUTO_PUBLISH)
         return "Schema " + typeName(t) + " is a client-side schema type";

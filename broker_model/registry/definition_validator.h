@@ -13,7 +13,8 @@ namespace cnx {
 
 /// nullopt when the definition is valid, else the `InvalidSchemaDataException`
 /// message the broker raises (code IncompatibleSchema, HTTP 422 on upload).
+/// `fastPaths`: whether the Avro parse may take its fast paths (core/fast_paths.h).
 std::optional<std::string> validateSchemaDefinition(const BehaviourProfile& profile, const SchemaData& schema,
-                                                    bool allowLegacyJsonFormat);
+                                                    bool allowLegacyJsonFormat, FastPaths fastPaths = FastPaths::on);
 
 }  // namespace cnx

@@ -24,7 +24,7 @@ EqualSchemaAnswer avroEqual(const SchemaData& stored, const SchemaData& candidat
 }
 
 // 2.8.0+ (#10573): the type must match; Avro-based types compare parsed schemas.
-EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, std::span<const StoredSchema> live,
+EqualSchemaAnswer typedStructural(const compat::CheckOptions& options, std::span<const StoredSchema> live,
                                   const SchemaData& candidate) {
     for (const auto& e : live) {
         if (e.schema.type != candidate.type) continue;
@@ -32,7 +32,7 @@ EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, std::span<con
             if (e.schema.data == candidate.data) return {e.version, std::nullopt};
             continue;
         }
-        auto a = avroEqual(e.schema, candidate, e.version, profile.checkOptions);
+        auto a = avroEqual(e.schema, candidate, e.version, options);
         if (a.error || a.version) return a;
     }
     return {};
@@ -41,7 +41,7 @@ EqualSchemaAnswer typedStructural(const BehaviourProfile& profile, std::span<con
 // 2.7.1 (#9612) / 2.7.2 (#9797): for an Avro-based new schema every live entry
 // is parsed first, so a live entry that is not Avro (e.g. STRING after an
 // ALWAYS_COMPATIBLE type change) makes the request fail (fixed by #10573).
-EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, std::span<const StoredSchema> live,
+EqualSchemaAnswer structuralParseAll(const compat::CheckOptions& options, std::span<const StoredSchema> live,
                                      const SchemaData& candidate, bool typed) {
     if (!isAvroBased(candidate.type)) {
         for (const auto& e : live) {
@@ -50,17 +50,17 @@ EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, std::span<
         }
         return {};
     }
-    if (auto bad = compat::avroParseError(candidate.data, profile.checkOptions)) {
+    if (auto bad = compat::avroParseError(candidate.data, options)) {
         return {std::nullopt, "org.apache.avro.SchemaParseException: " + *bad};
     }
     for (const auto& e : live) {
-        if (auto bad = compat::avroParseError(e.schema.data, profile.checkOptions)) {
+        if (auto bad = compat::avroParseError(e.schema.data, options)) {
             return {std::nullopt, "org.apache.avro.SchemaParseException: " + *bad};
         }
     }
     for (const auto& e : live) {
         if (typed && e.schema.type != candidate.type) continue;
-        auto a = avroEqual(e.schema, candidate, e.version, profile.checkOptions);
+        auto a = avroEqual(e.schema, candidate, e.version, options);
         if (a.error || a.version) return a;
     }
     return {};
@@ -69,7 +69,9 @@ EqualSchemaAnswer structuralParseAll(const BehaviourProfile& profile, std::span<
 }  // namespace
 
 EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, std::span<const StoredSchema> live,
-                                  const SchemaData& candidate) {
+                                  const SchemaData& candidate, FastPaths fastPaths) {
+    compat::CheckOptions options = profile.checkOptions;
+    options.fastPaths = fastPaths;
     switch (profile.dedupRule) {
         case DedupRule::storageHashWholeHistory:
         case DedupRule::storageHashAfterLastDelete:
@@ -79,9 +81,9 @@ EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, std::span<con
                 if (e.schema.data == candidate.data) return {e.version, std::nullopt};
             }
             return {};
-        case DedupRule::avroStructuralAnyType: return structuralParseAll(profile, live, candidate, false);
-        case DedupRule::avroStructuralTypedParseAll: return structuralParseAll(profile, live, candidate, true);
-        case DedupRule::typedStructural: return typedStructural(profile, live, candidate);
+        case DedupRule::avroStructuralAnyType: return structuralParseAll(options, live, candidate, false);
+        case DedupRule::avroStructuralTypedParseAll: return structuralParseAll(options, live, candidate, true);
+        case DedupRule::typedStructural: return typedStructural(options, live, candidate);
     }
     return {};
 }

@@ -19,7 +19,8 @@ struct EqualSchemaAnswer {
 };
 
 /// Searches `live` (oldest first) for a schema equal to `candidate`.
+/// `fastPaths`: whether the Avro parses may take their fast paths (core/fast_paths.h).
 EqualSchemaAnswer findEqualSchema(const BehaviourProfile& profile, std::span<const StoredSchema> live,
-                                  const SchemaData& candidate);
+                                  const SchemaData& candidate, FastPaths fastPaths = FastPaths::on);
 
 }  // namespace cnx

@@ -56,8 +56,8 @@ std::string versionsOf(std::span<const StoredSchema> list) {
 
 }  // namespace
 
-SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler)
-    : profile_(&profile), scheduler_(scheduler) {}
+SchemaRegistry::SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths fastPaths)
+    : profile_(&profile), scheduler_(scheduler), fastPaths_(fastPaths) {}
 
 const std::vector<StoredSchema>& SchemaRegistry::history(const std::string& id) const {
     static const std::vector<StoredSchema> kEmpty;
@@ -102,6 +102,7 @@ std::optional<StoredSchema> SchemaRegistry::byVersion(const std::string& id, Sch
 compat::CheckOptions SchemaRegistry::options() const {
     auto o = profile_->checkOptions;
     o.jsonAllowLegacyJacksonFormat = o.jsonAllowLegacyJacksonFormat || allowLegacyJson_;  // PIP-464 broker key
+    o.fastPaths = fastPaths_;
     return o;
 }
 
@@ -127,7 +128,7 @@ SchemaVersion SchemaRegistry::append(const std::string& id, const SchemaData& sc
 SchemaVersion SchemaRegistry::storeAsHistory(const std::string& id, const SchemaData& schema) {
     if (!profile_->pip44Registry) {
         if (auto v = storageDedup(id, schema)) return *v;  // §4.4 v2.4: storage-level hash
-    } else if (auto found = findEqualSchema(*profile_, liveList(id), schema); found.version) {
+    } else if (auto found = findEqualSchema(*profile_, liveList(id), schema, fastPaths_); found.version) {
         return *found.version;  // §4.3 step 1 (an equality that throws finds nothing here)
     }
     return append(id, schema, false);
@@ -296,7 +297,7 @@ SchemaRegistry::Decision SchemaRegistry::decidePut(const std::string& id, const 
                                                    CompatibilityStrategy strategy, Trace& trace) const {
     if (!profile_->pip44Registry) return decidePutLegacy(id, schema, strategy, trace);
     auto live = liveList(id);
-    auto found = findEqualSchema(*profile_, live, schema);  // §4.4: live list, oldest first, first match wins
+    auto found = findEqualSchema(*profile_, live, schema, fastPaths_);  // §4.4: live list, oldest first, first match wins
     if (found.error) {
         trace.add("§4.5", "getSchemaVersionBySchemaData", [&] {
             return "definition does not parse -> " + *found.error;
@@ -389,7 +390,7 @@ std::optional<SchemaVersion> SchemaRegistry::storageDedup(const std::string& id,
 
 void SchemaRegistry::putSchemaIfAbsent(const std::string& id, const SchemaData& schema,
                                        CompatibilityStrategy strategy, TracePtr trace, VersionCallback done) {
-    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {  // §4.10
+    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_, fastPaths_)) {  // §4.10
         trace->add("§6.7", "SchemaDataValidator", [&] {
             return "invalid " + typeName(schema.type) + " definition -> " + *invalid;
         });
@@ -451,7 +452,7 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
                                          VersionCallback done) {
     scheduler_.post(StageRef{StageKind::registryRead, {}, id},
                     [this, id, schema, trace = std::move(trace), done = std::move(done)] {
-        auto found = findEqualSchema(*profile_, liveList(id), schema);
+        auto found = findEqualSchema(*profile_, liveList(id), schema, fastPaths_);
         if (found.error) {
             trace->add("§4.8", "auto-update disabled lookup", [&] {
                 return "definition does not parse -> " + *found.error;
@@ -515,7 +516,7 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
 
 void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& schema, CompatibilityStrategy strategy,
                                      TracePtr trace, CheckCallback done) {
-    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_)) {
+    if (auto invalid = validateSchemaDefinition(*profile_, schema, allowLegacyJson_, fastPaths_)) {
         trace->add("§6.7", "SchemaDataValidator", [&] {
             return "invalid " + typeName(schema.type) + " definition -> " + *invalid;
         });

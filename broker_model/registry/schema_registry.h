@@ -37,7 +37,8 @@ public:
 
     /// `profile` and `scheduler` must outlive the registry; the profile may be
     /// replaced with setProfile (a broker upgrade keeps the stored state).
-    SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler);
+    /// `fastPaths` goes into every check's options (core/fast_paths.h).
+    SchemaRegistry(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths fastPaths = FastPaths::on);
 
     void setProfile(const BehaviourProfile& profile) { profile_ = &profile; }
     /// Where stored schemas take their timestamp from (ms since the epoch). Without one
@@ -162,6 +163,7 @@ private:
     std::map<std::string, Locator> locators_;
     std::uint64_t nextGeneration_ = 1;
     bool allowLegacyJson_ = false;
+    FastPaths fastPaths_ = FastPaths::on;
 };
 
 }  // namespace cnx

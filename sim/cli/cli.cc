@@ -1,5 +1,6 @@
 #include "sim/cli/cli.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -91,6 +92,14 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         out << usageOf(argv.size() > 1 ? argv[1] : "");
         return kExitPassed;
     }
+    // CNXSIM_FAST_PATHS (broker_model/core/fast_paths.h): read here, once, and
+    // handed to the command as a value; the model never looks it up.
+    const char* fastPathsText = std::getenv("CNXSIM_FAST_PATHS");
+    const auto environmentFastPaths = fastPathsFromText(fastPathsText ? fastPathsText : "");
+    if (!environmentFastPaths) {
+        err << "cnxsim: CNXSIM_FAST_PATHS takes on or off (1 or 0), got '" << fastPathsText << "'\n";
+        return kExitInvalid;
+    }
     if (command == "--version" || command == "version") {
         printVersion(out);
         return kExitPassed;
@@ -108,7 +117,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err);
+    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err, *environmentFastPaths);
     if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
     if (command == "completion") {
         if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
@@ -139,9 +148,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     setVerbosity(args.verbosity);
-    if (command == "run") return cli::commandRun(args, out, err);
-    if (command == "explain") return cli::commandExplain(args, out, err);
-    if (command == "lint") return cli::commandLint(args, out, err);
+    if (command == "run") return cli::commandRun(args, out, err, *environmentFastPaths);
+    if (command == "explain") return cli::commandExplain(args, out, err, *environmentFastPaths);
+    if (command == "lint") return cli::commandLint(args, out, err, *environmentFastPaths);
     return cli::commandProfiles(args, out, err);
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "broker_model/core/fast_paths.h"
 #include "sim/cli/cli_args.h"
 #include "sim/parallel/ordered_pool.h"
 #include "sim/scenario/loader.h"
@@ -27,7 +28,7 @@ struct Loaded {
 
 /// Loads the scenario files under `paths` on `jobs` threads; scenarios and
 /// errors come in file order, as on one thread (cli_load.cc says how).
-Loaded loadPaths(const std::vector<std::string>& paths, unsigned jobs = defaultJobs());
+Loaded loadPaths(const std::vector<std::string>& paths, FastPaths fastPaths, unsigned jobs = defaultJobs());
 
 /// Prints each load error and their count on `err`; returns kExitInvalid.
 int reportErrors(const std::vector<LoadError>& errors, std::ostream& err);
@@ -43,9 +44,14 @@ std::string_view lintUsage();
 std::string_view profilesUsage();
 
 /// The commands; each returns the exit status (kExitPassed, kExitFailed, kExitInvalid).
-int commandRun(const Args& args, std::ostream& out, std::ostream& err);
-int commandExplain(const Args& args, std::ostream& out, std::ostream& err);
-int commandLint(const Args& args, std::ostream& out, std::ostream& err);
+/// `environmentFastPaths` is CNXSIM_FAST_PATHS as runCli read it; `--no-fast-paths` turns them off.
+int commandRun(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths);
+int commandExplain(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths);
+int commandLint(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths);
+
+/// The fast-paths switch of one command (broker_model/core/fast_paths.h):
+/// `--no-fast-paths`, else CNXSIM_FAST_PATHS as runCli read it.
+FastPaths fastPathsOf(const Args& args, FastPaths fromEnvironment);
 int commandProfiles(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cnx::sim::cli

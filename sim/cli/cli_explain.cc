@@ -28,16 +28,18 @@ constexpr std::string_view kExplainUsage =
     "  --step ID     only that step: its `id`, or its 1-based number among the\n"
     "                steps of its document (\"3\" or \"step 3\"), as the trace labels\n"
     "                it; a document without that step is left out\n"
+    "  --no-fast-paths  as `run --no-fast-paths`: the same output, slower\n"
     "\n"
     "exit status: 0 all passed, 1 some failed, 2 invalid input (an unknown\n"
     "--version or --step)\n";
 
 constexpr std::string_view kLintUsage =
-    "usage: cnxsim lint [PATH...]\n"
+    "usage: cnxsim lint [PATH...] [--no-fast-paths]\n"
     "\n"
     "Loads scenario files and folders and reports every problem as\n"
     "file:line:column: message, without running anything; with no PATH the\n"
-    "bundled suite, as run finds it. Exit 2 on any problem.\n";
+    "bundled suite, as run finds it. Exit 2 on any problem. --no-fast-paths\n"
+    "parses with yaml-cpp alone, as `run --no-fast-paths`.\n";
 
 // `explain --step ID`: the 0-based index of the step of `scenario` that ID names
 // (its `id`, or its number "3" / "step 3"), if it has one.
@@ -56,7 +58,8 @@ std::optional<std::size_t> stepNamed(const Scenario& scenario, const std::string
 std::string_view explainUsage() { return kExplainUsage; }
 std::string_view lintUsage() { return kLintUsage; }
 
-int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
+int commandExplain(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
+    const FastPaths fastPaths = fastPathsOf(args, environmentFastPaths);
     if (args.positional.size() != 1) {
         err << "cnxsim explain: expected exactly one FILE\n" << kExplainUsage;
         return kExitInvalid;
@@ -70,7 +73,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
         }
         onlyVersion = it->second;
     }
-    auto loaded = loadPaths(args.positional);
+    auto loaded = loadPaths(args.positional, fastPaths);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     for (const auto& [file, count] : loaded.schemasFiles)
         out << file << ": a schemas file (" << count << " schema definition(s)), nothing to explain\n";
@@ -101,6 +104,7 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
         for (const auto& version : versions) {
             RunOptions options;
             options.traces = RunOptions::Traces::always;  // every step's trace is printed
+            options.fastPaths = fastPaths;
             auto r = runScenario(scenario, file, version, options);
             if (only) {
                 // The steps before it still ran (they set the state it meets); only its block is shown.
@@ -116,8 +120,9 @@ int commandExplain(const Args& args, std::ostream& out, std::ostream& err) {
     return failed ? kExitFailed : kExitPassed;
 }
 
-int commandLint(const Args& args, std::ostream& out, std::ostream& err) {
-    auto loaded = loadPaths(args.positional.empty() ? defaultScenarioPaths() : args.positional);
+int commandLint(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
+    auto loaded = loadPaths(args.positional.empty() ? defaultScenarioPaths() : args.positional,
+                            fastPathsOf(args, environmentFastPaths));
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     for (const auto& [file, count] : loaded.schemasFiles)
         out << file << ": a schemas file (" << count << " schema definition(s)), not a scenario: OK\n";

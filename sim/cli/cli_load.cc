@@ -12,11 +12,11 @@
 namespace cnx::sim::cli {
 namespace {
 
-Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs) {
+Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs, FastPaths fastPaths) {
     Loaded loaded;
     // Each imported schemas file is read once per thread: the cache is the
     // thread's own, and which files a thread loads is fixed (Deal::striped).
-    std::vector<ImportCache> imports(std::max(1u, jobs));
+    std::vector<ImportCache> imports(std::max(1u, jobs), ImportCache(fastPaths));
     forEachOrdered(
         files.size(), jobs, Deal::striped,
         [&](std::size_t i, unsigned worker) {
@@ -38,11 +38,11 @@ Loaded loadFiles(const std::vector<std::filesystem::path>& files, unsigned jobs)
 // of its path read it first; that order is the files' on one thread only, so
 // when anything failed to load the files are loaded again on one thread and
 // the errors are exactly those of a one-thread run.
-Loaded loadPaths(const std::vector<std::string>& paths, unsigned jobs) {
+Loaded loadPaths(const std::vector<std::string>& paths, FastPaths fastPaths, unsigned jobs) {
     std::vector<LoadError> collectErrors;
     auto files = collectScenarioFiles(paths, collectErrors);
-    auto loaded = loadFiles(files, jobs);
-    if (jobs > 1 && !loaded.errors.empty()) loaded = loadFiles(files, 1);
+    auto loaded = loadFiles(files, jobs, fastPaths);
+    if (jobs > 1 && !loaded.errors.empty()) loaded = loadFiles(files, 1, fastPaths);
     loaded.errors.insert(loaded.errors.begin(), collectErrors.begin(), collectErrors.end());
     return loaded;
 }
@@ -57,6 +57,10 @@ std::vector<std::string> defaultScenarioPaths() {
     if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
     if (auto installed = installedScenarios()) return {*installed};  // PREFIX/share/cnxsim/scenarios
     return {CNXSIM_DEFAULT_SCENARIOS};
+}
+
+FastPaths fastPathsOf(const Args& args, FastPaths fromEnvironment) {
+    return args.has("--no-fast-paths") ? FastPaths::off : fromEnvironment;
 }
 
 }  // namespace cnx::sim::cli

@@ -1,6 +1,7 @@
 #include "sim/cli/cli_commands.h"
 
 #include <charconv>
+#include <cstdint>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -8,6 +9,7 @@
 #include <ostream>
 #include <set>
 
+#include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/profile/profile.h"
 #include "sim/cli/cli.h"
 #include "sim/io/file_write.h"
@@ -86,6 +88,10 @@ constexpr std::string_view kRunUsage =
     "                           hardware thread; -vv: 1); the output is the same\n"
     "                           for every N, in file, document and version order\n"
     "  -v, -vv                  diagnostics on stderr (info, debug)\n"
+    "  --no-fast-paths          take no fast path, only the reference each stands\n"
+    "                           for (full Avro parser and resolver, nlohmann,\n"
+    "                           yaml-cpp, every command encoded): the same results,\n"
+    "                           slower; as CNXSIM_FAST_PATHS=off (bench/README.md)\n"
     "\n"
     "Against a real broker (doc/against.md):\n"
     "  --against pulsar://HOST:PORT --admin http://HOST:PORT\n"
@@ -477,16 +483,29 @@ void printSummary(const RunConsole& c, const RunTally& tally, std::uint64_t seed
     console << tally.passed << " passed, " << tally.failed << " failed\n";
 }
 
+// Where a user sees that a fast path disagreed with its reference (a cnxsim
+// bug that the run survived with the reference's answer): a warning whenever
+// it happened, and with -v the switch and the count either way.
+void reportFastPaths(FastPaths fastPaths, std::ostream& err) {
+    const std::uint64_t disagreed = compat::avro::quickParseDisagreements();
+    spdlog::info("fast paths: {} (quick Avro parses the full parser disagreed with: {})", to_string_view(fastPaths), disagreed);
+    if (disagreed > 0)
+        err << "cnxsim run: warning: " << disagreed
+            << " quick Avro parse(s) disagreed with the full parser (a cnxsim bug: the full parser's nodes were used;"
+               " CNXSIM_FAST_PATHS=off or --no-fast-paths takes the full parser only)\n";
+}
+
 }  // namespace
 
 std::string_view runUsage() { return kRunUsage; }
 
-int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
+int commandRun(const Args& args, std::ostream& out, std::ostream& err, FastPaths environmentFastPaths) {
     auto invalid = [&](const std::string& why) {
         err << "cnxsim run: " << why << "\n";
         return kExitInvalid;
     };
     RunOptions options;
+    options.fastPaths = fastPathsOf(args, environmentFastPaths);
     std::optional<Shard> shard;
     std::optional<std::string> onlyVersion;
     unsigned jobs = 1;
@@ -497,7 +516,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     bool reportToStdout = args.options.count("--report") && args.options.at("--report") == "-";
     const RunConsole c{reportToStdout ? err : out, args.options.count("--quiet") > 0, args.verbosity > 0};
     auto paths = args.positional.empty() ? defaultScenarioPaths() : args.positional;
-    auto loaded = loadPaths(paths, jobs);
+    auto loaded = loadPaths(paths, options.fastPaths, jobs);
     if (!loaded.errors.empty()) return reportErrors(loaded.errors, err);
     std::vector<const std::pair<std::string, Scenario>*> selected;
     if (auto e = selectScenarios(loaded, options, selected)) return invalid(*e);
@@ -514,6 +533,7 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto runs = shard && !byInterleavings ? selectShard(plan, *shard) : plan;
     auto tally = runAndPrint(runs, loaded, options, jobs, onlyVersion, c);
+    reportFastPaths(options.fastPaths, err);
     int status = writeRunReports(args, tally.results, options.seed, reportToStdout,
                                  tally.failed ? kExitFailed : kExitPassed, out, err);
     if (accept &&

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "broker_model/core/fast_paths.h"
 #include "broker_model/core/release_version.h"
 #include "broker_model/profile/profile.h"
 #include "sim/race/explorer.h"
@@ -33,6 +34,7 @@ struct RaceSetting {
     std::string version;
     ScheduleMode mode = ScheduleMode::fifo;  // of the steps outside races
     std::uint64_t seed = 1;                  // the run's --seed
+    FastPaths fastPaths = FastPaths::on;     // the run's (core/fast_paths.h)
     /// Schedules given with --schedule, by step index: that race runs only that schedule.
     std::map<std::size_t, std::vector<std::size_t>> forced;
     std::size_t maxInterleavings = 100000;

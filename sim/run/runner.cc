@@ -227,7 +227,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     }
     result.profile = profile->name;
     spdlog::debug("running '{}' on {} ({})", scenario.name, version, profile->name);
-    ScenarioRun run(scenario, *profile, version, options.schedule, options.seed);
+    ScenarioRun run(scenario, *profile, version, options.schedule, options.seed, options.fastPaths);
     if (auto err = run.setUp()) {
         result.passed = false;
         result.setupError = *err;
@@ -242,6 +242,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     race.version = version;
     race.mode = options.schedule;
     race.seed = options.seed;
+    race.fastPaths = options.fastPaths;
     race.maxInterleavings = options.maxInterleavings;
     race.maxExploreTime = options.maxExploreTime;
     race.reduce = options.reduce;

@@ -92,6 +92,10 @@ struct RunOptions {
     /// always keeps every detail: the race driver reads its tasks' traces.
     enum class Traces { failedSteps, failedScenarios, always };
     Traces traces = Traces::failedSteps;
+    /// `--no-fast-paths` or CNXSIM_FAST_PATHS=off: every broker of the run takes
+    /// no fast path, only the references (broker_model/core/fast_paths.h). The
+    /// results are the same; the ctest scenarios.fast_paths_off holds them to it.
+    FastPaths fastPaths = FastPaths::on;
 };
 
 /// Parses the value of `--schedule`: a comma-separated list of `fifo`,

@@ -75,7 +75,7 @@ Observed Observed::failure(std::string error, std::string message) {
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
-                         ScheduleMode mode, std::uint64_t seed)
+                         ScheduleMode mode, std::uint64_t seed, FastPaths fastPaths)
     : scenario_(scenario),
       profile_(&profile),
       version_(std::move(version)),
@@ -83,7 +83,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
       scheduler_(mode == ScheduleMode::random ? static_cast<Chooser*>(&random_) : nullptr) {
     startRelease_ = profile.release;
     scheduler_.keepStageNames(false);  // until a race's driver reads them (setRace)
-    broker_ = std::make_unique<Broker>(*profile_, scheduler_);
+    broker_ = std::make_unique<Broker>(*profile_, scheduler_, fastPaths);
     admin_ = std::make_unique<AdminApi>(*broker_);
     if (topicNameMemo.liveRuns == 0 && topicNameMemo.names.size() > kKeptTopicNames) topicNameMemo.names.clear();
     ++topicNameMemo.liveRuns;  // last: a constructor that throws has no destructor run

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "broker_model/admin/admin_api.h"
+#include "broker_model/core/fast_paths.h"
 #include "broker_model/broker/broker.h"
 #include "broker_model/wire/command_pool.h"
 #include "sim/runtime/sim_scheduler.h"
@@ -29,8 +30,9 @@ class ScenarioRun {
 public:
     /// `scenario` and `profile` must outlive the run. `version` is the release
     /// the scenario asked for (clients default to it).
+    /// `fastPaths` is the broker's (core/fast_paths.h).
     ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
-                ScheduleMode mode = ScheduleMode::fifo, std::uint64_t seed = 1);
+                ScheduleMode mode = ScheduleMode::fifo, std::uint64_t seed = 1, FastPaths fastPaths = FastPaths::on);
     ~ScenarioRun();
 
     /// Applies broker config, namespace and topic declarations. An error text

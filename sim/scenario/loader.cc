@@ -48,20 +48,24 @@ LoadError errorAt(const std::string& file, int line, int column, std::string mes
 }
 
 std::optional<load::YamlDocuments> parseDocuments(std::string_view text, const std::string& file,
-                                                  std::vector<LoadError>& errors) {
+                                                  std::vector<LoadError>& errors, FastPaths fastPaths) {
     auto at = [&](const YAML::Mark& m) {
         return SourcePos{file, m.line < 0 ? 1 : m.line + 1, m.column < 0 ? 1 : m.column + 1};
     };
     // yaml-cpp 0.7.0 only sees text libyaml accepted within the limits (sim/scenario/yaml_precheck.h),
     // and only text whose tree could not be built from libyaml's events as
     // yaml-cpp would build it (sim/scenario/load/yaml_quick_tree.h).
+    // Fast paths off (core/fast_paths.h): no quick tree, yaml-cpp builds every tree.
     std::size_t documents = 0;
     load::YamlQuickTree quick(text);
-    if (auto problem = precheckYaml(text, {}, &documents, &quick)) {
+    load::YamlQuickTree* observer = enabled(fastPaths) ? &quick : nullptr;
+    if (auto problem = precheckYaml(text, {}, &documents, observer)) {
         errors.push_back(errorAt(file, problem->line, problem->column, std::move(problem->message)));
         return std::nullopt;
     }
-    if (auto docs = quick.take()) return docs;
+    if (observer != nullptr) {
+        if (auto docs = quick.take()) return docs;
+    }
     try {
         load::YamlDocuments docs;
         YAML::Mark extra;
@@ -158,7 +162,7 @@ const ImportedFile* ImportCache::get(const std::filesystem::path& file, std::vec
         loaded.readError = e->reason;
     } else {
         std::vector<LoadError> errors;
-        auto docs = parseDocuments(std::get<std::string>(read), file.string(), errors);
+        auto docs = parseDocuments(std::get<std::string>(read), file.string(), errors, fastPaths_);
         loading_.emplace_back(key, file.string());
         if (docs) loaded = schemasFileOf(*docs, file.string(), baseDirOf(file), *this);
         loading_.pop_back();
@@ -195,7 +199,7 @@ LoadResult loadText(std::string_view text, const std::string& displayName, const
         result.errors.push_back(errorAt(displayName, 1, 1, overLimitReason(text.size(), kScenarioFile)));
         return result;
     }
-    auto docs = parseDocuments(text, displayName, result.errors);
+    auto docs = parseDocuments(text, displayName, result.errors, imports.fastPaths());
     if (!docs) return result;
     if (setupFile && docs->size() > 1) {
         auto second = (*docs)[1].Mark();
@@ -246,8 +250,8 @@ LoadResult loadFile(const std::filesystem::path& file, bool setupFile, ImportCac
 }  // namespace
 
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
-                            const std::filesystem::path& baseDir) {
-    ImportCache imports;
+                            const std::filesystem::path& baseDir, FastPaths fastPaths) {
+    ImportCache imports(fastPaths);
     return loadText(text, displayName, baseDir, false, imports, nullptr);
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker_model/core/fast_paths.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim {
@@ -53,6 +54,10 @@ struct ImportedFile {
 /// scenarios (or documents, or other schemas files) import it.
 class ImportCache {
 public:
+    /// `fastPaths` off: every file of the run (scenarios and schemas files) is
+    /// parsed by yaml-cpp alone, without the quick tree (core/fast_paths.h).
+    explicit ImportCache(FastPaths fastPaths = FastPaths::on) : fastPaths_(fastPaths) {}
+    FastPaths fastPaths() const { return fastPaths_; }
     /// The schemas file at `file`, loaded on its first request. nullptr when it
     /// is being loaded already: the request closes an import cycle, whose files
     /// `cycle` then lists (the first again at the end).
@@ -76,6 +81,7 @@ private:
     std::map<std::filesystem::path, ImportedFile> files_;
     std::vector<std::pair<std::filesystem::path, std::string>> loading_;
     int reads_ = 0;
+    FastPaths fastPaths_;
 };
 
 /// Loads every `---` document of `file`. Schema-definition `file:` paths are
@@ -87,7 +93,7 @@ LoadResult loadScenarioFile(const std::filesystem::path& file, ImportCache& impo
 /// Loads scenarios from `text`; `displayName` is the file name used in
 /// positions, `baseDir` the folder schema `file:` paths are relative to.
 LoadResult loadScenarioText(std::string_view text, const std::string& displayName,
-                            const std::filesystem::path& baseDir);
+                            const std::filesystem::path& baseDir, FastPaths fastPaths = FastPaths::on);
 
 /// Loads a `cnxsim serve --setup` file: one document in the scenario format
 /// whose `name` and `steps` are optional and which may hold `faults`. On

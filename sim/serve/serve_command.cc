@@ -422,7 +422,7 @@ std::string readyUrls(const std::string& bind, const BehaviourProfile& profile, 
 
 }  // namespace
 
-int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err, FastPaths fastPaths) {
     auto invalid = [&](const std::string& why) {
         err << "cnxsim serve: " << why << "\n";
         return sim::kExitInvalid;
@@ -449,7 +449,7 @@ int runServe(const std::vector<std::string>& argv, std::ostream& out, std::ostre
 
     boost::asio::io_context io;
     AsioScheduler scheduler(io);
-    Broker broker(*profile, scheduler);
+    Broker broker(*profile, scheduler, fastPaths);
     broker.setMaxLogBytes(args.maxLogBytes);
     useWallClock(broker);
     AdminApi admin(broker);

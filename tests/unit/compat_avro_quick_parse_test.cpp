@@ -301,3 +301,71 @@ TEST_CASE("the checker's look-up parses a new definition quickly into the cache,
     REQUIRE(d.nesting <= jsonNesting(deep));
     REQUIRE(av::parseCached(deep, o).schema->nodesDeferred());
 }
+
+namespace {
+
+// A record definition with hostile pieces drawn at random (issue 45 item 4):
+// escapes and bad UTF-8 in names, docs and defaults, huge numbers, long
+// exponents, comments, duplicate keys, aliases, and nesting around the quick
+// path's and Jackson's limits.
+std::string hostileDefinition(std::mt19937& rng) {
+    // Each piece is hostile one time in three, plain otherwise, so that many definitions reach the quick path.
+    auto pick = [&rng](const auto& list) {
+        return std::string(rng() % 3 == 0 ? list[rng() % std::size(list)] : list[0]);
+    };
+    static const char* names[] = {"R", "R", "a\\u0062", "\xC3\xA9t\xC3\xA9", "bad\x80", "R$1", "_r9", "1r", "", "a.b.C"};
+    static const char* docs[] = {"", "", R"(,"doc":"plain")", R"(,"doc":"\"[{\n")", ",\"doc\":\"\xED\xA0\x80\"",
+                                 ",\"doc\":\"\xC3\xA9\"", R"(,"doc":"\ud83d\ude00")", R"(,"doc":"\ud800")",
+                                 R"(,"aliases":["X"])", R"(,"name":"Again")", R"(,"doc":"x","doc":"y")"};
+    static const char* fields[] = {
+        R"({"name":"a","type":["null",{"type":"map","values":{"type":"array","items":"long"}}],"default":null})",
+        R"({"name":"a","type":"int","default":2147483647})", R"({"name":"a","type":"int","default":2147483648})",
+        R"({"name":"a","type":"long","default":9223372036854775807})",
+        R"({"name":"a","type":"long","default":12345678901234567890123})",
+        R"({"name":"a","type":"double","default":1e400})", R"({"name":"a","type":"double","default":1.5e-300})",
+        R"({"name":"a","type":"double","default":1e0001})", R"({"name":"a","type":"float","default":"NaN"})",
+        R"({"name":"a","type":"string","default":"\u0000\t"})", R"({"name":"a","type":"bytes","default":"\u00ff"})",
+        R"({"name":"a","type":"string","default":"\ud800"})", "{\"name\":\"a\",\"type\":\"string\",\"default\":\"\xF5\x80\"}",
+        R"({"name":"a","type":["null","int"],"default":null})", R"({"name":"a","type":["int","int"]})",
+        R"({"name":"a","type":{"type":"enum","name":"E","symbols":["A","A"]}})",
+        R"({"name":"a","type":{"type":"fixed","name":"F","size":99999999999999999999}})",
+        R"({"name":"a","type":"int","order":"sideways"})", R"({"name":"a" /* c */ ,"type":"int"})",
+        R"({"name":"a","type":"int","name":"b"})", R"({"name":"a","type":"Undefined"})"};
+    std::string def = "{\"type\":\"record\",\"name\":\"" + pick(names) + "\"" + pick(docs) + ",\"fields\":[";
+    const int n = 1 + static_cast<int>(rng() % 3);
+    for (int i = 0; i < n; ++i) {
+        std::string f = pick(fields);
+        if (i > 0) {
+            def += ",";
+            f.replace(f.find("\"a\""), 3, "\"f" + std::to_string(i) + "\"");
+        }
+        def += f;
+    }
+    def += "]}";
+    if (rng() % 4 == 0) {  // nested inside arrays, around kQuickMaxNesting
+        const std::size_t levels = std::vector<std::size_t>{10, 990, 996, 997, 998, 1000, 1200}[rng() % 7];
+        std::string wrapped;
+        for (std::size_t i = 0; i < levels; ++i) wrapped += R"({"type":"array","items":)";
+        def = wrapped + def + std::string(levels, '}');
+    }
+    return def;
+}
+
+}  // namespace
+
+TEST_CASE("the quick Avro parse agrees with the full parser on hostile generated definitions", "[avro][parse][quick]") {
+    std::mt19937 rng(45);
+    std::size_t seen = 0, taken = 0;
+    cnx::compat::onCheckerStack([&] {
+        for (int round = 0; round < 1500; ++round) {
+            const std::string def = hostileDefinition(rng);
+            const AvroVersion v = kVersions[static_cast<std::size_t>(round) % std::size(kVersions)];
+            ++seen;
+            if (quickAgrees(def, opts(v, v == AvroVersion::v1_12_0 && round % 2 == 0))) ++taken;
+        }
+        return 0;
+    });
+    INFO(seen << " definitions, " << taken << " taken by the quick path");
+    CHECK(taken > seen / 10);  // the plain ones among them do reach it
+    CHECK(taken < seen);
+}

@@ -237,3 +237,63 @@ TEST_CASE("quick tree: seeded mutations of the bundled scenarios", "[yaml-quick]
     CHECK(tried > rounds * 2 / 3);
     CHECK(tookMutated > tried / 10);  // the mutations do reach the quick tree
 }
+
+namespace {
+
+// A scenario-like text with hostile pieces drawn at random (issue 45 item 4):
+// deep flow and block nesting, huge numbers, bad UTF-8, escapes of every
+// kind in double-quoted scalars, tabs, anchors and aliases.
+std::string hostileYaml(std::mt19937& rng) {
+    auto pick = [&rng](const auto& list) { return std::string(list[rng() % std::size(list)]); };
+    static const char* scalars[] = {
+        "plain", "123456789012345678901234567890", "-9223372036854775809", "1e400", "0x1F", "0o17", ".inf", "~",
+        "\"\\x41\\u00e9\\U0001F600\\N\\_\\L\\P\\e\\0\\a\\v\\ \\/\\t\"", "\"\\z bad escape\"", "\"\\ud800\"",
+        "\"\\u12\"", "'it''s'", "\xC3\xA9t\xC3\xA9", "bad\x80utf8", "\xED\xA0\x80", "\xF5\x80\x80\x80", "\xEF\xBB\xBF" "bom",
+        "\"a\tb\"", "a\tb", "&anc value", "*anc", "!!str 12", "!tag x", "|\n    lit\n", ">-\n    folded\n", "\"\"",
+        "''", "null", "[a, b]", "{a: 1, b: [2, 3]}", "- x", "? k", "%x", "@at", "`tick`"};
+    std::string out = "name: " + pick(scalars) + "\nsteps:\n";
+    const int n = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < n; ++i) out += "  - check: {topic: " + pick(scalars) + ", idle: " + pick(scalars) + "}\n";
+    switch (rng() % 4) {
+        case 0: {  // flow nesting around the precheck's limit (256)
+            const std::size_t levels = std::vector<std::size_t>{10, 255, 256, 257, 400}[rng() % 5];
+            out += "x: " + std::string(levels, '[') + pick(scalars) + std::string(levels, ']') + "\n";
+            break;
+        }
+        case 1: {  // block nesting, one level per line
+            const std::size_t levels = std::vector<std::size_t>{10, 120, 255, 300}[rng() % 4];
+            std::string indent;
+            out += "x:\n";
+            for (std::size_t i = 0; i < levels; ++i) {
+                indent += " ";
+                out += indent + "k:\n";
+            }
+            out += indent + " " + pick(scalars) + "\n";
+            break;
+        }
+        case 2: out += "y: &a [" + pick(scalars) + ", " + pick(scalars) + "]\nz: *a\n"; break;
+        default: out += "w: " + pick(scalars) + "\n"; break;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("quick tree: hostile generated texts", "[yaml-quick]") {
+    std::mt19937 rng(45);
+    std::size_t tried = 0, took = 0;
+    for (int round = 0; round < 1200; ++round) {
+        const std::string text = hostileYaml(rng);
+        ++tried;
+        std::string why = mismatch(text);
+        if (!why.empty()) {
+            const fs::path kept = fs::path(CNXSIM_TEST_TMPDIR) / "yaml-quick-hostile-mismatch.yaml";
+            std::ofstream(kept, std::ios::binary) << text;
+            FAIL(why << " (the text is in " << kept.string() << ")");
+        }
+        took += taken(text) ? 1 : 0;
+    }
+    INFO(tried << " texts, " << took << " taken by the quick tree");
+    CHECK(took > 0);  // hostile as they are, a few reach the quick tree (3 of 1,200 from seed 45)
+    CHECK(took < tried);
+}

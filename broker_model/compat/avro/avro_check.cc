@@ -50,7 +50,7 @@ std::string validationMessage(const Schema& reader, const Schema& writer) {
 
 // ValidateMutualRead.canRead(writtenWith, readUsing).
 std::optional<CheckResult> canRead(const Schema& writer, const Schema& reader, const CheckOptions& options) {
-    avro::Resolution r = avro::canRead(writer, reader, options.avro);
+    avro::Resolution r = avro::canRead(writer, reader, options.avro, options.fastPaths);
     switch (r.verdict) {
         case Verdict::compatible: return std::nullopt;
         case Verdict::incompatible: return CheckResult::incompatible(validationMessage(reader, writer), std::move(r.problems));

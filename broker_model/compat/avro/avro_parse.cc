@@ -4,6 +4,7 @@
 // Schema::buildNodes (here: the full parser again, on first need).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -656,7 +657,7 @@ std::optional<JavaException> danglingContent(std::string_view text, std::size_t 
 // as before: depth guard, nlohmann's parse and its error, dangling content.
 std::optional<JavaException> readJson(std::string_view text, const ParseOptions& opt, JsonTape& tape, std::optional<Json>& holder) {
     std::size_t start = skipSpaceAndComments(text, 0);
-    if (start < text.size() && (text[start] == '{' || text[start] == '[')) {
+    if (enabled(opt.fastPaths) && start < text.size() && (text[start] == '{' || text[start] == '[')) {
         std::size_t end = 0;
         if (tape.read(text, start, &end)) return danglingContent(text, end, opt);  // read() ends where firstValue() does
     }
@@ -721,6 +722,7 @@ ParseResult parseFull(std::string_view definition, const ParseOptions& options) 
 }
 
 ParseResult parse(std::string_view definition, const ParseOptions& options) {
+    if (!enabled(options.fastPaths)) return parseFull(definition, options);
     std::size_t nesting = 0;
     if (auto quick = quickParse(definition, options, &nesting)) {
         ParseResult r;
@@ -736,6 +738,15 @@ void Schema::deferNodes(const ParseOptions& options) {
     built_.store(false, std::memory_order_release);
 }
 
+namespace {
+
+// Quick parses the full parser disagreed with (see quickParseDisagreements).
+std::atomic<std::uint64_t> disagreements{0};
+
+}  // namespace
+
+std::uint64_t quickParseDisagreements() { return disagreements.load(std::memory_order_relaxed); }
+
 const std::vector<Node>& Schema::buildNodes() const {
     static std::mutex mu;  // builds are rare: once per quickly parsed schema that needs its full model
     std::lock_guard<std::mutex> lock(mu);
@@ -744,11 +755,17 @@ const std::vector<Node>& Schema::buildNodes() const {
     std::shared_ptr<Schema> full = parseTree(definition(), options_, &failure);
     // The quick path accepts only what the full parser accepts, with the same
     // graph (tests/unit/compat_avro_quick_parse_test.cpp holds it to that).
-    if (!full || full->root != root || full->recursive != recursive || full->hasAliases != hasAliases || !(full->compact == compact)) {
-        throw std::logic_error("cnxsim bug: the quick Avro parse of a definition disagrees with the full parser: " +
-                               std::string(definition().substr(0, 300)));
+    bool agrees = full && full->root == root && full->recursive == recursive && full->hasAliases == hasAliases &&
+                  full->compact == compact;
+    if (full) nodes_ = std::move(full->nodes_);
+    if (!agrees) {
+        // A cnxsim bug, not an answer: the model goes on with the full parser's
+        // nodes (its reference), padded with null nodes so that every id the
+        // quick tables name stays in range, and the disagreement is counted
+        // (the CLI and the benchmark report the count).
+        disagreements.fetch_add(1, std::memory_order_relaxed);
+        nodes_.resize(std::max({nodes_.size(), compact.nodes.size(), std::size_t{root} + 1}));
     }
-    nodes_ = std::move(full->nodes_);
     built_.store(true, std::memory_order_release);  // the definition stays: the parse cache's key may be a view of it
     return nodes_;
 }

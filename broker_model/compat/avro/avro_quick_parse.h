@@ -49,6 +49,13 @@ inline constexpr std::size_t kQuickMaxNesting = kMaxJsonNesting;
 std::shared_ptr<Schema> quickParse(std::string_view definition, const ParseOptions& options, std::size_t* nesting = nullptr,
                                    std::size_t maxNesting = kQuickMaxNesting);
 
+/// How many quickly parsed schemas, when their full model was built, turned
+/// out to disagree with the full parser (a cnxsim bug): each was counted and
+/// went on with the full parser's nodes instead of throwing. Process-wide and
+/// only ever added to by the model, never read by it: `cnxsim run` prints it
+/// when it is not 0 (and with -v always), bench_admission in its summary.
+std::uint64_t quickParseDisagreements();
+
 /// parse() without the quick path: the full parser alone, every node built.
 ParseResult parseFull(std::string_view definition, const ParseOptions& options);
 

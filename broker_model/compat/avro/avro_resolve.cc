@@ -354,12 +354,12 @@ Resolution errorResult(JavaException e) {
 }  // namespace
 }  // namespace resolve
 
-Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion version) {
+Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion version, FastPaths fast) {
     using namespace resolve;
     Rules rules = rulesFor(version);
     // The common answer, "compatible", without building the grammar; anything
     // else (or any doubt) is decided, with its problems, by the full resolution.
-    if (FastPass::applies(writer, reader, rules) && FastPass(writer, reader, rules).compatible()) return Resolution{};
+    if (enabled(fast) && FastPass::applies(writer, reader, rules) && FastPass(writer, reader, rules).compatible()) return Resolution{};
     try {
         Resolver res(writer, reader, rules);
         ActionId root = res.run();

@@ -22,6 +22,8 @@ struct Resolution {
 };
 
 /// Resolves `writer` against `reader` with the grammar rules of `version`.
-Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion version);
+/// `fast` off: the full resolution always, without the fast pass
+/// (avro_fast_pass.h), which answers the same where it answers.
+Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion version, FastPaths fast = FastPaths::on);
 
 }  // namespace cnx::compat::avro

@@ -99,7 +99,7 @@ void CompactSchema::allocate(const Sizes& sizes) {
 
 ParseOptions parseOptionsFor(const CheckOptions& options) {
     // §4.5: the `$`-tolerant name validator exists only in Pulsar 4.2 (Avro 1.12 line).
-    return {options.avro, options.avroNamesAllowDollar && options.avro == AvroVersion::v1_12_0};
+    return {options.avro, options.avroNamesAllowDollar && options.avro == AvroVersion::v1_12_0, options.fastPaths};
 }
 
 bool ParseResult::isSchemaParseException() const {
@@ -171,7 +171,11 @@ std::size_t hashKey(char options, std::string_view t) {
     return h;
 }
 
-char optionsByte(const ParseOptions& o) { return static_cast<char>(static_cast<int>(o.version) * 2 + (o.namesAllowDollar ? 1 : 0)); }
+// The fast-paths bit keeps the two apart: with fast paths off, no quickly
+// parsed schema (nodes deferred) is ever handed out, even from the cache.
+char optionsByte(const ParseOptions& o) {
+    return static_cast<char>(static_cast<int>(o.version) * 4 + (o.namesAllowDollar ? 2 : 0) + (enabled(o.fastPaths) ? 1 : 0));
+}
 
 // The parse cache's key: parser switches + definition text, with its hash,
 // computed once per look-up (the find and an insertion after a miss share it).
@@ -287,6 +291,10 @@ CheckInput lookUpForCheck(std::string_view definition, const ParseOptions& optio
     // here; a deeper definition is parsed on the checker's stack, by parseCached.
     CheckInput in;
     std::size_t nesting = 0;
+    if (!enabled(options.fastPaths)) {  // the full parser's, on the stack the nesting picks
+        in.nesting = jsonNesting(definition);
+        return in;
+    }
     if (auto quick = quickParse(definition, options, &nesting, kShallowNesting)) {
         in.result.schema = std::move(quick);
         in.result.nesting = nesting;

@@ -201,6 +201,7 @@ private:
 struct ParseOptions {
     AvroVersion version = AvroVersion::v1_12_0;
     bool namesAllowDollar = false;  // Pulsar 4.2 COMPATIBLE_NAME_VALIDATOR (§4.5)
+    FastPaths fastPaths = FastPaths::on;  // off: the full parser and nlohmann only (core/fast_paths.h)
 };
 
 /// A parsed schema: a graph of nodes. Immutable once built; safe to share
