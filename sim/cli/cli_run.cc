@@ -9,6 +9,8 @@
 #include <ostream>
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/profile/profile.h"
 #include "sim/cli/cli.h"
