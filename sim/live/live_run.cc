@@ -24,8 +24,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-}
-
 // A PostSchemaPayload as pulsar-admin sends it (§7.2).
 std::string postSchemaPayload(const SchemaData& schema) {
     Json props = Json::object();
