@@ -271,8 +271,10 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
                 if (!m.empty()) why = "the real broker does not meet the expectation: " + m;
             }
             auto d = disagreement(real.observed, model->observed);
-            if (!d.empty()) differing.emplace_back(v.steps.size(), why);
-            if (!d.empty()) why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
+            if (!d.empty()) {
+                differing.emplace_back(v.steps.size(), why);
+                why += std::string(why.empty() ? "" : "; ") + "real broker and model differ: " + d;
+            }
             sv.kind = why.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
             if (!d.empty()) {
                 if (const auto* known = explain(scenario, i, real.observed, model->observed)) {
@@ -286,18 +288,18 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
     }
     live.tearDown();
     if (!differing.empty()) {
-        if (auto seed = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps)) {
+        if (auto other = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps)) {
+            const auto seed = other->seed;
             v.otherOrderSeed = seed;
-            auto alt = runScenario(scenario, file, broker.release, otherOrder(runOptions, *seed));
             for (const auto& [at, expectation] : differing) {
                 auto& sv = v.steps[at];
-                sv.modelObserved = alt.steps[sv.index].observed;
+                sv.modelObserved = other->result.steps[sv.index].observed;
                 sv.model = render(*sv.modelObserved, sv.action);
                 // What the expectation says of the real answer stands; the difference with the model is gone.
                 sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
                 sv.why = (expectation.empty() ? "" : expectation + "; ") +
                          "the model answers so in another order of the broker's concurrent work (cnxsim run FILE " +
-                         otherOrderArgs(*seed) + ")";
+                         otherOrderArgs(seed) + ")";
             }
         }
     }
@@ -313,7 +315,7 @@ RunOptions otherOrder(const RunOptions& runOptions, std::uint64_t seed) {
     return o;
 }
 
-std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std::string& file,
+std::optional<OtherOrder> orderThatAgrees(const Scenario& scenario, const std::string& file,
                                              const std::string& release, const RunOptions& runOptions,
                                              const std::vector<StepVerdict>& steps) {
     for (std::uint64_t seed = 1; seed <= kOtherOrdersTried; ++seed) {
@@ -327,7 +329,7 @@ std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std
                 break;
             }
         }
-        if (all) return seed;
+        if (all) return OtherOrder{seed, std::move(alt)};
     }
     return std::nullopt;
 }
