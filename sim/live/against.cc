@@ -298,10 +298,11 @@ void tryOtherOrder(const Scenario& scenario, const std::string& file, const Live
                    const RunOptions& runOptions, const std::vector<std::pair<std::size_t, std::string>>& differing,
                    ScenarioVerdict& v) {
     if (differing.empty()) return;
-    auto seed = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps);
-    if (!seed) return;
+    auto other = orderThatAgrees(scenario, file, broker.release, runOptions, v.steps);
+    if (!other) return;
+    const auto seed = other->seed;
     v.otherOrderSeed = seed;
-    auto alt = runScenario(scenario, file, broker.release, otherOrder(runOptions, *seed));
+    const auto& alt = other->result;
     for (const auto& [at, expectation] : differing) {
         auto& sv = v.steps[at];
         sv.modelObserved = alt.steps[sv.index].observed;
@@ -310,7 +311,7 @@ void tryOtherOrder(const Scenario& scenario, const std::string& file, const Live
         sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
         sv.why = (expectation.empty() ? "" : expectation + "; ") +
                  "the model answers so in another order of the broker's concurrent work (cnxsim run FILE " +
-                 otherOrderArgs(*seed) + ")";
+                 otherOrderArgs(seed) + ")";
     }
 }
 
@@ -356,7 +357,7 @@ RunOptions otherOrder(const RunOptions& runOptions, std::uint64_t seed) {
     return o;
 }
 
-std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std::string& file,
+std::optional<OtherOrder> orderThatAgrees(const Scenario& scenario, const std::string& file,
                                              const std::string& release, const RunOptions& runOptions,
                                              const std::vector<StepVerdict>& steps) {
     for (std::uint64_t seed = 1; seed <= kOtherOrdersTried; ++seed) {
@@ -370,7 +371,7 @@ std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std
                 break;
             }
         }
-        if (all) return seed;
+        if (all) return OtherOrder{seed, std::move(alt)};
     }
     return std::nullopt;
 }

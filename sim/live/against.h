@@ -86,9 +86,13 @@ struct ScenarioVerdict {
 /// either order. The model runs one order by default (fifo); its other orders are its
 /// random schedules (`--schedule random --seed K`). When a session's real answers
 /// differ from the default order's, the first K in 1..kOtherOrdersTried whose run
-/// gives every real answer of `steps` (each step with realObserved) is returned.
+/// gives every real answer of `steps` (each step with realObserved) is returned, with that run.
 inline constexpr std::uint64_t kOtherOrdersTried = 32;
-std::optional<std::uint64_t> orderThatAgrees(const Scenario& scenario, const std::string& file,
+struct OtherOrder {
+    std::uint64_t seed = 0;
+    ScenarioResult result;  // the model's run in that order
+};
+std::optional<OtherOrder> orderThatAgrees(const Scenario& scenario, const std::string& file,
                                              const std::string& release, const RunOptions& runOptions,
                                              const std::vector<StepVerdict>& steps);
 /// `runOptions` with the other order `seed` (random schedule, that seed).
