@@ -68,8 +68,8 @@ bool writtenFor(const Scenario& scenario, const ReleaseVersion& live) {
     return false;
 }
 
-std::string render(const Observed& o, const std::string& action) {
-    auto text = renderObserved(o, action);
+std::string render(const Observed& o, const Step& step) {
+    auto text = renderObserved(o, step);
     return text.empty() ? "ok" : text;
 }
 
@@ -254,10 +254,10 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
             v.steps.push_back(std::move(sv));
             continue;
         }
-        sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
+        sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step);
         sv.realObserved = real.observed;
         if (model) sv.modelObserved = model->observed;
-        sv.model = model ? render(model->observed, step.action) : "-";
+        sv.model = model ? render(model->observed, step) : "-";
         if (real.kind == LiveOutcome::Kind::error) {
             sv.kind = StepVerdict::Kind::error;
             sv.why = real.why;
@@ -292,7 +292,7 @@ ScenarioVerdict compareScenario(const Scenario& scenario, const std::string& fil
             for (const auto& [at, expectation] : differing) {
                 auto& sv = v.steps[at];
                 sv.modelObserved = alt.steps[sv.index].observed;
-                sv.model = render(*sv.modelObserved, sv.action);
+                sv.model = render(*sv.modelObserved, *alt.steps[sv.index].step);
                 // What the expectation says of the real answer stands; the difference with the model is gone.
                 sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
                 sv.why = (expectation.empty() ? "" : expectation + "; ") +

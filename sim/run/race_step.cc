@@ -127,7 +127,7 @@ std::string renderRaceResult(const Observed& o, const Step& branch) {
         return out + " }";
     }
     if (!o.ok) return "{ error: " + o.error + " }";
-    return renderObserved(o, branch.action);
+    return renderObserved(o, branch);
 }
 
 std::vector<std::string> racedTopics(const ScenarioRun& run, const ConcurrentlyStep& race) {

@@ -46,14 +46,14 @@ void judge(StepResult& r, const Step& step, std::size_t index, Observed observed
     if (!step.expect.present) {
         // No expectation: a failed `check` fails (its assertions are the step
         // itself); under --strict so does any step with an outcome.
-        if (step.action == "check" && !observed.ok) {
+        if (step.is<CheckStep>() && !observed.ok) {
             r.status = StepStatus::failed;
             r.why = observed.checkFailure;
         } else if (options.strict && !observed.checkUncovered.empty()) {
             r.status = StepStatus::failed;
             r.why = "check: no value of '" + observed.checkUncovered.front() + "' covers version " +
                     release.toString() + " (--strict)";
-        } else if (step.action == "check" && !observed.checkUncovered.empty()) {
+        } else if (step.is<CheckStep>() && !observed.checkUncovered.empty()) {
             r.status = StepStatus::notAsserted;
         } else if (options.strict && hasOutcome(step, observed)) {
             r.status = StepStatus::failed;
@@ -179,8 +179,8 @@ bool excludedByTags(const Scenario& scenario, const std::vector<std::string>& ex
 }
 
 bool hasOutcome(const Step& step, const Observed& observed) {
-    if (step.action == "check") return false;
-    bool reconnects = step.action == "upgrade-broker" || step.action == "restart-broker" || step.action == "unload";
+    if (step.is<CheckStep>()) return false;
+    bool reconnects = step.is<UpgradeBrokerStep>() || step.is<RestartBrokerStep>() || step.is<UnloadStep>();
     if (reconnects) return !observed.ok || !observed.perClient.empty();
     return true;
 }
