@@ -560,9 +560,11 @@ int commandRun(const Args& args, std::ostream& out, std::ostream& err) {
     int passed = 0, failed = 0;
     // The runs go on `jobs` threads; each result is printed in run order, as on one thread.
     const auto documents = documentsOf(loaded);
-    auto runOne = [&](std::size_t i, unsigned) {
+    std::vector<TopicNameCache> topicNames(std::max(1u, jobs));  // a worker's own, as loadFiles' imports
+    auto runOne = [&](std::size_t i, unsigned worker) {
         const auto& [file, scenario] = *runs[i].entry;
         RunOptions own = options;
+        own.topicNames = &topicNames[worker];
         own.document = documents[static_cast<std::size_t>(runs[i].entry - loaded.scenarios.data())];
         return runScenario(scenario, file, runs[i].version, own);
     };

@@ -16,7 +16,7 @@ namespace {
 class RaceExecution final : public race::Execution {
 public:
     RaceExecution(const RaceSetting& s, const ConcurrentlyStep& race) {
-        run_ = std::make_unique<ScenarioRun>(*s.scenario, *s.profile, s.version, s.mode, s.seed);
+        run_ = std::make_unique<ScenarioRun>(*s.scenario, *s.profile, s.version, *s.topicNames, s.mode, s.seed);
         if (auto err = run_->setUp()) setupError_ = *err;
         for (std::size_t i = 0; i < s.stepIndex && setupError_.empty(); ++i) {
             const auto& step = s.scenario->steps[i];

@@ -1,7 +1,6 @@
 #include "sim/run/scenario_run.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <boost/container/small_vector.hpp>
 
@@ -52,27 +51,18 @@ void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
     else into.append(*from, prefix);
 }
 
-// topicOf's parses, kept on the thread from run to run: a parse depends on
-// the text alone, and the runs of a suite name the same few topics. Hashed:
-// the names share their "persistent://tenant/namespace/" prefix, which a tree
-// compares at every node. References into it are held while a run lives, so it
-// is emptied only when a run starts with no other run alive on the thread (a
-// race explores on runs of its own) and it has grown past kKeptTopicNames.
-struct TopicNameMemo {
-    std::unordered_map<std::string, TopicName> names;
-    int liveRuns = 0;
-};
-thread_local TopicNameMemo topicNameMemo;
-constexpr std::size_t kKeptTopicNames = 4096;
 
 }  // namespace
 
-const TopicName& ScenarioRun::topicOf(const std::string& name) const {
-    auto& names = topicNameMemo.names;
-    auto it = names.find(name);
-    if (it == names.end()) it = names.emplace(name, *TopicName::parse(name)).first;
-    return it->second;
+const TopicName& ScenarioRun::topicOf(const std::string& name) const { return topicNames_.parsed(name); }
+
+Observed ScenarioRun::observed() const {
+    Observed o;
+    o.trace = Trace(broker_->traceDetail());
+    return o;
 }
+
+void ScenarioRun::setTraceDetail(TraceDetail detail) { broker_->setTraceDetail(detail); }
 
 Observed Observed::failure(std::string error, std::string message) {
     Observed o;
@@ -83,8 +73,9 @@ Observed Observed::failure(std::string error, std::string message) {
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
-                         ScheduleMode mode, std::uint64_t seed)
-    : scenario_(scenario),
+                         TopicNameCache& topicNames, ScheduleMode mode, std::uint64_t seed)
+    : topicNames_(topicNames),
+      scenario_(scenario),
       profile_(&profile),
       version_(std::move(version)),
       rng_(seed),
@@ -93,16 +84,11 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
     scheduler_.keepStageNames(false);  // until a race's driver reads them (setRace)
     broker_ = std::make_unique<Broker>(*profile_, scheduler_);
     admin_ = std::make_unique<AdminApi>(*broker_);
-    if (topicNameMemo.liveRuns == 0 && topicNameMemo.names.size() > kKeptTopicNames) topicNameMemo.names.clear();
-    ++topicNameMemo.liveRuns;  // last: a constructor that throws has no destructor run
 }
 
-ScenarioRun::~ScenarioRun() {
-    // The connections close before the broker goes; its topics go with it.
-    broker_->beginTeardown();
-    sessions_.clear();
-    --topicNameMemo.liveRuns;
-}
+// The members' order does the teardown: the broker goes before the clients'
+// sessions, with its topics, and lets go of their connections (Broker::~Broker).
+ScenarioRun::~ScenarioRun() = default;
 
 std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }
 
@@ -227,7 +213,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
     s.send(get);
     settle();
     auto response = s.takeResponse(rid);
-    Observed out;
+    Observed out = observed();
     appendTrace(out.trace, s.cnx().takeTrace(rid), "");
     if (!response || !response->has_getschemaresponse()) {
         out = Observed::failure("NoResponse", "no GET_SCHEMA_RESPONSE arrived");
@@ -247,7 +233,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
 
 Observed ScenarioRun::producer(const ProducerStep& st) {
     auto& s = session(st.client);
-    Observed out;
+    Observed out = observed();
     std::optional<pulsar::proto::Schema> schema;
     switch (st.schema.kind) {
         case SchemaRef::Kind::none:
@@ -279,7 +265,7 @@ Observed ScenarioRun::subscribe(const SubscribeStep& st) {
     handle.client = st.client;
     handle.name = st.consumer;
     handle.subscribeStep = &st;
-    return open(std::move(handle), Trace{});
+    return open(std::move(handle), Trace(broker_->traceDetail()));
 }
 
 wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
@@ -331,7 +317,7 @@ wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, co
 // fails the whole handle and the partitions that succeeded are closed again.
 Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     auto& s = session(h.client);
-    Observed out;
+    Observed out = observed();
     out.trace = std::move(trace);
     // Request ids of the partitions: one, kept in place, for a topic that is not partitioned.
     boost::container::small_vector<std::uint64_t, 4> requests;
@@ -427,7 +413,7 @@ void ScenarioRun::forget(bool producer, const std::string& name) {
 }
 
 Observed ScenarioRun::close(const CloseStep& st) {
-    Observed out;
+    Observed out = observed();
     for (bool producer : {true, false}) {
         auto& map = producer ? producers_ : consumers_;
         auto it = map.find(st.name);
@@ -447,7 +433,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         return Observed::failure("NotConnected", "no open producer named '" + st.producer + "'");
     auto& h = it->second;
     auto& s = session(h.client);
-    Observed out;
+    Observed out = observed();
     std::string version = h.schemaVersion;
     if (st.schema) {
         if (!protocol::supportsGetOrCreateSchema(s.negotiatedProtocol())) {
