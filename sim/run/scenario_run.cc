@@ -51,7 +51,6 @@ void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
     else into.append(*from, prefix);
 }
 
-
 }  // namespace
 
 const TopicName& ScenarioRun::topicOf(const std::string& name) const { return topicNames_.parsed(name); }
