@@ -207,9 +207,14 @@ SuiteCounts runSuite(const cnx::sim::LoadResult& suite, unsigned jobs = 1) {
     std::vector<std::pair<const cnx::sim::Scenario*, std::string>> runs;
     for (const auto& sc : suite.scenarios)
         for (auto& version : cnx::sim::versionsOf(sc)) runs.emplace_back(&sc, std::move(version));
+    std::vector<cnx::sim::TopicNameCache> topicNames(std::max(1u, jobs));  // a worker's own, as `cnxsim run`'s
     cnx::sim::forEachOrdered(
         runs.size(), jobs, cnx::sim::Deal::nextFree,
-        [&](std::size_t i, unsigned) { return cnx::sim::runScenario(*runs[i].first, "bench-suite.yaml", runs[i].second, options); },
+        [&](std::size_t i, unsigned worker) {
+            auto own = options;
+            own.topicNames = &topicNames[worker];
+            return cnx::sim::runScenario(*runs[i].first, "bench-suite.yaml", runs[i].second, own);
+        },
         [&](std::size_t, cnx::sim::ScenarioResult r) { count(c, r); });
     return c;
 }

@@ -105,13 +105,13 @@ std::string AdminApi::schemaIdOf(const TopicName& topic) const {
 }
 
 AdminResponse AdminApi::missingEndpoint(TraceText what) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     trace->add("§7.1", what, "endpoint added in 2.4.2/2.5.0 (#4800): not in this release");
     return AdminResponse::failure(trace, 404, "HTTP 404 Not Found");
 }
 
 void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Callback done) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     const auto& profile = broker_.profile();
     // §7.3: 2.4.0-2.4.1 use FULL without reading the namespace policies.
     bool readsNamespace = profile.adminStrategyResolution != AdminStrategyResolution::fullHardcoded;
@@ -143,12 +143,14 @@ void AdminApi::postSchema(const TopicName& topic, const SchemaData& schema, Call
 }
 
 void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> version, Callback done) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (auto missing = missingTenantOrNamespace(topic, "GET schema", !broker_.profile().adminSchemaTopicOperationCheck, false, trace)) {
         done(*missing);
         return;
     }
-    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, version, trace, done] {
+    // Continuation(...): an admin call is rare, and its continuation (a request and
+    // a callback) may go to the heap; the admission path's must fit in place (Scheduler::post).
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), Continuation([this, topic, version, trace, done] {
         auto id = schemaIdOf(topic);
         auto& registry = broker_.registry();
         std::optional<StoredSchema> found;
@@ -173,7 +175,7 @@ void AdminApi::getSchema(const TopicName& topic, std::optional<SchemaVersion> ve
         }
         trace->add("§7.4", "GET schema", [&] { return "version " + std::to_string(found->version); });
         done(AdminResponse::success(trace, 200, schemaResponseJson(*found)));
-    });
+    }));
 }
 
 // §7.2: {"getSchemaResponses": [...]}, the live list oldest first; empty (not 404) when nothing is live.
@@ -182,13 +184,13 @@ void AdminApi::getAllSchemas(const TopicName& topic, Callback done) {
         done(missingEndpoint("GET schemas"));
         return;
     }
-    auto trace = std::make_shared<Trace>();
-    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, trace, done] {
+    auto trace = broker_.newTrace();
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), Continuation([this, topic, trace, done] {
         auto responses = nlohmann::json::array();
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) responses.push_back(schemaResponseJson(e));
         trace->add("§7.4", "GET schemas", [&] { return std::to_string(responses.size()) + " live version(s)"; });
         done(AdminResponse::success(trace, 200, {{"getSchemaResponses", std::move(responses)}}));
-    });
+    }));
 }
 
 // §7.2: "equal" here is the same SHA-256 over data (plus type since 2.8.0), in the live list.
@@ -197,7 +199,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
         done(missingEndpoint("POST version"));
         return;
     }
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (auto missing = missingTenantOrNamespace(topic, "POST version", !broker_.profile().adminSchemaTopicOperationCheck, false, trace)) {
         done(*missing);
         return;
@@ -208,7 +210,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
                    "KEY_VALUE payload not converted before #21632: its JSON text is compared with the stored binary KV data");
     }
     auto payload = keyValuePayloadUnconverted(broker_.profile(), schema) ? asUnconvertedPayload(schema) : schema;
-    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, schema = std::move(payload), trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), Continuation([this, topic, schema = std::move(payload), trace, done] {
         SchemaVersion v = kNoVersion;
         bool typed = broker_.profile().hashIncludesType;
         for (const auto& e : broker_.registry().liveList(schemaIdOf(topic))) {
@@ -219,7 +221,7 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
         }
         trace->add("§7.4", "POST version", [&] { return "hash match in live list -> " + std::to_string(v); });
         done(AdminResponse::success(trace, broker_.profile().adminVersionSuccessStatus, {{"version", v}}));
-    });
+    }));
 }
 
 // §4.9 / §4.11: the delete reads the locator, then writes conditionally on the
@@ -228,14 +230,14 @@ void AdminApi::getVersionBySchema(const TopicName& topic, const SchemaData& sche
 // has no retry, and the delete fails with "Concurrent modification" (409),
 // deleting nothing (derived). A hard delete removes the history outright.
 void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (auto missing = missingTenantOrNamespace(topic, "DELETE schema", true, false, trace)) {
         done(*missing);
         return;
     }
-    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, force, trace, done] {
+    broker_.scheduler().post(adminStage(StageKind::registryRead, topic), Continuation([this, topic, force, trace, done] {
         auto seen = broker_.registry().locatorVersion(schemaIdOf(topic));
-        broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), [this, topic, force, seen, trace, done] {
+        broker_.scheduler().post(adminStage(StageKind::registryWrite, topic), Continuation([this, topic, force, seen, trace, done] {
             bool hard = force && broker_.profile().forceDeleteSupported;
             if (force && !hard) trace->add("§4.9", "DELETE schema", "force is not supported before 2.11 (#14655) -> soft delete");
             const auto id = schemaIdOf(topic);
@@ -252,8 +254,8 @@ void AdminApi::deleteSchema(const TopicName& topic, bool force, Callback done) {
                 return hard ? "hard delete, storage removed" : "soft delete marker version " + std::to_string(v);
             });
             done(AdminResponse::success(trace, 200, {{"version", v}}));
-        });
-    });
+        }));
+    }));
 }
 
 void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schema, Callback done) {
@@ -262,7 +264,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
         done(missingEndpoint("POST compatibility"));
         return;
     }
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (auto missing = missingTenantOrNamespace(topic, "POST compatibility", true, true, trace)) {
         done(*missing);
         return;
@@ -290,10 +292,10 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
     }
     if (!profile.pip44Registry) {
         // 2.4.2: the boolean isCompatible answers true or false in the body.
-        broker_.scheduler().post(adminStage(StageKind::registryRead, topic), [this, topic, schema, strategy, trace, done, body] {
+        broker_.scheduler().post(adminStage(StageKind::registryRead, topic), Continuation([this, topic, schema, strategy, trace, done, body] {
             bool ok = broker_.registry().legacyIsCompatible(schemaIdOf(topic), schema, strategy, *trace);
             done(AdminResponse::success(trace, 202, body(ok)));
-        });
+        }));
         return;
     }
     broker_.registry().checkCompatible(
@@ -309,7 +311,7 @@ void AdminApi::testCompatibility(const TopicName& topic, const SchemaData& schem
 }
 
 AdminResponse AdminApi::unloadTopic(const TopicName& topic) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto base = topic.partitionedBase();
     // A topic that does not exist is not found (a real 4.2.4 broker, issue 42).
     if (!broker_.topicExists(base) && broker_.partitionsOf(base) == 0) {
@@ -384,7 +386,7 @@ void AdminApi::deleteTopicSchema(const TopicName& topic, bool deleteSchema, bool
 }
 
 AdminResponse AdminApi::deleteTopic(const TopicName& topic, bool force, bool deleteSchema) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     int partitions = broker_.partitionsOf(topic);
     // The clients of the topic, or of the first busy partition: a partitioned topic is
     // deleted partition by partition, and the first refusal is the answer (a real 4.2.4 broker).

@@ -23,7 +23,7 @@ std::string shown(std::optional<std::string_view> value) { return value ? std::s
 
 AdminResponse AdminApi::setNamespacePolicy(const std::string& ns, std::string_view field,
                                            std::optional<std::string_view> value) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(ns)) {
         trace->add("§5.2", "set-policy", [&] { return "namespace " + ns + " does not exist"; });
         return refused(trace, 404, "Namespace does not exist");
@@ -40,7 +40,7 @@ AdminResponse AdminApi::setNamespacePolicy(const std::string& ns, std::string_vi
 
 AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view field,
                                        std::optional<std::string_view> value) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto name = topic.partitionedBase().toString();
     if (!broker_.metadata().namespaceExists(topic.namespaceName())) {
         trace->add("§5.2", "set-policy", [&] { return "namespace " + topic.namespaceName() + " does not exist"; });
@@ -63,7 +63,7 @@ AdminResponse AdminApi::setTopicPolicy(const TopicName& topic, std::string_view 
 }
 
 AdminResponse AdminApi::updateDynamicConfig(std::string_view key, std::optional<std::string_view> value) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!BrokerConfig::isDynamic(key)) {
         trace->add("§5.6", "set-broker-config", [&] { return std::string(key) + " is not a dynamic configuration"; });
         return refused(trace, 412, "Can't update non-dynamic configuration");

@@ -68,7 +68,7 @@ std::optional<AdminResponse> AdminApi::missingTenantOrNamespace(const TopicName&
 }
 
 AdminResponse AdminApi::createTenant(const std::string& tenant) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto& meta = broker_.metadata();
     // TenantsBase.createTenant: NamedEntity.checkName first (issue 40 item 2: a
     // 0xFF byte in the name was stored, and killed the server when listed).
@@ -80,12 +80,12 @@ AdminResponse AdminApi::createTenant(const std::string& tenant) {
 }
 
 AdminResponse AdminApi::getTenants() const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     return AdminResponse::success(trace, 200, nlohmann::json(broker_.metadata().tenants));
 }
 
 AdminResponse AdminApi::getTenant(const std::string& tenant) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().tenantExists(tenant)) return refused(trace, "get tenant", 404, "Tenant does not exist");
     nlohmann::json admins = nlohmann::json::array();
     if (auto it = broker_.metadata().tenantAdminRoles.find(tenant); it != broker_.metadata().tenantAdminRoles.end())
@@ -94,7 +94,7 @@ AdminResponse AdminApi::getTenant(const std::string& tenant) const {
 }
 
 AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto& meta = broker_.metadata();
     if (!meta.tenantExists(tenant)) return refused(trace, "delete tenant", 404, "Tenant doesn't exist");
     for (const auto& ns : meta.namespaces)
@@ -106,7 +106,7 @@ AdminResponse AdminApi::deleteTenant(const std::string& tenant) {
 }
 
 AdminResponse AdminApi::createNamespace(const std::string& ns) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto& meta = broker_.metadata();
     // Namespaces.createNamespace: validateNamespaceName (NamespaceName.get) first.
     auto slash = ns.find('/');
@@ -125,7 +125,7 @@ AdminResponse AdminApi::createNamespace(const std::string& ns) {
 }
 
 AdminResponse AdminApi::getNamespaces(const std::string& tenant) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     const auto& meta = broker_.metadata();
     if (!meta.tenantExists(tenant)) return refused(trace, "list namespaces", 404, "Tenant not found");
     auto names = nlohmann::json::array();
@@ -135,7 +135,7 @@ AdminResponse AdminApi::getNamespaces(const std::string& tenant) const {
 }
 
 AdminResponse AdminApi::getNamespacePolicies(const std::string& ns) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(ns)) return refused(trace, "get policies", 404, "Namespace does not exist");
     const auto& store = broker_.policies();
     auto it = store.namespaces.find(ns);
@@ -166,7 +166,7 @@ AdminResponse AdminApi::getNamespacePolicies(const std::string& ns) const {
 }
 
 AdminResponse AdminApi::deleteNamespace(const std::string& ns, bool force) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto& meta = broker_.metadata();
     if (!meta.namespaceExists(ns)) return refused(trace, "delete namespace", 404, "Namespace does not exist");
     auto topics = broker_.topicsOfNamespace(ns, true, true);
@@ -186,7 +186,7 @@ AdminResponse AdminApi::deleteNamespace(const std::string& ns, bool force) {
 }
 
 AdminResponse AdminApi::getNamespacePolicy(const std::string& ns, std::string_view field, bool applied) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     const auto& profile = broker_.profile();
     if (!broker_.metadata().namespaceExists(ns)) return refused(trace, "get policy", 404, "Namespace does not exist");
     const auto& store = broker_.policies();
@@ -243,7 +243,7 @@ AdminResponse AdminApi::getNamespacePolicy(const std::string& ns, std::string_vi
 std::optional<AdminResponse> AdminApi::topicPolicyEndpointRefusal(std::string_view field) const {
     const auto& profile = broker_.profile();
     bool exists = isStrategyField(field) ? profile.adminTopicStrategyEndpoint : profile.adminTopicValidationEndpoint;
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!exists) {
         trace->add("§5.2", "topic policy", [&] {
             return std::string(field) + ": no topic-level endpoint in this release (#13297 / #15712)";
@@ -259,7 +259,7 @@ std::optional<AdminResponse> AdminApi::topicPolicyEndpointRefusal(std::string_vi
 
 AdminResponse AdminApi::getTopicPolicy(const TopicName& topic, std::string_view field, bool applied) const {
     if (auto refusal = topicPolicyEndpointRefusal(field)) return *refusal;
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(topic.namespaceName()))
         return refused(trace, "get topic policy", 404, "Namespace does not exist");
     const auto& store = broker_.policies();
@@ -285,7 +285,7 @@ AdminResponse AdminApi::getTopicPolicy(const TopicName& topic, std::string_view 
 }
 
 AdminResponse AdminApi::createPartitionedTopic(const TopicName& topic, int partitions) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(topic.namespaceName()))
         return refused(trace, "create partitioned topic", 404, "Namespace not found");
     if (partitions < 1) return refused(trace, "create partitioned topic", 406, "Number of partitions should be more than 0");
@@ -300,7 +300,7 @@ AdminResponse AdminApi::createPartitionedTopic(const TopicName& topic, int parti
 }
 
 AdminResponse AdminApi::createTopic(const TopicName& topic) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(topic.namespaceName()))
         return refused(trace, "create topic", 404, "Namespace not found");
     if (broker_.partitionsOf(topic) > 0 || broker_.topicExists(topic)) return refused(trace, "create topic", 409, "This topic already exists");
@@ -310,7 +310,7 @@ AdminResponse AdminApi::createTopic(const TopicName& topic) {
 }
 
 AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int partitions) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     int existing = broker_.partitionsOf(topic);
     bool async = broker_.profile().adminUpdatePartitionsAsync;  // #19166
     if (existing == 0)
@@ -340,7 +340,7 @@ AdminResponse AdminApi::updatePartitionedTopic(const TopicName& topic, int parti
 }
 
 AdminResponse AdminApi::getPartitionedMetadata(const TopicName& topic) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     nlohmann::json metadata = {{"partitions", broker_.partitionsOf(topic)}};
     // PartitionedTopicMetadata.deleted (#18193): true only while a deletion runs, which a
     // served admin call never leaves half done.
@@ -350,7 +350,7 @@ AdminResponse AdminApi::getPartitionedMetadata(const TopicName& topic) const {
 
 AdminResponse AdminApi::deletePartitionedTopic(const TopicName& topic, bool force, bool deleteSchema) {
     if (broker_.partitionsOf(topic) == 0) {
-        auto trace = std::make_shared<Trace>();
+        auto trace = broker_.newTrace();
         if (broker_.topicExists(topic))
             return refused(trace, "delete partitioned topic", 409,
                            topic.toString() + " is a non-partitioned topic. Instead of calling delete-partitioned-topic please call delete.");

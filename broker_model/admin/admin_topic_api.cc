@@ -38,7 +38,7 @@ nlohmann::json messageIdJson(const Position& p, int partition) {
 // (or a non-persistent non-partitioned one) exists for the lookup; otherwise
 // checkTopicExists decides. Then NamespaceService answers this broker's URLs.
 AdminResponse AdminApi::lookupTopic(const TopicName& topic, std::string_view listenerName) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     bool assumed = broker_.policies().broker.allowAutoTopicCreation || (!topic.persistent() && topic.partitionIndex() < 0);
     if (!assumed && !broker_.topicExists(topic) && broker_.partitionsOf(topic) == 0)
         return refused(trace, "lookup", 404, "Topic not found.");
@@ -49,7 +49,7 @@ AdminResponse AdminApi::lookupTopic(const TopicName& topic, std::string_view lis
 }
 
 AdminResponse AdminApi::topicStats(const TopicName& topic) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto loaded = broker_.topicExists(topic) ? broker_.loadTopic(topic, false) : nullptr;
     if (!loaded) return refused(trace, "stats", 404, "Topic not found");
     const auto& connections = broker_.connections();
@@ -89,7 +89,7 @@ AdminResponse AdminApi::topicStats(const TopicName& topic) {
 
 // PersistentTopicsBase.internalTerminateAsync / PersistentTopic.terminate.
 AdminResponse AdminApi::terminateTopic(const TopicName& topic) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (broker_.partitionsOf(topic) > 0)
         return refused(trace, "terminate", 405, "Termination of a partitioned topic is not allowed");
     if (!topic.persistent()) return notModelled("terminate of a non-persistent topic");
@@ -105,7 +105,7 @@ AdminResponse AdminApi::terminateTopic(const TopicName& topic) {
 // `authorizationEnabled` is set.
 AdminResponse AdminApi::grantNamespacePermission(const std::string& ns, const std::string& role,
                                                  const std::vector<std::string>& actions) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     // The text a real 4.2.4 broker answers for a namespace that does not exist.
     if (!broker_.metadata().namespaceExists(ns)) return refused(trace, "grant permission", 404, "Topic's namespace does not exist");
     broker_.policies().namespaceFor(ns).namespace_auth[role] = actions;
@@ -115,7 +115,7 @@ AdminResponse AdminApi::grantNamespacePermission(const std::string& ns, const st
 
 // NamespacesBase.internalRevokePermissionsOnNamespaceAsync.
 AdminResponse AdminApi::revokeNamespacePermission(const std::string& ns, const std::string& role) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     // A real 4.2.4 broker answers 404 with an empty reason (its NotFoundException's message).
     if (!broker_.metadata().namespaceExists(ns)) return refused(trace, "revoke permission", 404, "");
     broker_.policies().namespaceFor(ns).namespace_auth.erase(role);
@@ -125,7 +125,7 @@ AdminResponse AdminApi::revokeNamespacePermission(const std::string& ns, const s
 
 // NamespacesBase.internalGetPermissionsAsync: auth_policies.namespace_auth.
 AdminResponse AdminApi::namespacePermissions(const std::string& ns) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     if (!broker_.metadata().namespaceExists(ns)) return refused(trace, "get permissions", 404, "Namespace does not exist");
     const auto& store = broker_.policies();
     auto it = store.namespaces.find(ns);
@@ -139,7 +139,7 @@ AdminResponse AdminApi::namespacePermissions(const std::string& ns) const {
 // partitioned topic, on each of its partitions.
 AdminResponse AdminApi::grantTopicPermission(const TopicName& topic, const std::string& role,
                                              const std::vector<std::string>& actions) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto ns = topic.namespaceName();
     if (!broker_.topicExists(topic)) return refused(trace, "grant permission", 404, "Topic " + topic.toString() + " not found");
     auto& policies = broker_.policies().namespaceFor(ns);
@@ -153,7 +153,7 @@ AdminResponse AdminApi::grantTopicPermission(const TopicName& topic, const std::
 // PersistentTopicsBase.internalRevokePermissionsOnTopic: 204 also for a role
 // without a topic grant (seen on a real 4.2.4 broker).
 AdminResponse AdminApi::revokeTopicPermission(const TopicName& topic, const std::string& role) {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto ns = topic.namespaceName();
     if (!broker_.topicExists(topic)) return refused(trace, "revoke permission", 404, "Topic " + topic.toString() + " not found");
     auto& policies = broker_.policies().namespaceFor(ns);
@@ -174,7 +174,7 @@ AdminResponse AdminApi::revokeTopicPermission(const TopicName& topic, const std:
 
 // PersistentTopicsBase.internalGetPermissionsOnTopic: namespace grants, then the topic's.
 AdminResponse AdminApi::topicPermissions(const TopicName& topic) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     auto ns = topic.namespaceName();
     if (!broker_.topicExists(topic)) return refused(trace, "get permissions", 404, "Topic " + topic.toString() + " not found");
     const auto& store = broker_.policies();
@@ -200,7 +200,7 @@ void AdminApi::setTenantAdminRoles(const std::string& tenant, std::set<std::stri
 }
 
 AdminResponse AdminApi::notModelled(const std::string& what) const {
-    auto trace = std::make_shared<Trace>();
+    auto trace = broker_.newTrace();
     trace->notModelled("§7", "admin", what);
     return AdminResponse::failure(trace, 501, "not modelled: #41 (" + what + ")");
 }

@@ -12,6 +12,11 @@ Broker::Broker(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths 
 Broker::~Broker() {
     // Registry, admin and connection continuations capture parts of this broker.
     scheduler_.discardPending();
+    // The topics go first, so no connection detaches from them one by one
+    // (which would also dispatch to the consumers of the others); then the
+    // connections still open let go of the broker.
+    topics_.clear();
+    for (auto* c : connections_.snapshot()) c->brokerGone();
 }
 
 // §5.6: the release's defaults, then the scenario's broker.conf lines.

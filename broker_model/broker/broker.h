@@ -46,6 +46,9 @@ public:
     /// `profile` and `scheduler` must outlive the broker, and the scheduler serves
     /// this broker alone: continuations still pending when the broker is
     /// destroyed are dropped, never run against it. All calls on one thread.
+    /// The broker goes away with its topics: the connections still open then
+    /// are let go (BrokerConnection::brokerGone) without detaching their
+    /// producers and consumers one by one, and may be destroyed after it.
     /// `fastPaths` off: its checks and connections take no fast path, only their
     /// references (core/fast_paths.h); the answers are the same.
     Broker(const BehaviourProfile& profile, Scheduler& scheduler, FastPaths fastPaths = FastPaths::on);
@@ -97,13 +100,14 @@ public:
 
     /// The client connections the broker holds.
     ConnectionRegistry& connections() { return connections_; }
-    /// The broker goes away with its topics, after its connections: a
-    /// connection closed from now on leaves the loaded topics as they are
-    /// instead of detaching its producers and consumers one by one (which also
-    /// dispatches to the consumers of the connections not closed yet). Only the
-    /// broker's owner calls it, just before it destroys the connections.
-    void beginTeardown() { tearingDown_ = true; }
-    bool tearingDown() const { return tearingDown_; }
+
+    /// What the traces of requests and admin calls keep from now on (core/trace.h):
+    /// every detail (the default) or outcomes only. The broker's owner sets it
+    /// (the runner, per step); each trace made keeps the mode it was made with.
+    void setTraceDetail(TraceDetail detail) { traceDetail_ = detail; }
+    TraceDetail traceDetail() const { return traceDetail_; }
+    /// A new trace in the mode set.
+    TracePtr newTrace() const { return std::make_shared<Trace>(traceDetail_); }
 
     /// The loaded topic, or nullptr.
     Topic* findTopic(const TopicName& name);
@@ -207,7 +211,7 @@ private:
     std::string serviceUrl_;
     ListenAddress listenAddress_;
     ConnectionRegistry connections_;
-    bool tearingDown_ = false;
+    TraceDetail traceDetail_ = TraceDetail::all;
 };
 
 }  // namespace cnx

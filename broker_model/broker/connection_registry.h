@@ -36,6 +36,9 @@ public:
     virtual void closeProducer(std::uint64_t producerId) = 0;
     /// Drops the connection (the TCP connection closes).
     virtual void disconnect() = 0;
+    /// The broker is being destroyed: the connection closes without reaching
+    /// it again (it may outlive the broker) and without telling the client.
+    virtual void brokerGone() = 0;
     /// Sends MESSAGE with `entry` to consumer `consumerId` of this connection;
     /// `ackSet`, when not empty, the batch's messages still unacknowledged
     /// (CommandMessage.ack_set).

@@ -122,16 +122,17 @@ bool Topic::notIdle(std::string* why) const {
 bool Topic::isIdleForSchema(std::string* why) const { return !notIdle(why); }
 
 void Topic::addSchemaIfIdleOrCheckCompatible(const SchemaData& schema, TracePtr trace, CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::schemaLookup), [self = shared_from_this(), schema, trace = std::move(trace),
-                                                              done = std::move(done)]() mutable {
+    // It holds the schema: it goes to the heap, posted as a Continuation (Continuation::inPlace).
+    Continuation next([self = shared_from_this(), schema, trace = std::move(trace), done = std::move(done)]() mutable {
         self->idleOrCheck(schema, trace, std::move(done));  // run once: the callback is handed on
     });
+    broker_.scheduler().post(stage(StageKind::schemaLookup), std::move(next));
 }
 
 // The "schema lookup" stage of §3.5: the idle test, then register or check.
 void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, CheckCallback done) {
     std::string why;  // the idle test's inputs, written only when the trace keeps them
-    if (!notIdle(Trace::detailed() ? &why : nullptr)) {
+    if (!notIdle(trace->detailed() ? &why : nullptr)) {
         trace->add("§3.5", "addSchemaIfIdleOrCheckCompatible", [&] { return "idle: " + why + " -> register"; });
         addSchema(schema, trace, [done = std::move(done)](Result<SchemaVersion> r) {
             done(r.ok() ? std::nullopt : std::optional<BrokerError>(r.error()));
@@ -163,10 +164,11 @@ void Topic::idleOrCheck(const SchemaData& schema, const TracePtr& trace, CheckCa
 // false answer, refuses with one message.
 void Topic::checkConsumerLegacy(const SchemaData& schema, CompatibilityStrategy strategy, TracePtr trace,
                                 CheckCallback done) {
-    broker_.scheduler().post(stage(StageKind::registryRead), [self = shared_from_this(), schema, strategy,
-                                                              trace = std::move(trace), done = std::move(done)] {
+    // It holds the schema: it goes to the heap, posted as a Continuation (Continuation::inPlace).
+    Continuation next([self = shared_from_this(), schema, strategy, trace = std::move(trace), done = std::move(done)] {
         self->checkConsumerLegacyNow(schema, strategy, trace, done);
     });
+    broker_.scheduler().post(stage(StageKind::registryRead), std::move(next));
 }
 
 void Topic::checkConsumerLegacyNow(const SchemaData& schema, CompatibilityStrategy strategy, const TracePtr& trace,

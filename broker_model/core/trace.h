@@ -6,9 +6,11 @@
 // Who reads a trace decides what it keeps. `explain`, the serve adapter and the
 // report of a failing step read every detail; a passing step is read only for
 // its outcome: the gaps met (notModelled) and a refusal's checker problems.
-// Inside a Trace::OutcomesOnly scope (per thread; the runner opens one,
-// sim/run/runner.cc) add() keeps nothing and its lazy forms do not even build
-// the detail, while notModelled() and problem() record as always.
+// A trace made with TraceDetail::outcomesOnly (by whoever makes it: the
+// broker's connections and admin API as Broker::setTraceDetail says, which the
+// runner sets, sim/run/runner.cc) keeps nothing from add() and its lazy forms
+// do not even build the detail, while notModelled() and problem() record as
+// always. The mode travels with the trace, never with the thread.
 
 #include <cstddef>
 #include <memory>
@@ -39,34 +41,21 @@ struct TraceEntry {
     std::shared_ptr<const Problem> problem = nullptr;
 };
 
-namespace trace_detail {
-// True inside an OutcomesOnly scope on this thread. constinit: read directly, no TLS init call.
-constinit inline thread_local bool outcomesOnly = false;
-}  // namespace trace_detail
+/// What a trace keeps: every detail, or (outcomesOnly) the gaps and problems alone.
+enum class TraceDetail : bool { outcomesOnly, all };
 
 class Trace {
 public:
-    /// Whether details are kept on this thread: false inside an OutcomesOnly scope.
-    static bool detailed() noexcept { return !trace_detail::outcomesOnly; }
+    /// A trace that keeps every detail.
+    Trace() = default;
+    explicit Trace(TraceDetail detail) noexcept : detailed_(detail == TraceDetail::all) {}
 
-    /// While it lives, traces made on this thread keep outcomes only, or (`false`)
-    /// every detail again inside an outer scope. Scopes nest; each restores what it found.
-    class OutcomesOnly {
-    public:
-        explicit OutcomesOnly(bool on = true) noexcept : was_(trace_detail::outcomesOnly) {
-            trace_detail::outcomesOnly = on;
-        }
-        ~OutcomesOnly() { trace_detail::outcomesOnly = was_; }
-        OutcomesOnly(const OutcomesOnly&) = delete;
-        OutcomesOnly& operator=(const OutcomesOnly&) = delete;
+    /// Whether this trace keeps details: false when made with TraceDetail::outcomesOnly.
+    bool detailed() const noexcept { return detailed_; }
 
-    private:
-        bool was_;
-    };
-
-    /// Records a rule applied; nothing inside an OutcomesOnly scope.
+    /// Records a rule applied; nothing when outcomes only are kept.
     void add(TraceText section, TraceText rule, std::string detail);
-    /// The same with a literal detail: no string is made inside an OutcomesOnly scope.
+    /// The same with a literal detail: no string is made when outcomes only are kept.
     template <std::size_t N>
     void add(TraceText section, TraceText rule, const char (&detail)[N]) {
         if (detailed()) add(std::move(section), std::move(rule), std::string(detail, N - 1));
@@ -98,6 +87,7 @@ public:
 
 private:
     std::vector<TraceEntry> entries_;
+    bool detailed_ = true;
 };
 
 using TracePtr = std::shared_ptr<Trace>;

@@ -42,7 +42,7 @@ CompatibilityStrategy firstDefined(std::initializer_list<Level> levels, const Tr
                                    Trace* trace) {
     // The detail is written into one string (this runs on every admission), and
     // only when it is kept.
-    if (!Trace::detailed()) trace = nullptr;
+    if (trace && !trace->detailed()) trace = nullptr;
     std::string detail;
     if (trace) detail.reserve(96);
     for (const auto& l : levels) {

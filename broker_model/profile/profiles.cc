@@ -11,8 +11,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -348,27 +346,51 @@ BehaviourProfile build(const ReleaseVersion& release) {
     return p;
 }
 
-const Line* lineOf(const ReleaseVersion& r) {
-    for (const auto& l : kLines) {
-        if (l.major == r.major && l.minor == r.minor) return &l;
+// Every modelled release's profile, built once, at the first ask, and kept for
+// the program's life (profiles are referenced by address): line after line in
+// kLines order, each line's patches from 0 up. The one table every lookup reads;
+// nothing is cached per thread.
+class ProfileTable {
+public:
+    ProfileTable() {
+        std::size_t count = 0;
+        for (const auto& l : kLines) count += static_cast<std::size_t>(l.lastPatch) + 1;
+        profiles_.reserve(count);
+        for (std::size_t i = 0; i < kLines.size(); ++i) {
+            firstOfLine_[i] = profiles_.size();
+            for (int patch = 0; patch <= kLines[i].lastPatch; ++patch)
+                profiles_.push_back(build(v(kLines[i].major, kLines[i].minor, patch)));
+        }
     }
-    return nullptr;
+    /// The profile of the exact release `r` (a missing patch: the line's newest), or nullptr.
+    const BehaviourProfile* find(const ReleaseVersion& r) const {
+        for (std::size_t i = 0; i < kLines.size(); ++i) {
+            const auto& l = kLines[i];
+            if (l.major != r.major || l.minor != r.minor) continue;
+            if (r.patch > l.lastPatch) return nullptr;
+            const int patch = r.patch < 0 ? l.lastPatch : r.patch;
+            return &profiles_[firstOfLine_[i] + static_cast<std::size_t>(patch)];
+        }
+        return nullptr;
+    }
+
+private:
+    std::vector<BehaviourProfile> profiles_;  // never resized after the constructor
+    std::array<std::size_t, kLines.size()> firstOfLine_{};
+};
+
+const ProfileTable& profileTable() {
+    static const ProfileTable table;
+    return table;
 }
 
-// Built once per exact release and kept: profiles are referenced by address.
-const BehaviourProfile& cached(const ReleaseVersion& release) {
-    static std::mutex mu;
-    static std::map<std::tuple<int, int, int>, std::unique_ptr<BehaviourProfile>> cache;
-    std::lock_guard lock(mu);
-    auto& slot = cache[{release.major, release.minor, release.patch}];
-    if (!slot) slot = std::make_unique<BehaviourProfile>(build(release));
-    return *slot;
-}
+// The newest patch of `l`.
+const BehaviourProfile& newestOf(const Line& l) { return *profileTable().find(v(l.major, l.minor, l.lastPatch)); }
 
 const std::vector<BehaviourProfile>& lineProfiles() {
     static const std::vector<BehaviourProfile> all = [] {
         std::vector<BehaviourProfile> out;
-        for (const auto& l : kLines) out.push_back(cached(v(l.major, l.minor, l.lastPatch)));
+        for (const auto& l : kLines) out.push_back(newestOf(l));
         return out;
     }();
     return all;
@@ -382,55 +404,36 @@ std::string flag(bool b) { return b ? "true" : "false"; }
 std::span<const BehaviourProfile> allProfiles() { return lineProfiles(); }
 
 int protocol::protocolVersionOfRelease(const ReleaseVersion& release) {
-    // Every client session asks (`cnxsim run`: once a scenario); applying all
-    // the fixes again each time cost about 3,000 instructions. A thread keeps
-    // what it worked out, a handful of releases.
-    thread_local std::vector<std::pair<ReleaseVersion, int>> known;
-    for (const auto& [r, version] : known)
-        if (r == release) return version;
-    // The fixes that set maxProtocolVersion are the table; other switches do not matter here.
+    // Every client session asks (`cnxsim run`: once a scenario): a modelled
+    // release reads its profile; another (a client's) applies the fixes that set
+    // maxProtocolVersion, the only switch that matters here.
+    if (const auto* known = profileTable().find(release); known && release.patch >= 0) return known->maxProtocolVersion;
     BehaviourProfile p;
     for (const auto& fix : fixes()) {
         if (carriedBy(release, fix.firstReleases)) fix.apply(p);
     }
-    if (known.size() < 64) known.emplace_back(release, p.maxProtocolVersion);
     return p.maxProtocolVersion;
 }
 
-const BehaviourProfile& newestProfile() {
-    const auto& l = kLines.back();
-    return cached(v(l.major, l.minor, l.lastPatch));
-}
+const BehaviourProfile& newestProfile() { return newestOf(kLines.back()); }
 
 const BehaviourProfile* profileFor(std::string_view version, std::string* error) {
-    // A run asks for the same few versions over and over: the last answer of
-    // this thread is kept (profiles live as long as the program).
-    thread_local std::string lastVersion;
-    thread_local const BehaviourProfile* lastProfile = nullptr;
-    if (lastProfile && version == lastVersion) return lastProfile;
     auto parsed = ReleaseVersion::parse(version);
     if (!parsed) {
         if (error) *error = "'" + std::string(version) + "' is not a Pulsar release number (expected e.g. \"4.2\" or \"4.2.0\")";
         return nullptr;
     }
-    const Line* line = lineOf(*parsed);
-    if (!line || parsed->patch > line->lastPatch) {
-        if (error) {
-            *error = "no behaviour profile models Pulsar " + parsed->toString() + " (modelled: 2.4.0 - 2.4.2";
-            for (std::size_t i = 1; i < kLines.size(); ++i) {
-                const auto& l = kLines[i];
-                *error += ", " + std::to_string(l.major) + "." + std::to_string(l.minor) + ".0 - " + std::to_string(l.major) +
-                          "." + std::to_string(l.minor) + "." + std::to_string(l.lastPatch);
-            }
-            *error += ")";
+    if (const auto* p = profileTable().find(*parsed)) return p;
+    if (error) {
+        *error = "no behaviour profile models Pulsar " + parsed->toString() + " (modelled: 2.4.0 - 2.4.2";
+        for (std::size_t i = 1; i < kLines.size(); ++i) {
+            const auto& l = kLines[i];
+            *error += ", " + std::to_string(l.major) + "." + std::to_string(l.minor) + ".0 - " + std::to_string(l.major) +
+                      "." + std::to_string(l.minor) + "." + std::to_string(l.lastPatch);
         }
-        return nullptr;
+        *error += ")";
     }
-    ReleaseVersion exact = *parsed;
-    if (exact.patch < 0) exact.patch = line->lastPatch;
-    lastProfile = &cached(exact);
-    lastVersion.assign(version);
-    return lastProfile;
+    return nullptr;
 }
 
 std::vector<SwitchView> switchesOf(const BehaviourProfile& p) {

@@ -17,7 +17,7 @@ void ServerCnx::handleLookup(const pulsar::proto::CommandLookupTopic& cmd) {
         return;
     }
     // ServerCnx.handleLookup: isTopicOperationAllowed(LOOKUP), AuthorizationError on a lookup response.
-    Trace trace;
+    Trace trace(broker_.traceDetail());
     if (auto refused = refuseTopicOperation(*name, auth::TopicOperation::LOOKUP, "Client is not authorized to Lookup", trace, {},
                                             "Exception occurred while trying to authorize lookup")) {
         send(wire::lookupFailed(cmd.request_id(), pulsar::proto::AuthorizationError, *refused));

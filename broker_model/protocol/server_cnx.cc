@@ -79,8 +79,12 @@ void ServerCnx::close() {
     closed_ = true;
     lifetime_.end();
     broker_.connections().remove(id_);
-    if (broker_.tearingDown()) return;  // the topics go with the broker
     for (const auto& [name, topic] : broker_.loadedTopics()) topic->removeConnection(id_);
+}
+
+void ServerCnx::brokerGone() {
+    closed_ = true;  // close() does nothing from now on: the broker is not there to reach
+    lifetime_.end();
 }
 
 void ServerCnx::disconnect() {
@@ -177,18 +181,18 @@ std::optional<std::size_t> ServerCnx::keptTrace(std::uint64_t requestId) const {
 
 TracePtr ServerCnx::trace(std::uint64_t requestId) const {
     auto at = keptTrace(requestId);
-    return at ? traces_[*at].second : std::make_shared<Trace>();
+    return at ? traces_[*at].second : broker_.newTrace();
 }
 
 TracePtr ServerCnx::takeTrace(std::uint64_t requestId) {
     auto at = keptTrace(requestId);
-    if (!at) return std::make_shared<Trace>();
+    if (!at) return broker_.newTrace();
     // The emptied slot keeps its place until it is the oldest and dropped.
     return std::move(traces_[*at].second);
 }
 
 TracePtr ServerCnx::newTrace(std::uint64_t requestId) {
-    auto t = std::make_shared<Trace>();
+    auto t = broker_.newTrace();
     if (auto at = keptTrace(requestId)) {
         traces_[*at].second = t;
         return t;
@@ -553,6 +557,74 @@ const TopicName* ServerCnx::topicNameOf(const std::string& text, std::optional<T
     return parsed ? &*parsed : nullptr;
 }
 
+// What a SUBSCRIBE asks for, as the continuations keep it.
+std::shared_ptr<ServerCnx::SubscribeRequest> ServerCnx::subscribeRequestOf(const pulsar::proto::CommandSubscribe& cmd,
+                                                                          Trace& trace) {
+    auto request = std::make_shared<SubscribeRequest>();
+    request->consumerId = cmd.consumer_id();
+    request->requestId = cmd.request_id();
+    request->consumerName = cmd.consumer_name();
+    request->subscription = cmd.subscription();
+    request->subType = cmd.subtype();
+    request->durable = cmd.durable();
+    request->start.earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
+    request->start.readCompacted = cmd.read_compacted();
+    if (cmd.has_start_message_id()) {
+        // Java longs on the wire: MessageId.earliest is -1:-1.
+        request->start.messageId = SubscriptionStart::MessageId{static_cast<std::int64_t>(cmd.start_message_id().ledgerid()),
+                                                                static_cast<std::int64_t>(cmd.start_message_id().entryid())};
+    }
+    if (cmd.has_start_message_rollback_duration_sec() && cmd.start_message_rollback_duration_sec() > 0) {
+        trace.notModelled("§2.1", "not modelled: #41 start_message_rollback_duration_sec",
+                          "the model keeps no clock: the subscription starts at its initial position");
+    }
+    request->priorityLevel = cmd.priority_level();
+    if (cmd.has_keysharedmeta()) request->keySharedMeta = cmd.keysharedmeta();
+    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
+    return request;
+}
+
+// What a PRODUCER asks for, as the continuations keep it; `name` the producer's.
+std::shared_ptr<const ServerCnx::ProducerRequest> ServerCnx::producerRequestOf(const pulsar::proto::CommandProducer& cmd,
+                                                                               std::string name) {
+    auto request = std::make_shared<ProducerRequest>();
+    request->producerId = cmd.producer_id();
+    request->requestId = cmd.request_id();
+    request->accessMode = cmd.producer_access_mode();
+    request->name = std::move(name);
+    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
+    if (cmd.has_initial_subscription_name()) request->initialSubscription = cmd.initial_subscription_name();
+    return request;
+}
+
+// §1.1 step 3: producer-id de-duplication on the connection. True when the
+// connection already has an entry for the id and answered from it.
+bool ServerCnx::answeredByProducerEntry(const pulsar::proto::CommandProducer& cmd, Trace& trace) {
+    auto it = producers_.find(cmd.producer_id());
+    if (it == producers_.end()) return false;
+    const auto& slot = it->second;
+    switch (slot.state) {
+        case State::pending:
+            trace.add("§1.1", "producer-id de-duplication", "creation pending -> ServiceNotReady");
+            sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Producer is already present on the connection");
+            return true;
+        case State::ready: {
+            trace.add("§1.1", "producer-id de-duplication", "already created -> repeat PRODUCER_SUCCESS");
+            send(wire::producerSuccessRepeated(cmd.request_id(), slot.name, slot.schemaVersion));
+            return true;
+        }
+        case State::failed: {
+            // The failed entry is dropped, so a later retry starts afresh.
+            trace.add("§1.1", "producer-id de-duplication", "earlier creation failed -> its code, entry removed");
+            auto code = slot.error.code();
+            producers_.erase(it);
+            sendError(cmd.request_id(), code, "Producer is already failed to register present on the connection");
+            return true;
+        }
+    }
+    return false;
+}
+
 void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
@@ -570,29 +642,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         sendError(cmd.request_id(), pulsar::proto::AuthorizationError, *refused);
         return;
     }
-    // §1.1 step 3: producer-id de-duplication on the connection.
-    if (auto it = producers_.find(cmd.producer_id()); it != producers_.end()) {
-        const auto& slot = it->second;
-        switch (slot.state) {
-            case State::pending:
-                trace->add("§1.1", "producer-id de-duplication", "creation pending -> ServiceNotReady");
-                sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Producer is already present on the connection");
-                return;
-            case State::ready: {
-                trace->add("§1.1", "producer-id de-duplication", "already created -> repeat PRODUCER_SUCCESS");
-                send(wire::producerSuccessRepeated(cmd.request_id(), slot.name, slot.schemaVersion));
-                return;
-            }
-            case State::failed: {
-                // The failed entry is dropped, so a later retry starts afresh.
-                trace->add("§1.1", "producer-id de-duplication", "earlier creation failed -> its code, entry removed");
-                auto code = slot.error.code();
-                producers_.erase(it);
-                sendError(cmd.request_id(), code, "Producer is already failed to register present on the connection");
-                return;
-            }
-        }
-    }
+    if (answeredByProducerEntry(cmd, *trace)) return;
     producers_[cmd.producer_id()] = {State::pending, name->toString(), {}, {}, {}};
     if (auto refused = broker_.partitionBeyondCount(*name)) {
         trace->add("§1.1", "BrokerService.getTopic", [&] { return "refused (#19086): " + refused->message; });
@@ -608,14 +658,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
                                    ? cmd.producer_name()
                                    : "cnxsim-" + std::to_string(id_) + "-" + std::to_string(++generatedNames_);
     noteProducerGaps(cmd, *name, producerName, *trace);
-    auto request = std::make_shared<ProducerRequest>();
-    request->producerId = cmd.producer_id();
-    request->requestId = cmd.request_id();
-    request->accessMode = cmd.producer_access_mode();
-    request->name = std::move(producerName);
-    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
-    if (cmd.has_initial_subscription_name()) request->initialSubscription = cmd.initial_subscription_name();
-    std::shared_ptr<const ProducerRequest> shared = std::move(request);
+    std::shared_ptr<const ProducerRequest> shared = producerRequestOf(cmd, std::move(producerName));
     auto done = [self = lifetime_.guard(), shared, topic, trace](Result<SchemaVersion> r) {
         auto* cnx = self.get();
         if (!cnx) return;
@@ -627,7 +670,7 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         cnx->attachProducer(*shared, *topic, v == kNoVersion ? std::nullopt : std::optional(v), trace);
     };
     bool replicator = isReplicator(shared->name);
-    afterTopicLoad(topic, [self = lifetime_.guard(), shared, topic, replicator, done = std::move(done), trace]() mutable {
+    auto next = [self = lifetime_.guard(), shared, topic, replicator, done = std::move(done), trace]() mutable {
         auto* cnx = self.get();
         if (!cnx) return;
         if (!shared->schema) {
@@ -638,7 +681,8 @@ void ServerCnx::handleProducer(const pulsar::proto::CommandProducer& cmd) {
         trace->add("§1.4", "handleProducer",
                    [&] { return concat("producer with ", to_string_view(schema.type), " schema -> addSchema"); });
         topic->addSchema(schema, trace, std::move(done));
-    });
+    };
+    afterTopicLoad(topic, Continuation::inPlace(std::move(next)));  // the largest continuation: it must fit in place
 }
 
 bool ServerCnx::isReplicator(const std::string& producerName) const {
@@ -757,6 +801,30 @@ void ServerCnx::failProducer(std::uint64_t producerId, std::uint64_t requestId, 
 
 // --- §2 subscribe ----------------------------------------------------------------
 
+// §2.1: consumer-id de-duplication on the connection. True when the
+// connection already has an entry for the id and answered from it.
+bool ServerCnx::answeredByConsumerEntry(const pulsar::proto::CommandSubscribe& cmd, Trace& trace) {
+    auto it = consumers_.find(cmd.consumer_id());
+    if (it == consumers_.end()) return false;
+    switch (it->second.state) {
+        case State::pending:
+            trace.add("§2.1", "consumer-id de-duplication", "subscribe pending -> ServiceNotReady");
+            sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Consumer is already present on the connection");
+            return true;
+        case State::ready: {
+            trace.add("§2.1", "consumer-id de-duplication", "already subscribed -> SUCCESS");
+            send(wire::success(cmd.request_id()));
+            return true;
+        }
+        case State::failed:
+            // The failed entry stays: every retry with this id fails the same way.
+            trace.add("§2.1", "consumer-id de-duplication", "earlier subscribe failed -> its code");
+            sendError(cmd.request_id(), it->second.error.code(), "Consumer that failed is already present on the connection");
+            return true;
+    }
+    return false;
+}
+
 void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
     auto scope = handling(cmd.request_id());
     auto trace = newTrace(cmd.request_id());
@@ -774,24 +842,7 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
         sendError(cmd.request_id(), pulsar::proto::AuthorizationError, *refused);
         return;
     }
-    if (auto it = consumers_.find(cmd.consumer_id()); it != consumers_.end()) {
-        switch (it->second.state) {
-            case State::pending:
-                trace->add("§2.1", "consumer-id de-duplication", "subscribe pending -> ServiceNotReady");
-                sendError(cmd.request_id(), serverErrorOf(RefusalKind::requestPending), "Consumer is already present on the connection");
-                return;
-            case State::ready: {
-                trace->add("§2.1", "consumer-id de-duplication", "already subscribed -> SUCCESS");
-                send(wire::success(cmd.request_id()));
-                return;
-            }
-            case State::failed:
-                // The failed entry stays: every retry with this id fails the same way.
-                trace->add("§2.1", "consumer-id de-duplication", "earlier subscribe failed -> its code");
-                sendError(cmd.request_id(), it->second.error.code(), "Consumer that failed is already present on the connection");
-                return;
-        }
-    }
+    if (answeredByConsumerEntry(cmd, *trace)) return;
     consumers_[cmd.consumer_id()] = {State::pending, name->toString(), {}, name->partitionIndex(), std::nullopt};
     if (auto refused = broker_.partitionBeyondCount(*name)) {
         failConsumer(cmd.consumer_id(), cmd.request_id(), *refused, trace);
@@ -811,31 +862,12 @@ void ServerCnx::handleSubscribe(const pulsar::proto::CommandSubscribe& cmd) {
                      trace);
         return;
     }
-    auto request = std::make_shared<SubscribeRequest>();
-    request->consumerId = cmd.consumer_id();
-    request->requestId = cmd.request_id();
-    request->consumerName = cmd.consumer_name();
-    request->subscription = cmd.subscription();
-    request->subType = cmd.subtype();
-    request->durable = cmd.durable();
-    request->start.earliest = cmd.initialposition() == pulsar::proto::CommandSubscribe::Earliest;
-    request->start.readCompacted = cmd.read_compacted();
-    if (cmd.has_start_message_id()) {
-        // Java longs on the wire: MessageId.earliest is -1:-1.
-        request->start.messageId = SubscriptionStart::MessageId{static_cast<std::int64_t>(cmd.start_message_id().ledgerid()),
-                                                                static_cast<std::int64_t>(cmd.start_message_id().entryid())};
-    }
-    if (cmd.has_start_message_rollback_duration_sec() && cmd.start_message_rollback_duration_sec() > 0) {
-        trace->notModelled("§2.1", "not modelled: #41 start_message_rollback_duration_sec",
-                           "the model keeps no clock: the subscription starts at its initial position");
-    }
-    request->priorityLevel = cmd.priority_level();
-    if (cmd.has_keysharedmeta()) request->keySharedMeta = cmd.keysharedmeta();
-    if (cmd.has_schema()) request->schema = wire::fromProto(cmd.schema());
-    afterTopicLoad(topic, [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)),
-                           topic, trace] {
+    auto request = subscribeRequestOf(cmd, *trace);
+    auto next = [self = lifetime_.guard(), shared = std::shared_ptr<const SubscribeRequest>(std::move(request)), topic,
+                 trace] {
         if (auto* cnx = self.get()) cnx->subscribeWithSchema(shared, topic, trace);
-    });
+    };
+    afterTopicLoad(topic, Continuation::inPlace(std::move(next)));
 }
 
 // §2.2 / §2.3: the schema step of a subscribe, once the topic is loaded.

@@ -108,6 +108,7 @@ public:
     void closeConsumer(std::uint64_t consumerId) override;
     void closeProducer(std::uint64_t producerId) override;
     void disconnect() override;
+    void brokerGone() override;
     void deliver(std::uint64_t consumerId, const Entry& entry, std::uint32_t redeliveryCount,
                  const std::vector<std::int64_t>& ackSet) override;
     void activeConsumerChange(std::uint64_t consumerId, bool isActive) override;
@@ -182,6 +183,11 @@ private:
     void subscribeWithSchema(std::shared_ptr<const SubscribeRequest> req, std::shared_ptr<Topic> topic, TracePtr trace);
     void handleProducer(const pulsar::proto::CommandProducer& cmd);
     void handleSubscribe(const pulsar::proto::CommandSubscribe& cmd);
+    bool answeredByProducerEntry(const pulsar::proto::CommandProducer& cmd, Trace& trace);
+    bool answeredByConsumerEntry(const pulsar::proto::CommandSubscribe& cmd, Trace& trace);
+    static std::shared_ptr<const ProducerRequest> producerRequestOf(const pulsar::proto::CommandProducer& cmd,
+                                                                    std::string name);
+    static std::shared_ptr<SubscribeRequest> subscribeRequestOf(const pulsar::proto::CommandSubscribe& cmd, Trace& trace);
     void handleSend(const pulsar::proto::CommandSend& cmd, const wire::Frame& frame);
     void handleCloseProducer(const pulsar::proto::CommandCloseProducer& cmd);
     void handleCloseConsumer(const pulsar::proto::CommandCloseConsumer& cmd);

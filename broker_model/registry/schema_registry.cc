@@ -450,8 +450,9 @@ void SchemaRegistry::write(std::shared_ptr<const PutRequest> put, std::uint64_t 
 
 void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData& schema, TracePtr trace,
                                          VersionCallback done) {
+    // It holds the schema: it goes to the heap, posted as a Continuation (Continuation::inPlace).
     scheduler_.post(StageRef{StageKind::registryRead, {}, id},
-                    [this, id, schema, trace = std::move(trace), done = std::move(done)] {
+                    Continuation([this, id, schema, trace = std::move(trace), done = std::move(done)] {
         auto found = findEqualSchema(*profile_, liveList(id), schema, fastPaths_);
         if (found.error) {
             trace->add("§4.8", "auto-update disabled lookup", [&] {
@@ -469,15 +470,16 @@ void SchemaRegistry::findExistingVersion(const std::string& id, const SchemaData
         }
         trace->add("§4.8", "auto-update disabled lookup", "no equal live schema -> refuse");
         done(incompatible("Schema not found and schema auto updating is disabled."));
-    });
+    }));
 }
 
 // --- §4.7 consumer check ------------------------------------------------------
 
 void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const SchemaData& schema,
                                                 CompatibilityStrategy strategy, TracePtr trace, CheckCallback done) {
+    // It holds the schema: it goes to the heap, posted as a Continuation (Continuation::inPlace).
     scheduler_.post(StageRef{StageKind::registryRead, {}, id},
-                    [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
+                    Continuation([this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         if (profile_->consumerAlwaysCompatibleShortcut && strategy == CompatibilityStrategy::ALWAYS_COMPATIBLE) {
             trace->add("§4.7", "checkConsumerCompatibility", "ALWAYS_COMPATIBLE -> pass (#12721)");
             done(std::nullopt);
@@ -509,7 +511,7 @@ void SchemaRegistry::checkConsumerCompatibility(const std::string& id, const Sch
                 done(checkWithAll(id, schema, strategy, *trace));
                 return;
         }
-    });
+    }));
 }
 
 // --- §7.4 admin test-compatibility ---------------------------------------------
@@ -523,11 +525,12 @@ void SchemaRegistry::checkCompatible(const std::string& id, const SchemaData& sc
         done(BrokerError{RefusalKind::invalidSchemaData, *invalid});
         return;
     }
+    // It holds the schema: it goes to the heap, posted as a Continuation (Continuation::inPlace).
     scheduler_.post(StageRef{StageKind::registryRead, {}, id},
-                    [this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
+                    Continuation([this, id, schema, strategy, trace = std::move(trace), done = std::move(done)] {
         done(isTransitive(strategy) ? checkWithAll(id, schema, strategy, *trace)
                                     : checkWithLatest(id, schema, strategy, *trace));
-    });
+    }));
 }
 
 }  // namespace cnx

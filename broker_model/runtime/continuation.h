@@ -19,6 +19,28 @@ public:
     /// and a callback holding those four again (136 bytes).
     static constexpr std::size_t kInlineBytes = 144;
 
+    /// Whether a callable of type D is kept in place (no allocation).
+    template <class D>
+    static constexpr bool kInline = sizeof(D) <= kInlineBytes && alignof(D) <= alignof(std::max_align_t) &&
+                                    std::is_nothrow_move_constructible_v<D>;
+
+    /// A continuation that must be kept in place: the callables the model posts
+    /// are made here (Scheduler::post, ServerCnx::afterTopicLoad), so a capture
+    /// grown past kInlineBytes fails the build instead of costing an allocation
+    /// on every post. An already made Continuation passes through: what may go
+    /// to the heap says so by posting Continuation(f) (the admin API's, which are rare).
+    template <class F, class D = std::decay_t<F>>
+    static Continuation inPlace(F&& f) {
+        if constexpr (std::is_same_v<D, Continuation>) {
+            return std::forward<F>(f);
+        } else {
+            static_assert(kInline<D>,
+                          "a continuation outgrew Continuation::kInlineBytes: capture less, or raise it "
+                          "(broker_model/runtime/continuation.h) and say which continuation needs it");
+            return Continuation(std::forward<F>(f));
+        }
+    }
+
     Continuation() noexcept = default;
     /// Implicit, as std::function's: `post(stage, [..] { ... })`.
     template <class F, class D = std::decay_t<F>>
@@ -59,10 +81,6 @@ private:
         void (*relocate)(void* from, void* to) noexcept;
         void (*destroy)(void* storage) noexcept;
     };
-
-    template <class D>
-    static constexpr bool kInline = sizeof(D) <= kInlineBytes && alignof(D) <= alignof(std::max_align_t) &&
-                                    std::is_nothrow_move_constructible_v<D>;
 
     template <class D>
     static D& inlined(void* storage) noexcept {

@@ -29,7 +29,11 @@ public:
     /// Queues `fn` as the stage `ref` names, with the origin of the request
     /// being handled. Never runs it inline. The names are copied only when
     /// keepsStageNames() (otherwise the kept Stage has empty names).
-    void post(const StageRef& ref, Continuation fn) { enqueue(ref, current_, std::move(fn)); }
+    /// A callable that does not fit in place fails the build (Continuation::inPlace).
+    template <class F>
+    void post(const StageRef& ref, F&& fn) {
+        enqueue(ref, current_, Continuation::inPlace(std::forward<F>(fn)));
+    }
     /// The model's clock, in ms since the epoch: the wall clock in a network
     /// server, a simulated one (moved on only to the next timer when nothing
     /// else is ready) in the simulator, so runs stay deterministic.
@@ -37,8 +41,9 @@ public:
     /// Queues `fn` as stage `ref` once nowMs() has reached `dueMs` (at once when
     /// it has), with the origin of the request being handled: the broker's timers
     /// (a delayed message's delivery time).
-    void postAt(std::int64_t dueMs, const StageRef& ref, Continuation fn) {
-        enqueueAt(dueMs, ref, current_, std::move(fn));
+    template <class F>
+    void postAt(std::int64_t dueMs, const StageRef& ref, F&& fn) {
+        enqueueAt(dueMs, ref, current_, Continuation::inPlace(std::forward<F>(fn)));
     }
     /// Whether the topic and schema id of posted stages are read by anyone
     /// (a race explorer, a recorded schedule, a log). True unless an

@@ -513,30 +513,58 @@ std::optional<std::uint64_t> requestIdOfRequest(const BaseCommand& c) {
         case T::ACK:
             if (!c.ack().has_request_id()) return std::nullopt;
             return c.ack().request_id();
-        default: return std::nullopt;
+        // Answers, pushes and requests without a request id.
+        case T::CONNECT: case T::CONNECTED: case T::SEND: case T::SEND_RECEIPT: case T::SEND_ERROR: case T::MESSAGE:
+        case T::FLOW: case T::SUCCESS: case T::ERROR: case T::PRODUCER_SUCCESS: case T::PING: case T::PONG:
+        case T::REDELIVER_UNACKNOWLEDGED_MESSAGES: case T::PARTITIONED_METADATA_RESPONSE: case T::LOOKUP_RESPONSE:
+        case T::CONSUMER_STATS_RESPONSE: case T::REACHED_END_OF_TOPIC: case T::GET_LAST_MESSAGE_ID_RESPONSE:
+        case T::ACTIVE_CONSUMER_CHANGE: case T::GET_TOPICS_OF_NAMESPACE_RESPONSE: case T::GET_SCHEMA_RESPONSE:
+        case T::AUTH_CHALLENGE: case T::AUTH_RESPONSE: case T::ACK_RESPONSE: case T::GET_OR_CREATE_SCHEMA_RESPONSE:
+        case T::NEW_TXN: case T::NEW_TXN_RESPONSE: case T::ADD_PARTITION_TO_TXN:
+        case T::ADD_PARTITION_TO_TXN_RESPONSE: case T::ADD_SUBSCRIPTION_TO_TXN:
+        case T::ADD_SUBSCRIPTION_TO_TXN_RESPONSE: case T::END_TXN: case T::END_TXN_RESPONSE:
+        case T::END_TXN_ON_PARTITION: case T::END_TXN_ON_PARTITION_RESPONSE: case T::END_TXN_ON_SUBSCRIPTION:
+        case T::END_TXN_ON_SUBSCRIPTION_RESPONSE: case T::TC_CLIENT_CONNECT_REQUEST:
+        case T::TC_CLIENT_CONNECT_RESPONSE: case T::WATCH_TOPIC_LIST: case T::WATCH_TOPIC_LIST_SUCCESS:
+        case T::WATCH_TOPIC_UPDATE: case T::WATCH_TOPIC_LIST_CLOSE: case T::TOPIC_MIGRATED:
+        case T::SCALABLE_TOPIC_LOOKUP: case T::SCALABLE_TOPIC_UPDATE: case T::SCALABLE_TOPIC_CLOSE:
+        case T::SCALABLE_TOPIC_SUBSCRIBE: case T::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
+        case T::SCALABLE_TOPIC_ASSIGNMENT_UPDATE: case T::WATCH_SCALABLE_TOPICS: case T::WATCH_SCALABLE_TOPICS_UPDATE:
+        case T::WATCH_SCALABLE_TOPICS_CLOSE: case T::WATCH_TC_ASSIGNMENTS: case T::WATCH_TC_ASSIGNMENTS_UPDATE:
+        case T::WATCH_TC_ASSIGNMENTS_CLOSE:
+            return std::nullopt;
     }
+    return std::nullopt;  // not reached: the switch names every type
 }
 
 bool hasErrorAnswer(BaseCommand::Type type) {
     switch (type) {
-        case T::CONNECT:
-        case T::PRODUCER:
-        case T::SUBSCRIBE:
-        case T::SEND:
-        case T::ACK:
-        case T::UNSUBSCRIBE:
-        case T::CLOSE_PRODUCER:
-        case T::CLOSE_CONSUMER:
-        case T::SEEK:
-        case T::LOOKUP:
-        case T::PARTITIONED_METADATA:
-        case T::CONSUMER_STATS:
-        case T::GET_LAST_MESSAGE_ID:
-        case T::GET_TOPICS_OF_NAMESPACE:
-        case T::GET_SCHEMA:
+        case T::CONNECT: case T::PRODUCER: case T::SUBSCRIBE: case T::SEND: case T::ACK: case T::UNSUBSCRIBE:
+        case T::CLOSE_PRODUCER: case T::CLOSE_CONSUMER: case T::SEEK: case T::LOOKUP: case T::PARTITIONED_METADATA:
+        case T::CONSUMER_STATS: case T::GET_LAST_MESSAGE_ID: case T::GET_TOPICS_OF_NAMESPACE: case T::GET_SCHEMA:
         case T::GET_OR_CREATE_SCHEMA: return true;
-        default: return false;
+        // Answers, pushes and commands a broker answers no error to.
+        case T::CONNECTED: case T::SEND_RECEIPT: case T::SEND_ERROR: case T::MESSAGE: case T::FLOW: case T::SUCCESS:
+        case T::ERROR: case T::PRODUCER_SUCCESS: case T::PING: case T::PONG:
+        case T::REDELIVER_UNACKNOWLEDGED_MESSAGES: case T::PARTITIONED_METADATA_RESPONSE: case T::LOOKUP_RESPONSE:
+        case T::CONSUMER_STATS_RESPONSE: case T::REACHED_END_OF_TOPIC: case T::GET_LAST_MESSAGE_ID_RESPONSE:
+        case T::ACTIVE_CONSUMER_CHANGE: case T::GET_TOPICS_OF_NAMESPACE_RESPONSE: case T::GET_SCHEMA_RESPONSE:
+        case T::AUTH_CHALLENGE: case T::AUTH_RESPONSE: case T::ACK_RESPONSE: case T::GET_OR_CREATE_SCHEMA_RESPONSE:
+        case T::NEW_TXN: case T::NEW_TXN_RESPONSE: case T::ADD_PARTITION_TO_TXN:
+        case T::ADD_PARTITION_TO_TXN_RESPONSE: case T::ADD_SUBSCRIPTION_TO_TXN:
+        case T::ADD_SUBSCRIPTION_TO_TXN_RESPONSE: case T::END_TXN: case T::END_TXN_RESPONSE:
+        case T::END_TXN_ON_PARTITION: case T::END_TXN_ON_PARTITION_RESPONSE: case T::END_TXN_ON_SUBSCRIPTION:
+        case T::END_TXN_ON_SUBSCRIPTION_RESPONSE: case T::TC_CLIENT_CONNECT_REQUEST:
+        case T::TC_CLIENT_CONNECT_RESPONSE: case T::WATCH_TOPIC_LIST: case T::WATCH_TOPIC_LIST_SUCCESS:
+        case T::WATCH_TOPIC_UPDATE: case T::WATCH_TOPIC_LIST_CLOSE: case T::TOPIC_MIGRATED:
+        case T::SCALABLE_TOPIC_LOOKUP: case T::SCALABLE_TOPIC_UPDATE: case T::SCALABLE_TOPIC_CLOSE:
+        case T::SCALABLE_TOPIC_SUBSCRIBE: case T::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
+        case T::SCALABLE_TOPIC_ASSIGNMENT_UPDATE: case T::WATCH_SCALABLE_TOPICS: case T::WATCH_SCALABLE_TOPICS_UPDATE:
+        case T::WATCH_SCALABLE_TOPICS_CLOSE: case T::WATCH_TC_ASSIGNMENTS: case T::WATCH_TC_ASSIGNMENTS_UPDATE:
+        case T::WATCH_TC_ASSIGNMENTS_CLOSE:
+            return false;
     }
+    return false;  // not reached: the switch names every type
 }
 
 std::optional<BaseCommand> errorAnswerTo(const BaseCommand& request, pulsar::proto::ServerError code,
@@ -553,11 +581,33 @@ std::optional<BaseCommand> errorAnswerTo(const BaseCommand& request, pulsar::pro
         case T::ACK:
             if (!request.ack().has_request_id()) return std::nullopt;
             return ackResponseError(request.ack().consumer_id(), request.ack().request_id(), code, message);
-        default:
-            if (!hasErrorAnswer(request.type())) return std::nullopt;
+        // The other requests hasErrorAnswer names: a plain ERROR with their request id.
+        case T::PRODUCER: case T::SUBSCRIBE: case T::UNSUBSCRIBE: case T::CLOSE_PRODUCER: case T::CLOSE_CONSUMER:
+        case T::SEEK: case T::CONSUMER_STATS: case T::GET_LAST_MESSAGE_ID: case T::GET_TOPICS_OF_NAMESPACE:
             if (auto id = requestIdOfRequest(request)) return error(*id, code, message);
             return std::nullopt;
+        // Answers, pushes and commands a broker answers no error to.
+        case T::CONNECTED: case T::SEND_RECEIPT: case T::SEND_ERROR: case T::MESSAGE: case T::FLOW: case T::SUCCESS:
+        case T::ERROR: case T::PRODUCER_SUCCESS: case T::PING: case T::PONG:
+        case T::REDELIVER_UNACKNOWLEDGED_MESSAGES: case T::PARTITIONED_METADATA_RESPONSE: case T::LOOKUP_RESPONSE:
+        case T::CONSUMER_STATS_RESPONSE: case T::REACHED_END_OF_TOPIC: case T::GET_LAST_MESSAGE_ID_RESPONSE:
+        case T::ACTIVE_CONSUMER_CHANGE: case T::GET_TOPICS_OF_NAMESPACE_RESPONSE: case T::GET_SCHEMA_RESPONSE:
+        case T::AUTH_CHALLENGE: case T::AUTH_RESPONSE: case T::ACK_RESPONSE: case T::GET_OR_CREATE_SCHEMA_RESPONSE:
+        case T::NEW_TXN: case T::NEW_TXN_RESPONSE: case T::ADD_PARTITION_TO_TXN:
+        case T::ADD_PARTITION_TO_TXN_RESPONSE: case T::ADD_SUBSCRIPTION_TO_TXN:
+        case T::ADD_SUBSCRIPTION_TO_TXN_RESPONSE: case T::END_TXN: case T::END_TXN_RESPONSE:
+        case T::END_TXN_ON_PARTITION: case T::END_TXN_ON_PARTITION_RESPONSE: case T::END_TXN_ON_SUBSCRIPTION:
+        case T::END_TXN_ON_SUBSCRIPTION_RESPONSE: case T::TC_CLIENT_CONNECT_REQUEST:
+        case T::TC_CLIENT_CONNECT_RESPONSE: case T::WATCH_TOPIC_LIST: case T::WATCH_TOPIC_LIST_SUCCESS:
+        case T::WATCH_TOPIC_UPDATE: case T::WATCH_TOPIC_LIST_CLOSE: case T::TOPIC_MIGRATED:
+        case T::SCALABLE_TOPIC_LOOKUP: case T::SCALABLE_TOPIC_UPDATE: case T::SCALABLE_TOPIC_CLOSE:
+        case T::SCALABLE_TOPIC_SUBSCRIBE: case T::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE:
+        case T::SCALABLE_TOPIC_ASSIGNMENT_UPDATE: case T::WATCH_SCALABLE_TOPICS: case T::WATCH_SCALABLE_TOPICS_UPDATE:
+        case T::WATCH_SCALABLE_TOPICS_CLOSE: case T::WATCH_TC_ASSIGNMENTS: case T::WATCH_TC_ASSIGNMENTS_UPDATE:
+        case T::WATCH_TC_ASSIGNMENTS_CLOSE:
+            return std::nullopt;
     }
+    return std::nullopt;  // not reached: the switch names every type
 }
 
 }  // namespace cnx::wire

@@ -417,9 +417,11 @@ RunTally runAndPrint(const std::vector<PlannedRun>& runs, const Loaded& loaded, 
     RunTally tally;
     auto& console = c.console;
     const auto documents = documentsOf(loaded);
-    auto runOne = [&](std::size_t i, unsigned) {
+    std::vector<TopicNameCache> topicNames(std::max(1u, jobs));  // a worker's own, as loadFiles' imports
+    auto runOne = [&](std::size_t i, unsigned worker) {
         const auto& [file, scenario] = *runs[i].entry;
         RunOptions own = options;
+        own.topicNames = &topicNames[worker];
         own.document = documents[static_cast<std::size_t>(runs[i].entry - loaded.scenarios.data())];
         return runScenario(scenario, file, runs[i].version, own);
     };

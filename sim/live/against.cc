@@ -68,8 +68,8 @@ bool writtenFor(const Scenario& scenario, const ReleaseVersion& live) {
     return false;
 }
 
-std::string render(const Observed& o, const std::string& action) {
-    auto text = renderObserved(o, action);
+std::string render(const Observed& o, const Step& step) {
+    auto text = renderObserved(o, step);
     return text.empty() ? "ok" : text;
 }
 
@@ -275,10 +275,10 @@ StepVerdict compareStep(const Scenario& scenario, std::size_t i, LiveRun& live, 
         if (!std::holds_alternative<CheckStep>(step.body)) stoppedBy = "step " + std::to_string(i + 1) + " (" + step.action + ")";
         return sv;
     }
-    sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step.action);
+    sv.real = real.kind == LiveOutcome::Kind::error ? "error: " + real.why : render(real.observed, step);
     sv.realObserved = real.observed;
     if (model) sv.modelObserved = model->observed;
-    sv.model = model ? render(model->observed, step.action) : "-";
+    sv.model = model ? render(model->observed, step) : "-";
     if (real.kind == LiveOutcome::Kind::error) {
         sv.kind = StepVerdict::Kind::error;
         sv.why = real.why;
@@ -306,7 +306,7 @@ void tryOtherOrder(const Scenario& scenario, const std::string& file, const Live
     for (const auto& [at, expectation] : differing) {
         auto& sv = v.steps[at];
         sv.modelObserved = alt.steps[sv.index].observed;
-        sv.model = render(*sv.modelObserved, sv.action);
+        sv.model = render(*sv.modelObserved, *alt.steps[sv.index].step);
         // What the expectation says of the real answer stands; the difference with the model is gone.
         sv.kind = expectation.empty() ? StepVerdict::Kind::agreed : StepVerdict::Kind::disagreed;
         sv.why = (expectation.empty() ? "" : expectation + "; ") +

@@ -53,7 +53,7 @@ void SessionRecorder::setSetup(const sim::Scenario& setup) {
         RecordedStep r;
         r.step = step;
         r.step.expect = {};
-        if (r.step.action == "set-policy" || r.step.action == "set-broker-config") r.observed.httpStatus = 204;
+        if (r.step.is<sim::SetPolicyStep>() || r.step.is<sim::SetBrokerConfigStep>()) r.observed.httpStatus = 204;
         s.addStep(std::move(r), {"", std::nullopt, true, false});
     }
     changed();
@@ -273,7 +273,7 @@ Recording SessionRecorder::recordingFrom(std::size_t first, bool withHeader) con
     if (!withHeader) {
         // What the steps' own text needs of the header: the aliases a get-schema result is named by.
         bool getSchema = std::any_of(out.steps.begin(), out.steps.end(),
-                                     [](const RecordedStep& r) { return r.step.action == "get-schema"; });
+                                     [](const RecordedStep& r) { return r.step.is<sim::GetSchemaStep>(); });
         if (getSchema) out.header.schemas = s.aliases.table();
     } else {
         out.header = s.header;

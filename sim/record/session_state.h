@@ -106,14 +106,14 @@ inline Observed combined(const std::map<int, Observed>& answers) {
 
 // An upgrade, restart, or a successful unload of `topic` (its partitioned base): where reconnects report.
 inline bool isReconnectStep(const sim::Step& s, const std::string& topic, const Observed& o) {
-    if (s.action == "upgrade-broker" || s.action == "restart-broker") return true;
-    if (s.action != "unload" || !o.ok) return false;
+    if (s.is<sim::UpgradeBrokerStep>() || s.is<sim::RestartBrokerStep>()) return true;
+    if (!s.is<sim::UnloadStep>() || !o.ok) return false;
     auto t = TopicName::parse(std::get<sim::UnloadStep>(s.body).topic);
     return t && t->partitionedBase().toString() == topic;
 }
 
 inline bool deletes(const sim::Step& s, const std::string& topic, const Observed& o) {
-    if (s.action != "delete-topic" || !o.ok) return false;
+    if (!s.is<sim::DeleteTopicStep>() || !o.ok) return false;
     auto t = TopicName::parse(std::get<sim::DeleteTopicStep>(s.body).topic);
     return t && t->partitionedBase().toString() == topic;
 }
@@ -270,7 +270,7 @@ struct SessionRecorder::State {
             if (h.answers.count(partition) || std::any_of(h.pendingParts.begin(), h.pendingParts.end(),
                                                           [&](const auto& p) { return p.second == partition; }))
                 continue;
-            if ((producer ? steps[h.step].step.action == "producer" : h.subscription == key)) return i;
+            if ((producer ? steps[h.step].step.is<sim::ProducerStep>() : h.subscription == key)) return i;
         }
         return std::nullopt;
     }

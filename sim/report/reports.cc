@@ -45,7 +45,7 @@ bool embedsSchemas(const std::string& message) { return elideEmbeddedJson(messag
 // A refusal's message as its root line (sim/report/shorten.h), or whole with -v.
 std::string observedText(const StepResult& s, bool verbose = true) {
     const auto& o = s.observed;
-    if (o.ok) return renderObserved(o, s.step->action);
+    if (o.ok) return renderObserved(o, *s.step);
     return o.error + ": " + (verbose || !embedsSchemas(o.message) ? o.message : oneLineMessage(o.message));
 }
 
@@ -166,7 +166,7 @@ std::string failureBlock(const ScenarioResult& r, bool verbose) {
             continue;
         }
         std::string expected = s.expected                  ? renderExpect(*s.expected)
-                               : s.step->action == "check" ? std::string("(check assertions)")
+                               : s.step->is<CheckStep>() ? std::string("(check assertions)")
                                                            : std::string("(none)");
         out << "    expected: " << expected << "\n";
         // Short forms: the checker's problem paths, not the schemas a message embeds.

@@ -99,10 +99,10 @@ bool registryWrite(std::string_view rule) {
 }
 
 std::string answer(const StepResult& s) {
-    if (s.step->action == "check") return s.status == StepStatus::failed ? "does not hold" : "holds";
+    if (s.step->is<CheckStep>()) return s.status == StepStatus::failed ? "does not hold" : "holds";
     const auto& o = s.observed;
     // The one-line forms the failure block prints, without its -v note (the full text is in the trace).
-    std::string text = o.ok ? renderObserved(o, s.step->action) : o.error + ": " + oneLineMessage(o.message, false);
+    std::string text = o.ok ? renderObserved(o, *s.step) : o.error + ": " + oneLineMessage(o.message, false);
     if (s.status == StepStatus::failed) text += "  [FAIL: " + oneLineMessage(s.why, false) + "]";
     return text;
 }
@@ -115,7 +115,7 @@ SequenceDiagram diagramOf(const ScenarioResult& r) {
     for (const auto& step : r.scenario->steps) addLifelines(step, lifelines);
     // Fixed order: the clients in order of appearance first, then broker and registry.
     for (const auto& s : r.steps) {
-        if (s.step && s.step->action != "check") d.participant(request(*s.step, &s, lifelines).first);
+        if (s.step && !s.step->is<CheckStep>()) d.participant(request(*s.step, &s, lifelines).first);
     }
     std::size_t broker = d.participant("broker");
     std::size_t registry = d.participant("schema registry");
@@ -123,7 +123,7 @@ SequenceDiagram diagramOf(const ScenarioResult& r) {
         if (!s.step) continue;
         bool failed = s.status == StepStatus::failed;
         auto [who, what] = request(*s.step, &s, lifelines);
-        if (s.step->action == "check") {
+        if (s.step->is<CheckStep>()) {
             d.add(broker, registry, what, false, failed);
             d.add(registry, broker, answer(s), true, failed);
             continue;

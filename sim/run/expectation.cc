@@ -14,8 +14,6 @@ std::string describeObserved(const Observed& o) {
     return o.error + ": " + o.message;
 }
 
-bool isGetSchema(const std::string& action) { return action == "get-schema"; }
-
 }  // namespace
 
 std::string renderProperties(const SchemaProperties& props) {
@@ -136,18 +134,26 @@ std::string renderExpect(const Expect& e) {
     return "{ " + fields + " }";
 }
 
-std::string renderObserved(const Observed& o, const std::string& action) {
+namespace {
+
+// What the text of an outcome depends on in its step's kind.
+struct Rendering {
+    bool check = false;      // a failed check is not an outcome to accept
+    bool getSchema = false;  // the schema read is part of the outcome
+};
+
+std::string renderAs(const Observed& o, Rendering as) {
     if (!o.perClient.empty()) {
         std::string out = "{ ";
         bool first = true;
         for (const auto& [name, each] : o.perClient) {
-            out += (first ? "" : ", ") + name + ": " + renderObserved(each, "");
+            out += (first ? "" : ", ") + name + ": " + renderAs(each, {});
             first = false;
         }
         return out + " }";
     }
     if (!o.ok) {
-        if (action == "check") return "ok";  // a failed check is not an outcome to accept
+        if (as.check) return "ok";  // a failed check is not an outcome to accept
         return "{ error: " + o.error + ", message: " + yamlQuote(o.message) + " }";
     }
     std::string fields;
@@ -155,7 +161,7 @@ std::string renderObserved(const Observed& o, const std::string& action) {
         fields += (fields.empty() ? "" : ", ") + k + ": " + v;
     };
     if (o.schemaVersion) add("schema_version", std::to_string(*o.schemaVersion));
-    if (isGetSchema(action) && o.schema) {
+    if (as.getSchema && o.schema) {
         add("type", std::string(to_string_view(o.schema->type)));
         add("properties", renderProperties(o.schema->properties));
     }
@@ -163,6 +169,12 @@ std::string renderObserved(const Observed& o, const std::string& action) {
     if (o.strategy) add("strategy", std::string(to_string_view(*o.strategy)));
     if (fields.empty()) return "ok";
     return "{ " + fields + " }";
+}
+
+}  // namespace
+
+std::string renderObserved(const Observed& o, const Step& step) {
+    return renderAs(o, {step.is<CheckStep>(), step.is<GetSchemaStep>()});
 }
 
 }  // namespace cnx::sim

@@ -27,7 +27,8 @@ std::string renderExpect(const Expect& expect);
 
 /// An expectation that `observed` satisfies, as YAML flow text, for `--accept`
 /// and for "observed:" lines: `ok`, `{ schema_version: 0 }`, `{ error: X, message: "..." }`.
-std::string renderObserved(const Observed& observed, const std::string& action);
+/// The step's kind decides what the text holds (a get-schema's schema; a failed check is `ok`).
+std::string renderObserved(const Observed& observed, const Step& step);
 
 /// Schema properties as a YAML flow mapping.
 std::string renderProperties(const SchemaProperties& props);

@@ -16,7 +16,7 @@ namespace {
 class RaceExecution final : public race::Execution {
 public:
     RaceExecution(const RaceSetting& s, const ConcurrentlyStep& race) {
-        run_ = std::make_unique<ScenarioRun>(*s.scenario, *s.profile, s.version, s.mode, s.seed, s.fastPaths);
+        run_ = std::make_unique<ScenarioRun>(*s.scenario, *s.profile, s.version, *s.topicNames, s.mode, s.seed, s.fastPaths);
         if (auto err = run_->setUp()) setupError_ = *err;
         for (std::size_t i = 0; i < s.stepIndex && setupError_.empty(); ++i) {
             const auto& step = s.scenario->steps[i];
@@ -127,7 +127,7 @@ std::string renderRaceResult(const Observed& o, const Step& branch) {
         return out + " }";
     }
     if (!o.ok) return "{ error: " + o.error + " }";
-    return renderObserved(o, branch.action);
+    return renderObserved(o, branch);
 }
 
 std::vector<std::string> racedTopics(const ScenarioRun& run, const ConcurrentlyStep& race) {

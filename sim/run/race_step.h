@@ -25,6 +25,7 @@
 namespace cnx::sim {
 
 class ScenarioRun;
+class TopicNameCache;
 
 /// Where a race runs and how it is explored.
 struct RaceSetting {
@@ -32,6 +33,7 @@ struct RaceSetting {
     std::size_t stepIndex = 0;  // 0-based in the scenario
     const BehaviourProfile* profile = nullptr;
     std::string version;
+    TopicNameCache* topicNames = nullptr;  // must be set: the run's, which its races' runs parse with too
     ScheduleMode mode = ScheduleMode::fifo;  // of the steps outside races
     std::uint64_t seed = 1;                  // the run's --seed
     FastPaths fastPaths = FastPaths::on;     // the run's (core/fast_paths.h)

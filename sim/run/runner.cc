@@ -46,14 +46,14 @@ void judge(StepResult& r, const Step& step, std::size_t index, Observed observed
     if (!step.expect.present) {
         // No expectation: a failed `check` fails (its assertions are the step
         // itself); under --strict so does any step with an outcome.
-        if (step.action == "check" && !observed.ok) {
+        if (step.is<CheckStep>() && !observed.ok) {
             r.status = StepStatus::failed;
             r.why = observed.checkFailure;
         } else if (options.strict && !observed.checkUncovered.empty()) {
             r.status = StepStatus::failed;
             r.why = "check: no value of '" + observed.checkUncovered.front() + "' covers version " +
                     release.toString() + " (--strict)";
-        } else if (step.action == "check" && !observed.checkUncovered.empty()) {
+        } else if (step.is<CheckStep>() && !observed.checkUncovered.empty()) {
             r.status = StepStatus::notAsserted;
         } else if (options.strict && hasOutcome(step, observed)) {
             r.status = StepStatus::failed;
@@ -179,8 +179,8 @@ bool excludedByTags(const Scenario& scenario, const std::vector<std::string>& ex
 }
 
 bool hasOutcome(const Step& step, const Observed& observed) {
-    if (step.action == "check") return false;
-    bool reconnects = step.action == "upgrade-broker" || step.action == "restart-broker" || step.action == "unload";
+    if (step.is<CheckStep>()) return false;
+    bool reconnects = step.is<UpgradeBrokerStep>() || step.is<RestartBrokerStep>() || step.is<UnloadStep>();
     if (reconnects) return !observed.ok || !observed.perClient.empty();
     return true;
 }
@@ -198,10 +198,10 @@ bool hasRace(const Scenario& scenario) {
                        [](const Step& s) { return std::holds_alternative<ConcurrentlyStep>(s.body); });
 }
 
-// A `check` step keeps every detail even inside an OutcomesOnly scope (RunOptions::traces).
+// A `check` step keeps every detail even in a run that keeps outcomes only (RunOptions::traces).
 bool keepsDetails(const Step& step) { return std::holds_alternative<CheckStep>(step.body); }
 
-// Whether the result of a run inside an OutcomesOnly scope has every trace that
+// Whether the result of a run that kept outcomes only has every trace that
 // `traces` asks for: none failed, or (failedSteps) every failed step kept its details.
 bool complete(const ScenarioResult& r, RunOptions::Traces traces) {
     if (r.passed) return true;
@@ -211,8 +211,30 @@ bool complete(const ScenarioResult& r, RunOptions::Traces traces) {
     });
 }
 
+// What the races of a run explore on: fresh runs of the same scenario and options.
+RaceSetting raceSettingOf(const Scenario& scenario, const BehaviourProfile& profile, const std::string& version,
+                          const RunOptions& options, TopicNameCache& topicNames) {
+    RaceSetting race;
+    race.scenario = &scenario;
+    race.profile = &profile;
+    race.version = version;
+    race.topicNames = &topicNames;
+    race.mode = options.schedule;
+    race.seed = options.seed;
+    race.fastPaths = options.fastPaths;
+    race.maxInterleavings = options.maxInterleavings;
+    race.maxExploreTime = options.maxExploreTime;
+    race.reduce = options.reduce;
+    race.shardIndex = options.raceShardIndex;
+    race.shardCount = options.raceShardCount;
+    for (const auto& rs : options.raceSchedules)
+        if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
+    return race;
+}
+
+// One run; its traces keep `detail`, but for the steps that keep every detail (keepsDetails).
 ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const std::string& version,
-                       const RunOptions& options) {
+                       const RunOptions& options, TopicNameCache& topicNames, TraceDetail detail) {
     auto started = std::chrono::steady_clock::now();
     ScenarioResult result;
     result.file = file;
@@ -227,7 +249,8 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     }
     result.profile = profile->name;
     spdlog::debug("running '{}' on {} ({})", scenario.name, version, profile->name);
-    ScenarioRun run(scenario, *profile, version, options.schedule, options.seed, options.fastPaths);
+    ScenarioRun run(scenario, *profile, version, topicNames, options.schedule, options.seed, options.fastPaths);
+    run.setTraceDetail(detail);
     if (auto err = run.setUp()) {
         result.passed = false;
         result.setupError = *err;
@@ -236,20 +259,7 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
     // Expectations are matched against the exact release the profile models
     // ("2.10" is the line's newest modelled release).
     const auto& release = profile->release;
-    RaceSetting race;
-    race.scenario = &scenario;
-    race.profile = profile;
-    race.version = version;
-    race.mode = options.schedule;
-    race.seed = options.seed;
-    race.fastPaths = options.fastPaths;
-    race.maxInterleavings = options.maxInterleavings;
-    race.maxExploreTime = options.maxExploreTime;
-    race.reduce = options.reduce;
-    race.shardIndex = options.raceShardIndex;
-    race.shardCount = options.raceShardCount;
-    for (const auto& rs : options.raceSchedules)
-        if (rs.document == 0 || rs.document == options.document) race.forced[rs.step - 1] = rs.choices;
+    RaceSetting race = raceSettingOf(scenario, *profile, version, options, topicNames);
     result.steps.reserve(scenario.steps.size());  // one result per step: no moves of the results as they grow
     const bool logSteps = spdlog::should_log(spdlog::level::debug);  // asked once: a call into spdlog a step showed in profiles
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
@@ -263,12 +273,8 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
             continue;
         }
         auto& r = result.steps.emplace_back();
-        if (keepsDetails(step)) {
-            Trace::OutcomesOnly details(false);  // every detail, inside the run's outcomes-only scope
-            judge(r, step, i, run.run(step), release, options);
-        } else {
-            judge(r, step, i, run.run(step), release, options);
-        }
+        run.setTraceDetail(keepsDetails(step) ? TraceDetail::all : detail);
+        judge(r, step, i, run.run(step), release, options);
         if (logSteps)
             spdlog::debug("  {} -> {}", r.label(), r.observed.ok ? "ok" : r.observed.error);
         if (r.status == StepStatus::failed) result.passed = false;
@@ -280,20 +286,40 @@ ScenarioResult runOnce(const Scenario& scenario, const std::string& file, const 
 
 }  // namespace
 
+std::string outcomeDifference(const ScenarioResult& first, const ScenarioResult& rerun) {
+    if (first.passed != rerun.passed) return first.passed ? "the first run passed" : "the first run failed";
+    if (first.setupError != rerun.setupError) return "the set-up errors differ";
+    if (first.steps.size() != rerun.steps.size()) return "the runs have different numbers of steps";
+    for (std::size_t i = 0; i < first.steps.size(); ++i) {
+        const auto& a = first.steps[i];
+        const auto& b = rerun.steps[i];
+        const bool same = a.status == b.status && a.why == b.why && a.observed.ok == b.observed.ok &&
+                          a.observed.error == b.observed.error && a.observed.message == b.observed.message &&
+                          a.notModelled == b.notModelled;
+        if (!same) return a.label() + ": " + (a.observed.ok ? "ok" : a.observed.error) + " then " +
+                          (b.observed.ok ? "ok" : b.observed.error) + (a.why == b.why ? "" : " (why differs)");
+    }
+    return {};
+}
+
 ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,
                            const RunOptions& options) {
+    TopicNameCache own;
+    TopicNameCache& topicNames = options.topicNames ? *options.topicNames : own;
+    topicNames.trim();  // no run of the caller's holds a name from it now
     if (options.traces == RunOptions::Traces::always || hasRace(scenario))
-        return runOnce(scenario, file, version, options);
-    double outcomesSeconds = 0;
-    {
-        Trace::OutcomesOnly outcomesOnly;
-        auto r = runOnce(scenario, file, version, options);
-        if (complete(r, options.traces)) return r;
-        outcomesSeconds = r.seconds;
-    }
-    // A failure whose trace is printed: once more with every detail.
-    auto r = runOnce(scenario, file, version, options);
-    r.seconds += outcomesSeconds;
+        return runOnce(scenario, file, version, options, topicNames, TraceDetail::all);
+    auto first = runOnce(scenario, file, version, options, topicNames, TraceDetail::outcomesOnly);
+    if (complete(first, options.traces)) return first;
+    // A failure whose trace is printed: once more with every detail. The run is
+    // deterministic, so the re-run fails as the first did; said if not (a model
+    // reading how much its trace keeps), and its result is reported.
+    auto r = runOnce(scenario, file, version, options, topicNames, TraceDetail::all);
+    r.seconds += first.seconds;
+    r.rerunDifference = outcomeDifference(first, r);
+    if (!r.rerunDifference.empty())
+        spdlog::error("internal error: {} [{}] ran again for its traces and did not fail the same way: {}", file,
+                      version, r.rerunDifference);
     return r;
 }
 

@@ -14,6 +14,7 @@
 #include "sim/runtime/chooser.h"
 #include "sim/scenario/scenario.h"
 #include "sim/run/race_step.h"
+#include "sim/run/topic_name_cache.h"
 
 namespace cnx::sim {
 
@@ -52,6 +53,10 @@ struct ScenarioResult {
     std::vector<StepResult> steps;
     double seconds = 0;
     std::size_t continuations = 0;
+    /// A failed scenario run again for its traces (RunOptions::traces): how the
+    /// re-run's outcomes differ from the first run's (outcomeDifference); empty
+    /// when they agree, as a deterministic run's must, or when it ran once.
+    std::string rerunDifference;
 };
 
 struct RunOptions {
@@ -83,7 +88,7 @@ struct RunOptions {
     /// Which steps keep their decision traces. The console and JUnit print a failed step's
     /// trace, the Markdown and HTML reports every step of a failed scenario, `explain`
     /// every step; a passing step is read only for its outcome. So by default
-    /// (`failedSteps`) a scenario runs keeping outcomes only (Trace::OutcomesOnly: the
+    /// (`failedSteps`) a scenario runs keeping outcomes only (TraceDetail::outcomesOnly: the
     /// gaps met and a refusal's problems), but for its `check` steps, which keep every
     /// detail (they are cheap); if a step that kept outcomes only fails, the scenario runs
     /// once more keeping every detail. `failedScenarios` runs every failed scenario once
@@ -96,6 +101,9 @@ struct RunOptions {
     /// no fast path, only the references (broker_model/core/fast_paths.h). The
     /// results are the same; the ctest scenarios.fast_paths_off holds them to it.
     FastPaths fastPaths = FastPaths::on;
+    /// The caller's cache of parsed topic names (one per worker thread, used by
+    /// one run at a time); nullptr: each runScenario call has its own.
+    TopicNameCache* topicNames = nullptr;
 };
 
 /// Parses the value of `--schedule`: a comma-separated list of `fifo`,
@@ -120,6 +128,11 @@ bool hasOutcome(const Step& step, const Observed& observed);
 
 /// The broker versions a scenario runs on (its list, or the newest profile's release).
 std::vector<std::string> versionsOf(const Scenario& scenario);
+
+/// How `rerun` fails differently from `first` (the outcomes-only run it repeats
+/// for the traces): the first step whose status, outcome or reason differs.
+/// Empty when they fail the same way.
+std::string outcomeDifference(const ScenarioResult& first, const ScenarioResult& rerun);
 
 /// Runs `scenario` on `version`; RunOptions::traces says which steps keep their traces.
 ScenarioResult runScenario(const Scenario& scenario, const std::string& file, const std::string& version,

@@ -1,7 +1,6 @@
 #include "sim/run/scenario_run.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <boost/container/small_vector.hpp>
 
@@ -37,6 +36,14 @@ bool refusedBy(const Received& response, Observed& out) {
 
 std::optional<std::int64_t> versionOf(const std::string& bytes) { return wire::decodeSchemaVersion(bytes); }
 
+// A visitor of one lambda per alternative (ScenarioRun::run).
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
 // Each request's trace is read once, when its answer is in: it is taken from
 // the connection, and moved rather than copied unless a continuation still holds it.
 void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
@@ -44,27 +51,17 @@ void appendTrace(Trace& into, const TracePtr& from, const std::string& prefix) {
     else into.append(*from, prefix);
 }
 
-// topicOf's parses, kept on the thread from run to run: a parse depends on
-// the text alone, and the runs of a suite name the same few topics. Hashed:
-// the names share their "persistent://tenant/namespace/" prefix, which a tree
-// compares at every node. References into it are held while a run lives, so it
-// is emptied only when a run starts with no other run alive on the thread (a
-// race explores on runs of its own) and it has grown past kKeptTopicNames.
-struct TopicNameMemo {
-    std::unordered_map<std::string, TopicName> names;
-    int liveRuns = 0;
-};
-thread_local TopicNameMemo topicNameMemo;
-constexpr std::size_t kKeptTopicNames = 4096;
-
 }  // namespace
 
-const TopicName& ScenarioRun::topicOf(const std::string& name) const {
-    auto& names = topicNameMemo.names;
-    auto it = names.find(name);
-    if (it == names.end()) it = names.emplace(name, *TopicName::parse(name)).first;
-    return it->second;
+const TopicName& ScenarioRun::topicOf(const std::string& name) const { return topicNames_.parsed(name); }
+
+Observed ScenarioRun::observed() const {
+    Observed o;
+    o.trace = Trace(broker_->traceDetail());
+    return o;
 }
+
+void ScenarioRun::setTraceDetail(TraceDetail detail) { broker_->setTraceDetail(detail); }
 
 Observed Observed::failure(std::string error, std::string message) {
     Observed o;
@@ -75,8 +72,9 @@ Observed Observed::failure(std::string error, std::string message) {
 }
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
-                         ScheduleMode mode, std::uint64_t seed, FastPaths fastPaths)
-    : scenario_(scenario),
+                         TopicNameCache& topicNames, ScheduleMode mode, std::uint64_t seed, FastPaths fastPaths)
+    : topicNames_(topicNames),
+      scenario_(scenario),
       profile_(&profile),
       version_(std::move(version)),
       rng_(seed),
@@ -85,16 +83,11 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const BehaviourProfile& profi
     scheduler_.keepStageNames(false);  // until a race's driver reads them (setRace)
     broker_ = std::make_unique<Broker>(*profile_, scheduler_, fastPaths);
     admin_ = std::make_unique<AdminApi>(*broker_);
-    if (topicNameMemo.liveRuns == 0 && topicNameMemo.names.size() > kKeptTopicNames) topicNameMemo.names.clear();
-    ++topicNameMemo.liveRuns;  // last: a constructor that throws has no destructor run
 }
 
-ScenarioRun::~ScenarioRun() {
-    // The connections close before the broker goes; its topics go with it.
-    broker_->beginTeardown();
-    sessions_.clear();
-    --topicNameMemo.liveRuns;
-}
+// The members' order does the teardown: the broker goes before the clients'
+// sessions, with its topics, and lets go of their connections (Broker::~Broker).
+ScenarioRun::~ScenarioRun() = default;
 
 std::optional<std::string> ScenarioRun::setUp() { return applyBrokerSetup(scenario_, *broker_, *admin_); }
 
@@ -155,26 +148,30 @@ std::string ScenarioRun::describeClient(const std::string& client) const {
 }
 
 Observed ScenarioRun::run(const Step& step) {
+    // One handler per step kind and no generic one: a kind added to Action
+    // without a handler here does not compile.
     Observed o = std::visit(
-        [this](const auto& body) -> Observed {
-            using T = std::decay_t<decltype(body)>;
-            if constexpr (std::is_same_v<T, ProducerStep>) return producer(body);
-            else if constexpr (std::is_same_v<T, SubscribeStep>) return subscribe(body);
-            else if constexpr (std::is_same_v<T, CloseStep>) return close(body);
-            else if constexpr (std::is_same_v<T, PublishStep>) return publish(body);
-            else if constexpr (std::is_same_v<T, UploadSchemaStep>) return uploadSchema(body);
-            else if constexpr (std::is_same_v<T, GetSchemaStep>) return getSchema(body);
-            else if constexpr (std::is_same_v<T, GetSchemaVersionStep>) return getSchemaVersion(body);
-            else if constexpr (std::is_same_v<T, DeleteSchemaStep>) return deleteSchema(body);
-            else if constexpr (std::is_same_v<T, DeleteTopicStep>) return deleteTopic(body);
-            else if constexpr (std::is_same_v<T, TestCompatibilityStep>) return testCompatibility(body);
-            else if constexpr (std::is_same_v<T, SetPolicyStep>) return setPolicy(body);
-            else if constexpr (std::is_same_v<T, SetBrokerConfigStep>) return setBrokerConfig(body);
-            else if constexpr (std::is_same_v<T, CheckStep>) return check(body);
-            else if constexpr (std::is_same_v<T, UpgradeBrokerStep>) return upgradeBroker(body);
-            else if constexpr (std::is_same_v<T, RestartBrokerStep>) return restartBroker();
-            else if constexpr (std::is_same_v<T, UnloadStep>) return unload(body);
-            else return Observed::failure("NotSupported", "this step is not supported by this cnxsim yet");
+        Overloaded{
+            [this](const ProducerStep& s) { return producer(s); },
+            [this](const SubscribeStep& s) { return subscribe(s); },
+            [this](const CloseStep& s) { return close(s); },
+            [this](const PublishStep& s) { return publish(s); },
+            [this](const UploadSchemaStep& s) { return uploadSchema(s); },
+            [this](const GetSchemaStep& s) { return getSchema(s); },
+            [this](const GetSchemaVersionStep& s) { return getSchemaVersion(s); },
+            [this](const DeleteSchemaStep& s) { return deleteSchema(s); },
+            [this](const DeleteTopicStep& s) { return deleteTopic(s); },
+            [this](const TestCompatibilityStep& s) { return testCompatibility(s); },
+            [this](const SetPolicyStep& s) { return setPolicy(s); },
+            [this](const SetBrokerConfigStep& s) { return setBrokerConfig(s); },
+            [this](const CheckStep& s) { return check(s); },
+            [this](const UpgradeBrokerStep& s) { return upgradeBroker(s); },
+            [this](const RestartBrokerStep&) { return restartBroker(); },
+            [this](const UnloadStep& s) { return unload(s); },
+            // A race is run by its caller (runRace, sim/run/race_step.h), never as one step.
+            [](const ConcurrentlyStep&) {
+                return Observed::failure("InternalError", "a concurrently step runs through runRace, not ScenarioRun::run");
+            },
         },
         step.body);
     if (!o.ok) o.problems = o.trace.problems();
@@ -215,7 +212,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
     s.send(get);
     settle();
     auto response = s.takeResponse(rid);
-    Observed out;
+    Observed out = observed();
     appendTrace(out.trace, s.cnx().takeTrace(rid), "");
     if (!response || !response->has_getschemaresponse()) {
         out = Observed::failure("NoResponse", "no GET_SCHEMA_RESPONSE arrived");
@@ -235,7 +232,7 @@ Observed ScenarioRun::getSchemaOnWire(const GetSchemaStep& st, const TopicName& 
 
 Observed ScenarioRun::producer(const ProducerStep& st) {
     auto& s = session(st.client);
-    Observed out;
+    Observed out = observed();
     std::optional<pulsar::proto::Schema> schema;
     switch (st.schema.kind) {
         case SchemaRef::Kind::none:
@@ -267,7 +264,7 @@ Observed ScenarioRun::subscribe(const SubscribeStep& st) {
     handle.client = st.client;
     handle.name = st.consumer;
     handle.subscribeStep = &st;
-    return open(std::move(handle), Trace{});
+    return open(std::move(handle), Trace(broker_->traceDetail()));
 }
 
 wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, const TopicName& part,
@@ -319,7 +316,7 @@ wire::PooledCommand ScenarioRun::openCommand(OpenHandle& h, ClientSession& s, co
 // fails the whole handle and the partitions that succeeded are closed again.
 Observed ScenarioRun::open(OpenHandle h, Trace trace) {
     auto& s = session(h.client);
-    Observed out;
+    Observed out = observed();
     out.trace = std::move(trace);
     // Request ids of the partitions: one, kept in place, for a topic that is not partitioned.
     boost::container::small_vector<std::uint64_t, 4> requests;
@@ -415,7 +412,7 @@ void ScenarioRun::forget(bool producer, const std::string& name) {
 }
 
 Observed ScenarioRun::close(const CloseStep& st) {
-    Observed out;
+    Observed out = observed();
     for (bool producer : {true, false}) {
         auto& map = producer ? producers_ : consumers_;
         auto it = map.find(st.name);
@@ -435,7 +432,7 @@ Observed ScenarioRun::publish(const PublishStep& st) {
         return Observed::failure("NotConnected", "no open producer named '" + st.producer + "'");
     auto& h = it->second;
     auto& s = session(h.client);
-    Observed out;
+    Observed out = observed();
     std::string version = h.schemaVersion;
     if (st.schema) {
         if (!protocol::supportsGetOrCreateSchema(s.negotiatedProtocol())) {

@@ -20,6 +20,7 @@
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_session.h"
 #include "sim/run/observed.h"
+#include "sim/run/topic_name_cache.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim {
@@ -28,11 +29,13 @@ class RaceDriver;
 
 class ScenarioRun {
 public:
-    /// `scenario` and `profile` must outlive the run. `version` is the release
-    /// the scenario asked for (clients default to it).
+    /// `scenario`, `profile` and `topicNames` must outlive the run. `version` is
+    /// the release the scenario asked for (clients default to it). `topicNames`
+    /// parses the scenario's topics once; runs of one thread may share it.
     /// `fastPaths` is the broker's (core/fast_paths.h).
     ScenarioRun(const Scenario& scenario, const BehaviourProfile& profile, std::string version,
-                ScheduleMode mode = ScheduleMode::fifo, std::uint64_t seed = 1, FastPaths fastPaths = FastPaths::on);
+                TopicNameCache& topicNames, ScheduleMode mode = ScheduleMode::fifo, std::uint64_t seed = 1,
+                FastPaths fastPaths = FastPaths::on);
     ~ScenarioRun();
 
     /// Applies broker config, namespace and topic declarations. An error text
@@ -41,6 +44,9 @@ public:
 
     /// Runs one step (not `concurrently`) and returns its outcome.
     Observed run(const Step& step);
+    /// What the traces of the steps run from now on keep (every detail by
+    /// default): the broker's requests and admin calls and the run's own notes.
+    void setTraceDetail(TraceDetail detail);
 
     const Broker& broker() const { return *broker_; }
     /// The release the broker runs now (after any upgrade-broker); per-version
@@ -159,9 +165,12 @@ private:
                            const std::function<AdminResponse(const Setting&)>& call);
     std::string describeClient(const std::string& client) const;
 
-    /// A topic of the scenario, parsed once per run (the loader checked the name).
+    /// A topic of the scenario, parsed once (the loader checked the name).
     const TopicName& topicOf(const std::string& name) const;
+    /// An outcome to fill, its trace keeping what setTraceDetail said.
+    Observed observed() const;
 
+    TopicNameCache& topicNames_;
     const Scenario& scenario_;
     const BehaviourProfile* profile_;  // changes with upgrade-broker
     ReleaseVersion startRelease_;      // the release per-version keys are matched against
@@ -169,9 +178,11 @@ private:
     Rng rng_;
     RandomChooser random_{rng_};
     SimScheduler scheduler_;
+    // Before the broker: the sessions' connections outlive it, which lets them
+    // go as it is destroyed (Broker::~Broker), after its topics.
+    std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
     std::unique_ptr<Broker> broker_;
     std::unique_ptr<AdminApi> admin_;
-    std::map<std::string, std::unique_ptr<ClientSession>> sessions_;  // by client name; "" = default
     std::map<std::string, OpenHandle> producers_;
     std::map<std::string, OpenHandle> consumers_;
     // First-connect order: an open handle keeps its own (OpenHandle::order);

@@ -87,7 +87,7 @@ Observed ScenarioRun::testCompatibility(const TestCompatibilityStep& st) {
 // One REST call per setting, as `pulsar-admin` makes them; the first refused one ends the step.
 Observed ScenarioRun::adminSequence(AdminCall what, const std::vector<Setting>& settings,
                                     const std::function<AdminResponse(const Setting&)>& call) {
-    Observed out;
+    Observed out = observed();
     out.httpStatus = 204;
     for (const auto& s : settings) {
         auto o = admin(what, [&](AdminApi::Callback cb) { cb(call(s)); });

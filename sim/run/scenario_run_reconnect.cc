@@ -14,7 +14,7 @@ namespace cnx::sim {
 // order it first connected, and is admitted again under the broker's current
 // rules; a refused one is closed. The step is ok when every reconnect is.
 Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& which, Trace trace) {
-    Observed out;
+    Observed out = observed();
     out.trace = std::move(trace);
     std::vector<OpenHandle> handles;
     for (const auto* map : {&producers_, &consumers_})
@@ -42,7 +42,7 @@ Observed ScenarioRun::reconnect(const std::function<bool(const OpenHandle&)>& wh
 // A refused reconnect forgets its handle (open() does).
 Observed ScenarioRun::reconnectOne(OpenHandle h) {
     session(h.client);  // reconnect first, so the trace names the negotiated protocol
-    Trace t;
+    Trace t(broker_->traceDetail());
     t.add("§9", "reconnect", std::string(h.producer ? "producer '" : "consumer '") + h.name + "' (" +
                                  describeClient(h.client) + ")");
     return open(std::move(h), std::move(t));
@@ -85,7 +85,7 @@ Observed ScenarioRun::restartOn(const BehaviourProfile& profile, const std::stri
     broker_->restart(profile);
     profile_ = &profile;
     auto closed = closedByBroker(goneBefore, [](const OpenHandle&) { return true; });
-    Trace t;
+    Trace t(broker_->traceDetail());
     t.add("§10", "broker restart", why + " (profile " + profile.name + ", Pulsar " + profile.release.toString() + ")");
     return reconnect([&](const OpenHandle& h) { return closed.count((h.producer ? "p/" : "c/") + h.name) > 0; },
                      std::move(t));

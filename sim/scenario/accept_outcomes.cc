@@ -76,7 +76,7 @@ std::optional<std::string> schemaNameOf(const SchemaData& schema, const Scenario
 
 std::string fieldsOrOk(const std::string& fields) { return fields.empty() ? "ok" : "{ " + fields + " }"; }
 
-std::string renderOne(const Observed& o, const std::string& action, const Scenario& scenario) {
+std::string renderOne(const Observed& o, bool getSchema, const Scenario& scenario) {
     std::string fields;
     auto add = [&fields](const std::string& k, const std::string& v) {
         fields += (fields.empty() ? "" : ", ") + k + ": " + v;
@@ -87,7 +87,7 @@ std::string renderOne(const Observed& o, const std::string& action, const Scenar
         return fieldsOrOk(fields);
     }
     if (o.schemaVersion) add("schema_version", std::to_string(*o.schemaVersion));
-    if (action == "get-schema" && o.schema) {
+    if (getSchema && o.schema) {
         add("type", std::string(to_string_view(o.schema->type)));
         if (auto name = schemaNameOf(*o.schema, scenario)) add("schema", *name);
         add("properties", renderProperties(o.schema->properties));
@@ -143,9 +143,9 @@ std::string rootMessage(const std::string& message) {
 }
 
 std::string renderAccepted(const Observed& o, const Step& step, const Scenario& scenario) {
-    if (o.perClient.empty()) return renderOne(o, step.action, scenario);
+    if (o.perClient.empty()) return renderOne(o, step.is<GetSchemaStep>(), scenario);
     std::string out;
-    for (const auto& [name, each] : o.perClient) out += (out.empty() ? "" : ", ") + name + ": " + renderOne(each, "", scenario);
+    for (const auto& [name, each] : o.perClient) out += (out.empty() ? "" : ", ") + name + ": " + renderOne(each, false, scenario);
     return "{ " + out + " }";
 }
 
@@ -177,7 +177,7 @@ std::map<std::string, std::vector<AcceptEdit>> acceptEdits(const std::vector<Sce
         const BehaviourProfile* profile = r.setupError.empty() ? profileFor(r.version) : nullptr;
         if (!profile) continue;  // nothing ran
         for (const auto& s : r.steps) {
-            if (s.step->action == "check") continue;  // a check is its own assertion
+            if (s.step->is<CheckStep>()) continue;  // a check is its own assertion
             if (s.race) continue;  // a race lists `outcomes`, not `expect`: its failure block names what it reached
             auto& p = byFile[r.file][s.step];
             p.step = s.step;

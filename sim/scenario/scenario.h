@@ -225,10 +225,17 @@ using Action = std::variant<ProducerStep, SubscribeStep, CloseStep, PublishStep,
 
 struct Step {
     std::string id;      // optional `id`; the runner names unnamed steps "step N"
-    std::string action;  // the action key as written ("producer", "upload-schema", ...)
+    std::string action;  // the action key as written ("producer", "upload-schema", ...): for text only
     Action body;
     ExpectSpec expect;
     SourcePos pos;  // of the step mapping
+
+    /// Whether the step is of kind `Body` (`step.is<CheckStep>()`): a step's kind is
+    /// its body's alternative, never compared as the action's text.
+    template <class Body>
+    bool is() const {
+        return std::holds_alternative<Body>(body);
+    }
 };
 
 struct TopicDecl {

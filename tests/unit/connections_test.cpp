@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 
 #include "broker_model/admin/admin_api.h"
@@ -147,7 +148,8 @@ steps:
                                              "u.yaml", ".");
     REQUIRE(loaded.errors.empty());
     const auto& scenario = loaded.scenarios.at(0);
-    cnx::sim::ScenarioRun run(scenario, cnx::newestProfile(), "4.2");
+    cnx::sim::TopicNameCache topicNames;
+    cnx::sim::ScenarioRun run(scenario, cnx::newestProfile(), "4.2", topicNames);
     REQUIRE_FALSE(run.setUp());
     for (std::size_t i = 0; i < 3; ++i) REQUIRE(run.run(scenario.steps[i]).ok);
     auto o = run.run(scenario.steps[3]);
@@ -162,3 +164,20 @@ steps:
     CHECK(loaded_.at(kOrders)->producers().size() == 1);
     CHECK(loaded_.at(kOrders)->consumerCount() == 1);
 }
+
+TEST_CASE("a broker destroyed with connections open lets go of them, and they close after it without reaching it",
+          "[connections]") {
+    cnx::sim::SimScheduler scheduler;
+    auto broker = std::make_unique<cnx::Broker>(cnx::newestProfile(), scheduler);
+    ClientSession a(*broker, javaClient()), b(*broker, javaClient());
+    a.send(producerCmd(kOrders, 1, 10));
+    b.send(subscribeCmd(kOrders, 5, 20));
+    scheduler.runUntilIdle();
+    REQUIRE(a.takeResponse(10)->type() == BaseCommand::PRODUCER_SUCCESS);
+    REQUIRE(b.takeResponse(20)->type() == BaseCommand::SUCCESS);
+    a.send(producerCmd(kOther, 2, 11));  // still pending: dropped with the broker
+    broker.reset();
+    CHECK(a.takeBrokerCloses().empty());  // a broker going away tells its clients nothing
+    CHECK(b.takeBrokerCloses().empty());
+    CHECK_FALSE(a.takeResponse(11));
+}  // the sessions and their connections go after the broker: ASan reports any use of it

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <thread>
+
 #include "broker_model/core/release_version.h"
 #include "broker_model/profile/profile.h"
 #include "broker_model/profile/protocol.h"
@@ -272,4 +274,22 @@ TEST_CASE("§3.6 #21075 / #21093: deleting a topic that is not loaded, by releas
         CHECK(at(deletes).topicDeleteUnloadedDeletesPolicies);
     }
     CHECK(at("3.1.1").provenance.at("topicDeleteUnloadedDeletesPolicies") == "#21093 §3.6");
+}
+
+TEST_CASE("§10 every modelled release is in one table, the same from every thread", "[profiles]") {
+    for (const auto& line : allProfiles()) {
+        const auto& newest = line.release;
+        for (int patch = 0; patch <= newest.patch; ++patch) {
+            ReleaseVersion r{newest.major, newest.minor, patch};
+            const auto* p = profileFor(r.toString());
+            REQUIRE(p != nullptr);
+            CHECK(p->release == r);
+            CHECK(protocol::protocolVersionOfRelease(r) == p->maxProtocolVersion);
+            const BehaviourProfile* elsewhere = nullptr;
+            std::thread([&] { elsewhere = profileFor(r.toString()); }).join();
+            CHECK(elsewhere == p);
+        }
+        ReleaseVersion past{newest.major, newest.minor, newest.patch + 1};
+        CHECK(profileFor(past.toString()) == nullptr);
+    }
 }

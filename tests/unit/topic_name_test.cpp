@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "broker_model/core/topic_name.h"
+#include "sim/run/topic_name_cache.h"
 
 using cnx::TopicName;
 
@@ -115,4 +116,18 @@ TEST_CASE("topic name: a name's full text parses back to the same name, part for
         CHECK(again.schemaId() == first.schemaId());
         CHECK(again.isSystemTopic() == first.isSystemTopic());
     }
+}
+
+TEST_CASE("a topic-name cache parses a name once, and its owner trims it between runs", "[topic-name]") {
+    cnx::sim::TopicNameCache cache;
+    const auto& first = cache.parsed("persistent://public/default/orders");
+    CHECK(first.toString() == "persistent://public/default/orders");
+    CHECK(&cache.parsed("persistent://public/default/orders") == &first);  // one parse, one place
+    for (std::size_t i = 0; i < cnx::sim::TopicNameCache::kKept; ++i) cache.parsed("t-" + std::to_string(i));
+    CHECK(&cache.parsed("persistent://public/default/orders") == &first);  // no growth moves a name
+    cache.trim();
+    CHECK(cache.size() == 0);  // past kKept: emptied
+    cache.parsed("t");
+    cache.trim();
+    CHECK(cache.size() == 1);  // under it: kept
 }
