@@ -19,7 +19,7 @@
 
 #include "broker_model/broker/message_log.h"
 #include "broker_model/core/broker_error.h"
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/topic_name.h"
 #include "broker_model/core/trace.h"

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/core/fast_paths.h"
 #include "broker_model/core/problem.h"
 #include "broker_model/core/schema_data.h"

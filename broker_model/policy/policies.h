@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "broker_model/policy/auth_settings.h"
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 
 namespace cnx {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "broker_model/compat/compatibility_check.h"
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/profile/gaps.h"
 #include "broker_model/core/release_version.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Switching stacks with swapcontext, as the sanitizers need it said: the
-// checker's side stack (broker_model/compat/large_stack.cc) and the race
+// checker's side stack (broker_model/runtime/large_stack.cc) and the race
 // explorer's fibers (sim/race/fiber.cc) both switch a thread between stacks.
 // AddressSanitizer must be told each switch (its fake stacks and the bounds
 // of the stack being entered); ThreadSanitizer does not follow swapcontext at

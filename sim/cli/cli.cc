@@ -11,10 +11,10 @@
 #include "sim/cli/cli_commands.h"
 #include "sim/cli/compat_command.h"
 #include "sim/cli/version.h"
-#include "sim/record/record_command.h"
+#include "sim/cli/record_command.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/load/json_schema.h"
-#include "sim/serve/serve_command.h"
+#include "sim/cli/serve_command.h"
 
 namespace cnx::sim {
 namespace {

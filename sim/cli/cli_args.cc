@@ -2,7 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "sim/cli/compat_internal.h"
 #include "sim/scenario/did_you_mean.h"
 

@@ -24,8 +24,8 @@
 #include "sim/run/shard.h"
 #include "sim/runtime/duration.h"
 #include "sim/runtime/sim_scheduler.h"
-#include "sim/scenario/accept_outcomes.h"
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_outcomes.h"
+#include "sim/accept/accept_writer.h"
 #include "sim/scenario/did_you_mean.h"
 
 namespace cnx::sim::cli {

@@ -9,7 +9,7 @@
 
 #include "broker_model/compat/compatibility_check.h"
 #include "broker_model/core/schema_data.h"
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/profile/profile.h"
 
 namespace cnx::sim::compat_cli {

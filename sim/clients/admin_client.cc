@@ -1,7 +1,7 @@
 #include "sim/clients/admin_client.h"
 
 #include "broker_model/admin/schema_payload.h"
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/core/schema_type.h"
 #include "broker_model/core/utf8.h"
 

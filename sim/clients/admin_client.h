@@ -15,7 +15,7 @@
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/core/topic_name.h"
 #include "sim/rest/admin_routes_table.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 
 namespace cnx::sim {
 

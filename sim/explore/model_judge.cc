@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "sim/run/runner.h"
-#include "sim/scenario/accept_outcomes.h"
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_outcomes.h"
+#include "sim/accept/accept_writer.h"
 #include "sim/scenario/loader.h"
 
 namespace cnx::sim::explore {

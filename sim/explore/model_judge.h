@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sim/explore/explore.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 
 namespace cnx::sim::explore {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim::live {

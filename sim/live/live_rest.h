@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "broker_model/core/topic_name.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 
 namespace cnx::sim::live {
 

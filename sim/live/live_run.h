@@ -27,7 +27,7 @@
 #include "sim/clients/admin_client.h"
 #include "sim/live/live_admin.h"
 #include "sim/live/live_connection.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim::live {

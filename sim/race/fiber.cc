@@ -9,7 +9,7 @@ namespace cnx::sim::race {
 namespace {
 
 // Enough for the model's paths (schemas nested deeper than kShallowNesting
-// are checked on a large stack of their own, broker_model/compat/large_stack.h);
+// are checked on a large stack of their own, broker_model/runtime/large_stack.h);
 // pages are committed only as they are touched.
 constexpr std::size_t kStackSize = 4 * 1024 * 1024;
 

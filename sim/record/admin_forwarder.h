@@ -1,6 +1,6 @@
 #pragma once
 // The admin side of `cnxsim record` (`--admin-listen` / `--admin-upstream`):
-// each HTTP request the proxy's HttpServer takes (sim/serve/http/http_server.h,
+// each HTTP request the proxy's HttpServer takes (sim/net/http_server.h,
 // with its limits) is sent on to the upstream broker's admin URL with a
 // Beast client, one connection per request and a time limit, and the answer
 // goes back to the caller unchanged (status, reason, headers, body). Each
@@ -14,8 +14,8 @@
 #include <string>
 #include <variant>
 
-#include "sim/serve/http/http_server.h"
-#include "sim/serve/session_tap.h"
+#include "sim/net/http_server.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::record {
 

@@ -9,7 +9,7 @@
 #include "broker_model/core/topic_name.h"
 #include "sim/clients/admin_client.h"
 #include "sim/rest/admin_routes_table.h"
-#include "sim/serve/http/request_target.h"
+#include "sim/net/request_target.h"
 
 namespace cnx::record {
 namespace {

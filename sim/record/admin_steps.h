@@ -24,7 +24,7 @@
 
 #include "sim/record/recording.h"
 #include "sim/record/schema_aliases.h"
-#include "sim/serve/session_tap.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::record {
 

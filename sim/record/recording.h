@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::record {

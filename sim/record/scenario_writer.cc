@@ -13,7 +13,7 @@
 #include "sim/run/expectation.h"
 #include "sim/run/runner.h"
 #include "sim/run/yaml_text.h"
-#include "sim/scenario/accept_outcomes.h"
+#include "sim/accept/accept_outcomes.h"
 #include "sim/scenario/yaml_precheck.h"
 
 namespace cnx::record {

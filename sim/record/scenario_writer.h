@@ -3,7 +3,7 @@
 // (doc/recording.md): comments on top, `name`, `broker`, `namespaces`,
 // `topics`, `clients`, `schemas`, then one step per line in flow style with
 // its `expect` on the next line, rendered as `cnxsim run --accept` renders
-// observed outcomes (sim/scenario/accept_outcomes.h). Short topic names where
+// observed outcomes (sim/accept/accept_outcomes.h). Short topic names where
 // Pulsar's expansion gives the same topic; defaults left out.
 
 #include <string>

@@ -4,7 +4,7 @@
 
 #include "broker_model/profile/profile.h"
 #include "sim/clients/client_library.h"
-#include "sim/scenario/accept_outcomes.h"
+#include "sim/accept/accept_outcomes.h"
 #include "sim/scenario/format_limits.h"
 
 namespace cnx::record {

@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/serve/session_tap.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::record {
 

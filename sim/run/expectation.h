@@ -7,7 +7,7 @@
 #include <string>
 
 #include "broker_model/core/release_version.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim {

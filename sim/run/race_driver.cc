@@ -10,8 +10,8 @@ namespace {
 
 // A turn's own footprint: it reads the schema and topic it is about and
 // writes its client's handles; `global` for steps that change everything.
-race::Footprint turnFootprint(const std::string& topic, const std::string* client, bool global = false) {
-    race::Footprint f;
+Footprint turnFootprint(const std::string& topic, const std::string* client, bool global = false) {
+    Footprint f;
     f.global = global;
     if (!topic.empty()) f.read(schemaKey(TopicName::parse(topic) ? TopicName::parse(topic)->schemaId() : topic));
     if (client) f.write(clientKey(*client));
@@ -31,8 +31,8 @@ std::string decisionOf(const TraceEntry& e) {
 
 }  // namespace
 
-std::uint64_t schemaKey(const std::string& schemaId) { return race::keyOf("schema:" + schemaId); }
-std::uint64_t clientKey(const std::string& client) { return race::keyOf("client:" + client); }
+std::uint64_t schemaKey(const std::string& schemaId) { return keyOf("schema:" + schemaId); }
+std::uint64_t clientKey(const std::string& client) { return keyOf("client:" + client); }
 
 
 RaceDriver::RaceDriver(ScenarioRun& run, const ConcurrentlyStep& step) : run_(run), step_(step) {
@@ -50,7 +50,7 @@ RaceDriver::RaceDriver(ScenarioRun& run, const ConcurrentlyStep& step) : run_(ru
     }
     for (std::size_t b = 0; b < step.branches.size(); ++b) {
         const auto& branch = step.branches[b];
-        int f = addFiber(whoOf(branch), static_cast<int>(b), 0, -1, race::mixIds(race::keyOf("branch"), b),
+        int f = addFiber(whoOf(branch), static_cast<int>(b), 0, -1, mixIds(keyOf("branch"), b),
                          footprintOfBranch(branch), [this, b] { results_[b] = run_.run(step_.branches[b]); });
         auto& state = *fibers_[static_cast<std::size_t>(f)];
         if (const auto* p = std::get_if<ProducerStep>(&branch.body)) state.client = p->client;
@@ -67,7 +67,7 @@ RaceDriver::~RaceDriver() {
 }
 
 int RaceDriver::addFiber(std::string who, int branch, int ordinal, int parent, std::uint64_t key,
-                         race::Footprint footprint, std::function<void()> body) {
+                         Footprint footprint, std::function<void()> body) {
     auto f = std::make_unique<FiberState>();
     f->who = std::move(who);
     f->branch = branch;
@@ -99,8 +99,8 @@ std::string RaceDriver::handleClient(const std::string& name) const {
     return {};
 }
 
-race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
-    auto handle = [&](const std::string& name) -> race::Footprint {
+Footprint RaceDriver::footprintOfBranch(const Step& step) const {
+    auto handle = [&](const std::string& name) -> Footprint {
         for (const auto* map : {&run_.producers_, &run_.consumers_}) {
             if (auto it = map->find(name); it != map->end())
                 return turnFootprint(it->second.topic(), &it->second.client);
@@ -108,7 +108,7 @@ race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
         return turnFootprint({}, nullptr, true);
     };
     return std::visit(
-        [&](const auto& s) -> race::Footprint {
+        [&](const auto& s) -> Footprint {
             using T = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<T, ProducerStep> || std::is_same_v<T, SubscribeStep>)
                 return turnFootprint(s.topic, &s.client);
@@ -129,8 +129,8 @@ race::Footprint RaceDriver::footprintOfBranch(const Step& step) const {
 // (read). The connection it answers on is not shared state between requests:
 // answers go to their own request ids, and a request's continuations are
 // ordered anyway; the client's turns write the client.
-race::Footprint RaceDriver::footprintOfStage(const Stage& stage) const {
-    race::Footprint f;
+Footprint RaceDriver::footprintOfStage(const Stage& stage) const {
+    Footprint f;
     std::string id = !stage.schemaId.empty() ? stage.schemaId
                      : !stage.topic.empty()  ? schemaIdOfTopic(stage.topic)
                                              : std::string();
@@ -171,7 +171,7 @@ std::vector<race::Transition> RaceDriver::enabled() {
         Offer o;
         o.fiber = static_cast<int>(i);
         o.order = {f.branch, f.ordinal, 0, 0};
-        o.transition.id = race::mixIds(f.key, f.turns);
+        o.transition.id = mixIds(f.key, f.turns);
         o.transition.after = f.after;
         offers_.push_back(std::move(o));
     }
@@ -213,7 +213,7 @@ std::string RaceDriver::registryStateOf(const Stage& stage) const {
     return "latest v" + std::to_string(live.empty() ? -1 : live.back().version);
 }
 
-race::Footprint RaceDriver::execute(std::size_t index) {
+Footprint RaceDriver::execute(std::size_t index) {
     Offer o = offers_.at(index);
     auto& scheduler = run_.scheduler_;
     if (o.task) {
@@ -236,7 +236,7 @@ race::Footprint RaceDriver::execute(std::size_t index) {
     }
     auto& f = *fibers_[static_cast<std::size_t>(o.fiber)];
     bool first = f.turns == 0;
-    race::Footprint fp = f.footprint;
+    Footprint fp = f.footprint;
     scheduler.setTransition(o.transition.id, o.fiber);
     scheduler.beginFootprint();
     f.fiber->resume();
@@ -291,10 +291,10 @@ void RaceDriver::forkJoin(const std::vector<Fork>& forks, const std::function<vo
     auto& p = *fibers_[static_cast<std::size_t>(parent)];
     std::uint64_t parentKey = p.key;
     int branch = p.branch;
-    std::uint64_t turnId = race::mixIds(parentKey, p.turns);
+    std::uint64_t turnId = mixIds(parentKey, p.turns);
     std::vector<int> children;
     for (std::size_t i = 0; i < forks.size(); ++i) {
-        int c = addFiber(forks[i].who, branch, static_cast<int>(i) + 1, parent, race::mixIds(turnId, i + 1),
+        int c = addFiber(forks[i].who, branch, static_cast<int>(i) + 1, parent, mixIds(turnId, i + 1),
                          turnFootprint(forks[i].topic, &forks[i].client), [&body, i] { body(i); });
         auto& child = *fibers_[static_cast<std::size_t>(c)];
         child.after = {turnId};

@@ -28,7 +28,7 @@
 #include "sim/race/fiber.h"
 #include "broker_model/core/trace.h"
 #include "broker_model/runtime/stage.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/scenario/scenario.h"
 
 namespace cnx::sim {
@@ -43,7 +43,7 @@ public:
     ~RaceDriver() override;
 
     std::vector<race::Transition> enabled() override;
-    race::Footprint execute(std::size_t index) override;
+    Footprint execute(std::size_t index) override;
 
     /// Whether every branch finished (false with nothing enabled: the race is stuck).
     bool finished() const;
@@ -77,7 +77,7 @@ private:
         int parent = -1;
         std::uint64_t key = 0;
         std::uint64_t turns = 0;
-        race::Footprint footprint;  // what every turn touches besides what the model reports
+        Footprint footprint;  // what every turn touches besides what the model reports
         std::string client;         // whose connection its turns use (none for admin steps)
         bool admin = false;
         std::unique_ptr<race::Fiber> fiber;
@@ -92,12 +92,12 @@ private:
         race::Transition transition;
     };
 
-    int addFiber(std::string who, int branch, int ordinal, int parent, std::uint64_t key, race::Footprint footprint,
+    int addFiber(std::string who, int branch, int ordinal, int parent, std::uint64_t key, Footprint footprint,
                  std::function<void()> body);
     int currentFiber() const;
     bool turnEnabled(std::size_t fiber) const;
-    race::Footprint footprintOfStage(const Stage& stage) const;
-    race::Footprint footprintOfBranch(const Step& step) const;
+    Footprint footprintOfStage(const Stage& stage) const;
+    Footprint footprintOfBranch(const Step& step) const;
     std::string whoOf(const Step& step) const;
     std::string handleClient(const std::string& name) const;
     std::string describeTask(const Offer& offer, const Stage& stage, std::size_t traceBefore,

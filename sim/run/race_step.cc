@@ -35,7 +35,7 @@ public:
         run_.reset();
     }
     std::vector<race::Transition> enabled() override { return driver_->enabled(); }
-    race::Footprint execute(std::size_t index) override { return driver_->execute(index); }
+    Footprint execute(std::size_t index) override { return driver_->execute(index); }
 
     ScenarioRun& run() { return *run_; }
     RaceDriver& driver() { return *driver_; }

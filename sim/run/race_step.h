@@ -18,7 +18,7 @@
 #include "broker_model/core/release_version.h"
 #include "broker_model/profile/profile.h"
 #include "sim/race/explorer.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/runtime/chooser.h"
 #include "sim/scenario/scenario.h"
 

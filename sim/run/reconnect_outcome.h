@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 
 namespace cnx::sim {
 

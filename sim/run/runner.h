@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/scenario/loader.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/runtime/chooser.h"
 #include "sim/scenario/scenario.h"
 #include "sim/run/race_step.h"

@@ -19,7 +19,7 @@
 #include "sim/runtime/sim_scheduler.h"
 #include "sim/clients/admin_client.h"
 #include "sim/clients/client_session.h"
-#include "sim/run/observed.h"
+#include "sim/scenario/observed.h"
 #include "sim/run/topic_name_cache.h"
 #include "sim/scenario/scenario.h"
 

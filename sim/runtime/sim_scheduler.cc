@@ -1,6 +1,6 @@
 #include "sim/runtime/sim_scheduler.h"
 
-#include "sim/race/explorer.h"
+#include "sim/runtime/footprint.h"
 
 namespace cnx::sim {
 
@@ -9,7 +9,7 @@ SimScheduler::~SimScheduler() = default;
 void SimScheduler::enqueue(const StageRef& ref, const Origin& origin, Continuation&& fn) {
     // Built where it waits, its Stage too: a Task is a Stage, a function and
     // its ids, and moving one costs.
-    auto& task = ready_.emplace_back(std::move(fn), race::mixIds(currentId_, ++posted_), currentId_, currentFiber_,
+    auto& task = ready_.emplace_back(std::move(fn), mixIds(currentId_, ++posted_), currentId_, currentFiber_,
                                      nextSeq_++);
     keptStage(task.stage, ref, origin);
 }
@@ -42,14 +42,14 @@ void SimScheduler::beginFootprint() {
     footprint_ = {};
 }
 
-race::Footprint SimScheduler::endFootprint() {
+Footprint SimScheduler::endFootprint() {
     tracking_ = false;
     return std::move(footprint_);
 }
 
 void SimScheduler::touch(std::string_view what, std::string_view key, bool write) {
     if (!tracking_) return;
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of "what:key", as race::keyOf
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of "what:key", as keyOf
     auto mix = [&h](std::string_view text) {
         for (unsigned char c : text) {
             h ^= c;

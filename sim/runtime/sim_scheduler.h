@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "broker_model/runtime/scheduler.h"
-#include "sim/race/explorer.h"
+#include "sim/runtime/footprint.h"
 #include "sim/runtime/chooser.h"
 
 namespace cnx::sim {
@@ -88,7 +88,7 @@ public:
     /// Starts recording what the model touches (Scheduler::touch) ...
     void beginFootprint();
     /// ... and returns it (unsorted keys: "what:key" hashed).
-    race::Footprint endFootprint();
+    Footprint endFootprint();
     void touch(std::string_view what, std::string_view key, bool write) override;
 
 private:
@@ -125,7 +125,7 @@ private:
     int currentFiber_ = -1;
     std::uint64_t nextSeq_ = 0;
     bool tracking_ = false;
-    race::Footprint footprint_;
+    Footprint footprint_;
     struct Timer {
         Stage stage;  // kind and names, copied when posted
         Origin origin;

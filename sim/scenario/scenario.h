@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/core/schema_data.h"
 
 namespace cnx::sim {

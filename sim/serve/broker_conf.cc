@@ -5,7 +5,7 @@
 #include "broker_model/policy/policies.h"
 #include "sim/io/file_read.h"
 #include "sim/scenario/did_you_mean.h"
-#include "sim/serve/tls_settings.h"
+#include "sim/scenario/tls_settings.h"
 
 namespace cnx::serve {
 namespace {

@@ -10,7 +10,7 @@
 #include "broker_model/profile/protocol.h"
 #include "broker_model/wire/commands.h"
 #include "broker_model/wire/frame.h"
-#include "sim/serve/tls_context.h"
+#include "sim/net/tls_context.h"
 #include "sim/serve/trace_log.h"
 
 namespace cnx::serve {

@@ -24,7 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/serve/session_tap.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::serve {
 

@@ -21,7 +21,7 @@
 
 #include "broker_model/broker/broker.h"
 #include "sim/serve/fault.h"
-#include "sim/serve/session_tap.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::serve {
 

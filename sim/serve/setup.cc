@@ -4,7 +4,7 @@
 
 #include "sim/run/broker_setup.h"
 #include "sim/scenario/loader.h"
-#include "sim/serve/tls_settings.h"
+#include "sim/scenario/tls_settings.h"
 
 namespace cnx::serve {
 namespace {

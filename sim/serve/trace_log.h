@@ -19,7 +19,7 @@
 
 #include "broker_model/core/trace.h"
 #include "proto/PulsarApi.pb.h"
-#include "sim/serve/session_tap.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::serve {
 

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/scenario/accept_outcomes.h"
+#include "sim/accept/accept_outcomes.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_writer.h"
 #include "sim/scenario/loader.h"
 
 namespace {

@@ -17,7 +17,7 @@
 #include "sim/record/scenario_writer.h"
 #include "sim/rest/admin_routes_table.h"
 #include "sim/serve/http/admin_routes.h"
-#include "sim/serve/http/request_target.h"
+#include "sim/net/request_target.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "broker_model/compat/avro/avro_check.h"
 #include "broker_model/compat/avro/avro_quick_parse.h"
 #include "broker_model/compat/avro/avro_schema.h"
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 #include "broker_model/profile/profile.h"
 #include "tests/differential/schema_generator.h"
 

@@ -20,7 +20,7 @@
 #include "broker_model/compat/avro/avro_schema.h"
 #include "broker_model/compat/avro/json_tape.h"
 #include "broker_model/broker/broker.h"
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 #include "broker_model/core/fast_paths.h"
 #include "broker_model/protocol/server_cnx.h"
 #include "broker_model/wire/frame.h"

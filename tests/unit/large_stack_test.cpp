@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 
 using namespace cnx::compat;
 

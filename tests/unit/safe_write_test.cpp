@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "issue7_test_support.h"
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_writer.h"
 #include "sim/report/reports.h"
 
 namespace {

@@ -12,7 +12,7 @@
 
 #include "broker_model/compat/avro/avro_check.h"
 #include "broker_model/compat/json/json_nesting.h"
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 
 #include <algorithm>
 #include <array>

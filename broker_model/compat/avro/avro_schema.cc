@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "broker_model/compat/avro/avro_quick_parse.h"
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 
 
 // The parser is in avro_parse.cc, the graph summaries in avro_schema_graph.cc,

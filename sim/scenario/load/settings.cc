@@ -2,7 +2,7 @@
 
 #include "broker_model/policy/policies.h"
 #include "sim/scenario/did_you_mean.h"
-#include "sim/serve/tls_settings.h"
+#include "sim/scenario/tls_settings.h"
 
 namespace cnx::sim::load {
 
@@ -75,7 +75,7 @@ namespace {
 
 std::optional<Setting> settingOf(Ctx& ctx, const Entry& e, SettingScope scope) {
     // A serve setup file's broker config also takes serve's TLS listener keys
-    // (sim/serve/tls_settings.h): the server reads them, not the model.
+    // (sim/scenario/tls_settings.h): the server reads them, not the model.
     if (ctx.setupFile && scope == SettingScope::broker && serve::TlsSettings::isKey(e.key)) {
         Setting s{e.key, std::nullopt, e.keyPos};
         if (!e.value.node.IsNull()) {

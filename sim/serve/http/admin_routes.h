@@ -27,9 +27,9 @@
 
 #include "broker_model/admin/admin_api.h"
 #include "broker_model/broker/broker.h"
-#include "sim/serve/http/http_server.h"
-#include "sim/serve/http/request_target.h"
-#include "sim/serve/session_tap.h"
+#include "sim/net/http_server.h"
+#include "sim/net/request_target.h"
+#include "sim/net/session_tap.h"
 
 namespace cnx::serve {
 class DecisionRing;

@@ -17,7 +17,7 @@
 
 #include "broker_model/auth/authentication.h"
 #include "broker_model/broker/broker.h"
-#include "sim/serve/http/http_server.h"
+#include "sim/net/http_server.h"
 
 namespace cnx::serve::http {
 

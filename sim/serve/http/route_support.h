@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "broker_model/admin/admin_api.h"
-#include "sim/serve/http/http_server.h"
+#include "sim/net/http_server.h"
 #include "sim/rest/admin_routes_table.h"
-#include "sim/serve/http/request_target.h"
+#include "sim/net/request_target.h"
 
 namespace cnx::serve::http::detail {
 

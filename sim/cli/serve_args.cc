@@ -1,4 +1,4 @@
-#include "sim/serve/serve_args.h"
+#include "sim/cli/serve_args.h"
 
 #include <charconv>
 #include <chrono>
@@ -7,7 +7,7 @@
 
 #include "sim/cli/cli_args.h"
 #include "sim/serve/fault.h"
-#include "sim/serve/serve_command.h"
+#include "sim/cli/serve_command.h"
 
 namespace cnx::serve {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/serve/serve_command.h"
+#include "sim/cli/serve_command.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -32,14 +32,14 @@
 #include "sim/serve/http/admin_access.h"
 #include "sim/serve/http/admin_routes.h"
 #include "sim/serve/http/auth_filter.h"
-#include "sim/serve/http/http_server.h"
+#include "sim/net/http_server.h"
 #include "sim/serve/lifecycle.h"
 #include "sim/serve/output_queue.h"
-#include "sim/serve/serve_args.h"
+#include "sim/cli/serve_args.h"
 #include "sim/serve/server.h"
 #include "sim/serve/setup.h"
-#include "sim/serve/tls_context.h"
-#include "sim/serve/tls_settings.h"
+#include "sim/net/tls_context.h"
+#include "sim/scenario/tls_settings.h"
 #include "sim/serve/trace_log.h"
 
 namespace cnx::serve {

@@ -1,4 +1,4 @@
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 
 #include <array>
 

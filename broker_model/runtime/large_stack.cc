@@ -1,4 +1,4 @@
-#include "broker_model/compat/large_stack.h"
+#include "broker_model/runtime/large_stack.h"
 
 #include <pthread.h>
 #include <sys/mman.h>

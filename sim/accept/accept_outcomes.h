@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "broker_model/core/release_version.h"
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_writer.h"
 #include "sim/run/runner.h"
 
 namespace cnx::sim {

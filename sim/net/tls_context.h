@@ -15,7 +15,7 @@
 #include <variant>
 
 #include "broker_model/auth/peer_certificate.h"
-#include "sim/serve/tls_settings.h"
+#include "sim/scenario/tls_settings.h"
 
 namespace cnx::serve {
 

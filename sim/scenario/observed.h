@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "broker_model/policy/compatibility_strategy.h"
+#include "broker_model/core/compatibility_strategy.h"
 #include "broker_model/core/problem.h"
 #include "broker_model/core/schema_data.h"
 #include "broker_model/core/trace.h"

@@ -1,4 +1,4 @@
-#include "sim/serve/tls_context.h"
+#include "sim/net/tls_context.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>

@@ -1,4 +1,4 @@
-#include "sim/scenario/accept_outcomes.h"
+#include "sim/accept/accept_outcomes.h"
 
 #include <algorithm>
 #include <cctype>

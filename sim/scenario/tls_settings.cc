@@ -1,4 +1,4 @@
-#include "sim/serve/tls_settings.h"
+#include "sim/scenario/tls_settings.h"
 
 #include <algorithm>
 #include <array>

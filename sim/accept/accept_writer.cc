@@ -1,4 +1,4 @@
-#include "sim/scenario/accept_writer.h"
+#include "sim/accept/accept_writer.h"
 
 #include <algorithm>
 #include <cerrno>

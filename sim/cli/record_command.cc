@@ -1,4 +1,4 @@
-#include "sim/record/record_command.h"
+#include "sim/cli/record_command.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>

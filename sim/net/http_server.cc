@@ -1,4 +1,4 @@
-#include "sim/serve/http/http_server.h"
+#include "sim/net/http_server.h"
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "sim/serve/tls_context.h"
+#include "sim/net/tls_context.h"
 
 namespace cnx::serve::http {
 

@@ -1,4 +1,4 @@
-#include "sim/serve/http/request_target.h"
+#include "sim/net/request_target.h"
 
 #include <cctype>
 #include <charconv>
