@@ -130,9 +130,7 @@ struct Resolution {
 bool matchPattern(std::string_view pattern, const std::vector<std::string>& segments, Params* params);
 
 /// The route of `method` at the decoded path `segments`, or why there is none:
-/// 400 `Ambiguous URI path separator` / `… segment` for a segment that decodes
-/// to hold `/` or is `.` or `..` (Jetty's refusals; no name is one of those),
-/// 412 `Invalid topic name: …` for a path under a topic whose name does not
+/// 412 `Topic name is not valid` for a path under a topic whose name does not
 /// parse (before the method is looked at, as Pulsar's resources do), 405 with
 /// Allow when only other methods are served there, else 404.
 Resolution resolve(Method method, const std::vector<std::string>& segments, const Serving& serving = {});

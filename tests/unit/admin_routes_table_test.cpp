@@ -126,7 +126,7 @@ TEST_CASE("admin route table: a topic name that does not parse is 412 before the
             auto res = rest::resolve(m, segmentsOf(path));
             REQUIRE(res.kind == Kind::refused);
             CHECK(res.status == 412);
-            CHECK(res.reason.rfind("Invalid topic name: ", 0) == 0);
+            CHECK(res.reason == "Topic name is not valid");
         }
     }
     // The lookup checks its method first, as TopicLookupBase does.
@@ -137,17 +137,30 @@ TEST_CASE("admin route table: a topic name that does not parse is 412 before the
     CHECK(rest::resolve(Method::get, segmentsOf("/admin/v2/persistent/bad%20t/default/partitioned")).kind == Kind::route);
 }
 
-TEST_CASE("admin route table: hostile paths are refused with 400, and long ones resolved in linear time", "[admin][rest]") {
-    // An encoded slash or a dot segment is no name: 400, whatever route the rest would take.
-    for (const char* path : {"/admin/v2/tenants/a%2Fb", "/admin/v2/schemas/public/default/a%2Fb/schema",
-                             "/admin/v2/tenants/..", "/admin/v2/../v2/tenants", "/admin/v2/persistent/public/default/%2e%2e",
-                             "/admin/v2/namespaces/public/./default", "/admin/v2/brokers/configuration/a%2Fb/c"}) {
+TEST_CASE("admin route table: hostile segments answer as Pulsar 4.2.4 does, and long paths resolve in linear time", "[admin][rest]") {
+    // Jetty 12 passes `.`, `..` and %2e on unresolved: each is a name like any other
+    // (a real 4.2.4 broker creates a topic, tenant or namespace called `..`).
+    for (const char* path : {"/admin/v2/tenants/..", "/admin/v2/persistent/public/default/%2e%2e",
+                             "/admin/v2/schemas/public/default/./schema", "/admin/v2/namespaces/public/../schemaCompatibilityStrategy"}) {
         INFO(path);
-        auto res = rest::resolve(Method::get, segmentsOf(path));
-        REQUIRE(res.kind == Kind::refused);
-        CHECK(res.status == 400);
-        CHECK(res.reason.rfind("Ambiguous URI path ", 0) == 0);
+        CHECK(rest::resolve(Method::get, segmentsOf(path)).kind == Kind::route);
     }
+    // An encoded slash in a topic path: TopicName.get refuses it (412, whatever the method).
+    for (const char* path : {"/admin/v2/schemas/public/default/a%2Fb/schema", "/admin/v2/persistent/public/default/a%2fb",
+                             "/admin/v2/persistent/a%2Fb/default/t/partitions"}) {
+        INFO(path);
+        auto res = rest::resolve(Method::put, segmentsOf(path));
+        REQUIRE(res.kind == Kind::refused);
+        CHECK(res.status == 412);
+        CHECK(res.reason == "Topic name is not valid");
+    }
+    // In a namespace path: validateNamespaceName refuses it before any lookup.
+    auto ns = rest::resolve(Method::get, segmentsOf("/admin/v2/namespaces/public/a%2Fb/schemaCompatibilityStrategy"));
+    REQUIRE(ns.kind == Kind::refused);
+    CHECK(ns.status == 412);
+    CHECK(ns.reason == "Namespace name is not valid");
+    // A tenant read is a lookup of a name that does not exist (the model answers 404).
+    CHECK(rest::resolve(Method::get, segmentsOf("/admin/v2/tenants/a%2Fb")).kind == Kind::route);
     // Empty segments are not segments (`//` as before the table); an empty one given is never a name.
     CHECK(rest::resolve(Method::get, segmentsOf("//admin//v2//tenants//")).route->call == rest::Call::getTenants);
     CHECK(rest::resolve(Method::get, {"admin", "v2", "tenants", ""}).kind == Kind::notFound);

@@ -20,6 +20,8 @@
 namespace {
 
 using namespace cnx::sim::race;
+using cnx::sim::keyOf;   // footprints are the runtime's (sim/runtime/footprint.h)
+using cnx::sim::mixIds;
 
 struct Op {
     int cell = 0;
