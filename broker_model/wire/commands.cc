@@ -2,84 +2,12 @@
 
 #include <algorithm>
 
+#include "broker_model/wire/command_types.h"
+
 namespace cnx::wire {
 namespace {
 
 using T = BaseCommand;
-
-// Every BaseCommand type of the upstream proto: (type, its sub-message field,
-// who sends it). The field's number equals the type's value in upstream's proto.
-#define CNX_WIRE_COMMANDS(X) \
-    X(CONNECT, connect, client) \
-    X(CONNECTED, connected, broker) \
-    X(SUBSCRIBE, subscribe, client) \
-    X(PRODUCER, producer, client) \
-    X(SEND, send, client) \
-    X(SEND_RECEIPT, send_receipt, broker) \
-    X(SEND_ERROR, send_error, broker) \
-    X(MESSAGE, message, broker) \
-    X(ACK, ack, client) \
-    X(FLOW, flow, client) \
-    X(UNSUBSCRIBE, unsubscribe, client) \
-    X(SUCCESS, success, broker) \
-    X(ERROR, error, broker) \
-    X(CLOSE_PRODUCER, close_producer, either) \
-    X(CLOSE_CONSUMER, close_consumer, either) \
-    X(PRODUCER_SUCCESS, producer_success, broker) \
-    X(PING, ping, either) \
-    X(PONG, pong, either) \
-    X(REDELIVER_UNACKNOWLEDGED_MESSAGES, redeliverunacknowledgedmessages, client) \
-    X(PARTITIONED_METADATA, partitionmetadata, client) \
-    X(PARTITIONED_METADATA_RESPONSE, partitionmetadataresponse, broker) \
-    X(LOOKUP, lookuptopic, client) \
-    X(LOOKUP_RESPONSE, lookuptopicresponse, broker) \
-    X(CONSUMER_STATS, consumerstats, client) \
-    X(CONSUMER_STATS_RESPONSE, consumerstatsresponse, broker) \
-    X(REACHED_END_OF_TOPIC, reachedendoftopic, broker) \
-    X(SEEK, seek, client) \
-    X(GET_LAST_MESSAGE_ID, getlastmessageid, client) \
-    X(GET_LAST_MESSAGE_ID_RESPONSE, getlastmessageidresponse, broker) \
-    X(ACTIVE_CONSUMER_CHANGE, active_consumer_change, broker) \
-    X(GET_TOPICS_OF_NAMESPACE, gettopicsofnamespace, client) \
-    X(GET_TOPICS_OF_NAMESPACE_RESPONSE, gettopicsofnamespaceresponse, broker) \
-    X(GET_SCHEMA, getschema, client) \
-    X(GET_SCHEMA_RESPONSE, getschemaresponse, broker) \
-    X(AUTH_CHALLENGE, authchallenge, broker) \
-    X(AUTH_RESPONSE, authresponse, client) \
-    X(ACK_RESPONSE, ackresponse, broker) \
-    X(GET_OR_CREATE_SCHEMA, getorcreateschema, client) \
-    X(GET_OR_CREATE_SCHEMA_RESPONSE, getorcreateschemaresponse, broker) \
-    X(NEW_TXN, newtxn, client) \
-    X(NEW_TXN_RESPONSE, newtxnresponse, broker) \
-    X(ADD_PARTITION_TO_TXN, addpartitiontotxn, client) \
-    X(ADD_PARTITION_TO_TXN_RESPONSE, addpartitiontotxnresponse, broker) \
-    X(ADD_SUBSCRIPTION_TO_TXN, addsubscriptiontotxn, client) \
-    X(ADD_SUBSCRIPTION_TO_TXN_RESPONSE, addsubscriptiontotxnresponse, broker) \
-    X(END_TXN, endtxn, client) \
-    X(END_TXN_RESPONSE, endtxnresponse, broker) \
-    X(END_TXN_ON_PARTITION, endtxnonpartition, client) \
-    X(END_TXN_ON_PARTITION_RESPONSE, endtxnonpartitionresponse, broker) \
-    X(END_TXN_ON_SUBSCRIPTION, endtxnonsubscription, client) \
-    X(END_TXN_ON_SUBSCRIPTION_RESPONSE, endtxnonsubscriptionresponse, broker) \
-    X(TC_CLIENT_CONNECT_REQUEST, tcclientconnectrequest, client) \
-    X(TC_CLIENT_CONNECT_RESPONSE, tcclientconnectresponse, broker) \
-    X(WATCH_TOPIC_LIST, watchtopiclist, client) \
-    X(WATCH_TOPIC_LIST_SUCCESS, watchtopiclistsuccess, broker) \
-    X(WATCH_TOPIC_UPDATE, watchtopicupdate, broker) \
-    X(WATCH_TOPIC_LIST_CLOSE, watchtopiclistclose, client) \
-    X(TOPIC_MIGRATED, topicmigrated, broker) \
-    X(SCALABLE_TOPIC_LOOKUP, scalabletopiclookup, client) \
-    X(SCALABLE_TOPIC_UPDATE, scalabletopicupdate, broker) \
-    X(SCALABLE_TOPIC_CLOSE, scalabletopicclose, client) \
-    X(SCALABLE_TOPIC_SUBSCRIBE, scalabletopicsubscribe, client) \
-    X(SCALABLE_TOPIC_SUBSCRIBE_RESPONSE, scalabletopicsubscriberesponse, broker) \
-    X(SCALABLE_TOPIC_ASSIGNMENT_UPDATE, scalabletopicassignmentupdate, broker) \
-    X(WATCH_SCALABLE_TOPICS, watchscalabletopics, client) \
-    X(WATCH_SCALABLE_TOPICS_UPDATE, watchscalabletopicsupdate, broker) \
-    X(WATCH_SCALABLE_TOPICS_CLOSE, watchscalabletopicsclose, client) \
-    X(WATCH_TC_ASSIGNMENTS, watchtcassignments, client) \
-    X(WATCH_TC_ASSIGNMENTS_UPDATE, watchtcassignmentsupdate, broker) \
-    X(WATCH_TC_ASSIGNMENTS_CLOSE, watchtcassignmentsclose, client)
 
 // Reads a varint at `at`; false past the end or beyond 10 bytes.
 bool readVarint(std::string_view s, std::size_t& at, std::uint64_t& v) {
@@ -117,6 +45,16 @@ bool onlyTypeAndBody(std::string_view bytes, std::uint64_t bodyNumber) {
         }
     }
     return at == bytes.size();
+}
+
+// The request a command answers: the request_id of what a broker sends in
+// answer to one (SUCCESS, ERROR, LOOKUP_RESPONSE, ...). Requests carry their
+// own id but answer nothing; pushes and session-keyed updates (MESSAGE,
+// WATCH_TOPIC_UPDATE) have no request id.
+template <Sender sender, typename Body>
+std::optional<std::uint64_t> answeredRequestId(const Body& body) {
+    if constexpr (sender == Sender::broker && requires { body.request_id(); }) return body.request_id();
+    else return std::nullopt;
 }
 
 }  // namespace
@@ -162,81 +100,13 @@ bool commandInitialized(const BaseCommand& c, std::string_view encoded) {
 bool isPayloadCommand(BaseCommand::Type type) { return type == T::SEND || type == T::MESSAGE; }
 
 std::optional<std::uint64_t> requestIdOf(const BaseCommand& c) {
+    // ACK_RESPONSE's request_id is optional: an ack sent without one is answered without one.
+    if (c.type() == T::ACK_RESPONSE && !c.ackresponse().has_request_id()) return std::nullopt;
     switch (c.type()) {
-        case T::SUCCESS: return c.success().request_id();
-        case T::ERROR: return c.error().request_id();
-        case T::PRODUCER_SUCCESS: return c.producer_success().request_id();
-        case T::PARTITIONED_METADATA_RESPONSE: return c.partitionmetadataresponse().request_id();
-        case T::LOOKUP_RESPONSE: return c.lookuptopicresponse().request_id();
-        case T::CONSUMER_STATS_RESPONSE: return c.consumerstatsresponse().request_id();
-        case T::GET_LAST_MESSAGE_ID_RESPONSE: return c.getlastmessageidresponse().request_id();
-        case T::GET_TOPICS_OF_NAMESPACE_RESPONSE: return c.gettopicsofnamespaceresponse().request_id();
-        case T::GET_SCHEMA_RESPONSE: return c.getschemaresponse().request_id();
-        case T::GET_OR_CREATE_SCHEMA_RESPONSE: return c.getorcreateschemaresponse().request_id();
-        case T::ACK_RESPONSE:
-            if (!c.ackresponse().has_request_id()) return std::nullopt;
-            return c.ackresponse().request_id();
-        case T::NEW_TXN_RESPONSE: return c.newtxnresponse().request_id();
-        case T::ADD_PARTITION_TO_TXN_RESPONSE: return c.addpartitiontotxnresponse().request_id();
-        case T::ADD_SUBSCRIPTION_TO_TXN_RESPONSE: return c.addsubscriptiontotxnresponse().request_id();
-        case T::END_TXN_RESPONSE: return c.endtxnresponse().request_id();
-        case T::END_TXN_ON_PARTITION_RESPONSE: return c.endtxnonpartitionresponse().request_id();
-        case T::END_TXN_ON_SUBSCRIPTION_RESPONSE: return c.endtxnonsubscriptionresponse().request_id();
-        case T::TC_CLIENT_CONNECT_RESPONSE: return c.tcclientconnectresponse().request_id();
-        case T::WATCH_TOPIC_LIST_SUCCESS: return c.watchtopiclistsuccess().request_id();
-        case T::SCALABLE_TOPIC_SUBSCRIBE_RESPONSE: return c.scalabletopicsubscriberesponse().request_id();
-        // Requests, pushes and session-keyed updates: no request they answer.
-        case T::CONNECT:
-        case T::CONNECTED:
-        case T::SUBSCRIBE:
-        case T::PRODUCER:
-        case T::SEND:
-        case T::SEND_RECEIPT:
-        case T::SEND_ERROR:
-        case T::MESSAGE:
-        case T::ACK:
-        case T::FLOW:
-        case T::UNSUBSCRIBE:
-        case T::CLOSE_PRODUCER:
-        case T::CLOSE_CONSUMER:
-        case T::PING:
-        case T::PONG:
-        case T::REDELIVER_UNACKNOWLEDGED_MESSAGES:
-        case T::PARTITIONED_METADATA:
-        case T::LOOKUP:
-        case T::CONSUMER_STATS:
-        case T::REACHED_END_OF_TOPIC:
-        case T::SEEK:
-        case T::GET_LAST_MESSAGE_ID:
-        case T::ACTIVE_CONSUMER_CHANGE:
-        case T::GET_TOPICS_OF_NAMESPACE:
-        case T::GET_SCHEMA:
-        case T::AUTH_CHALLENGE:
-        case T::AUTH_RESPONSE:
-        case T::GET_OR_CREATE_SCHEMA:
-        case T::NEW_TXN:
-        case T::ADD_PARTITION_TO_TXN:
-        case T::ADD_SUBSCRIPTION_TO_TXN:
-        case T::END_TXN:
-        case T::END_TXN_ON_PARTITION:
-        case T::END_TXN_ON_SUBSCRIPTION:
-        case T::TC_CLIENT_CONNECT_REQUEST:
-        case T::WATCH_TOPIC_LIST:
-        case T::WATCH_TOPIC_UPDATE:
-        case T::WATCH_TOPIC_LIST_CLOSE:
-        case T::TOPIC_MIGRATED:
-        case T::SCALABLE_TOPIC_LOOKUP:
-        case T::SCALABLE_TOPIC_UPDATE:
-        case T::SCALABLE_TOPIC_CLOSE:
-        case T::SCALABLE_TOPIC_SUBSCRIBE:
-        case T::SCALABLE_TOPIC_ASSIGNMENT_UPDATE:
-        case T::WATCH_SCALABLE_TOPICS:
-        case T::WATCH_SCALABLE_TOPICS_UPDATE:
-        case T::WATCH_SCALABLE_TOPICS_CLOSE:
-        case T::WATCH_TC_ASSIGNMENTS:
-        case T::WATCH_TC_ASSIGNMENTS_UPDATE:
-        case T::WATCH_TC_ASSIGNMENTS_CLOSE:
-            return std::nullopt;
+#define X(type, field, sender) \
+    case T::type: return answeredRequestId<Sender::sender>(c.field());
+        CNX_WIRE_COMMANDS(X)
+#undef X
     }
     return std::nullopt;
 }

@@ -6,139 +6,34 @@
 // types, an array, map or union node after what it contains, one shared node
 // per primitive named by a bare string. Nodes are laid out into the compact
 // tables in id order at the end, as avro_schema_graph.cc's buildCompact lays
-// out the full model. Every function returns false to decline.
+// out the full model. Every function returns false to decline. The JSON layer
+// under the grammar is in avro_quick_parse_internal.h.
 
 #include "broker_model/compat/avro/avro_quick_parse.h"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstring>
 #include <string>
-#include <unordered_map>
-#include <vector>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "broker_model/compat/avro/avro_parse_rules.h"
+#include "broker_model/compat/avro/avro_quick_parse_internal.h"
 
 namespace cnx::compat::avro {
 
 namespace {
 
 using namespace parse_rules;
+using namespace quick_parse;
 
-constexpr NodeId kNoNode = static_cast<NodeId>(-1);
-constexpr std::size_t kScanNames = 32;  // named types found by a scan up to this many, then by a map
-constexpr std::size_t kScanKeys = 16;   // props per object compared for duplicates; more: decline
-
-// ASCII from 0x20 but '"' and '\\': the only bytes the quick path takes in a string.
-constexpr std::array<bool, 256> kPlain = [] {
-    std::array<bool, 256> t{};
-    for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-    return t;
-}();
-
-// Eight bytes at a time: a bit set in the top of each byte that is not plain
-// (a quote, a backslash, below 0x20 or from 0x80). The lowest set bit is
-// exact; bits above it may be set by borrows, and are never looked at.
-inline std::uint64_t notPlain(std::uint64_t w) {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    auto zero = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
-    return zero(w ^ (ones * '"')) | zero(w ^ (ones * '\\')) | ((w - ones * 0x20) & ~w & highs) | (w & highs);
-}
-
-// The first byte from p that is not plain, or end.
-inline const char* skipPlain(const char* p, const char* end) {
-#if defined(__SSE2__)
-    // Sixteen bytes at a time where SSE2 is there (every x86-64): as signed
-    // bytes, those below 0x20 and those from 0x80 are both less than 0x20.
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-    for (; end - p >= 16; p += 16) {
-        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), _mm_cmplt_epi8(v, space));
-        if (int m = _mm_movemask_epi8(stop)) return p + std::countr_zero(static_cast<unsigned>(m));
-    }
-#endif
-    for (; end - p >= 8; p += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, sizeof w);
-        if (std::uint64_t m = notPlain(w)) {
-            if constexpr (std::endian::native == std::endian::little) return p + std::countr_zero(m) / 8;
-            else return p + std::countl_zero(m) / 8;
-        }
-    }
-    while (p != end && kPlain[static_cast<unsigned char>(*p)]) ++p;
-    return p;
-}
-
-// memcpy(to, from, n) for the few bytes of a name, without a call of the
-// library's memcpy for each (n is unknown at compile time): fixed-size loads
-// and stores, overlapping, up to 16 bytes.
-inline void copyShort(char* to, const char* from, std::size_t n) {
-    if (n > 16) {
-        std::memcpy(to, from, n);
-    } else if (n >= 8) {
-        std::memcpy(to, from, 8);
-        std::memcpy(to + n - 8, from + n - 8, 8);
-    } else if (n >= 4) {
-        std::memcpy(to, from, 4);
-        std::memcpy(to + n - 4, from + n - 4, 4);
-    } else if (n > 0) {
-        to[0] = from[0];
-        to[n / 2] = from[n / 2];
-        to[n - 1] = from[n - 1];
-    }
-}
-
-struct QNode {
-    Type type = Type::null;
-    bool open = false;                      // a record whose fields are being read
-    std::uint32_t depth = 0, unionDepth = 0;  // as the full parser's GraphScratch
-    std::uint32_t a = 0;                    // array/map: items; fixed: size; record/union/enum: first in done fields/branches/symbols
-    std::uint32_t count = 0;                // record: fields; union: branches; enum: symbols
-    std::uint32_t nameOff = 0, nameLen = 0;  // named: full name in Scratch::pool
-};
-
-struct QField {
-    std::string_view name;
-    NodeId type = 0;
-    std::uint8_t flags = 0;
-};
-
-// Per thread, reused: a parse allocates only for the Schema it returns.
-struct Scratch {
-    std::vector<QNode> nodes;
-    std::vector<QField> fieldStack, fields;
-    std::vector<NodeId> branchStack, branches;
-    std::vector<std::string_view> symbols, sortedSymbols;
-    std::vector<NodeId> named;  // named types in the order defined
-    std::unordered_map<std::string, NodeId> byName;  // past kScanNames
-    std::string pool;           // full names of named types
-    std::string ref;            // a reference's full name, being composed
-    std::vector<std::string_view> keys;  // an object's keys the parser does not read, for the duplicate check
-
-    void clear() {
-        nodes.clear();
-        fieldStack.clear();
-        fields.clear();
-        branchStack.clear();
-        branches.clear();
-        symbols.clear();
-        named.clear();
-        if (!byName.empty()) byName.clear();
-        pool.clear();
-        keys.clear();
-    }
-};
-
-class QuickParser {
+// The Avro grammar over JsonReader.
+class QuickParser : private JsonReader {
 public:
+    using JsonReader::nesting;
+
     QuickParser(std::string_view text, const ParseOptions& o, std::size_t maxNesting, Scratch& s)
-        : text_(text), p_(text.data()), end_(text.data() + text.size()), maxNesting_(std::min(maxNesting, kQuickMaxNesting)), dollar_(o.namesAllowDollar),
-          enumDefaults_(versionAtLeast(o.version, AvroVersion::v1_9_1)), s_(s) {}
+        : JsonReader(text, std::min(maxNesting, kQuickMaxNesting), s), dollar_(o.namesAllowDollar),
+          enumDefaults_(versionAtLeast(o.version, AvroVersion::v1_9_1)) {}
 
     bool run(Schema& out) {
         ws();
@@ -154,238 +49,7 @@ public:
         return layOut(root, out);
     }
 
-    /// The JSON nesting of the definition (compat::jsonNesting of its text), once run() is true.
-    std::size_t nesting() const { return deepest_; }
-
 private:
-    // ---- JSON ----
-
-    // A container opens at `level` (the root is 1): false past the limit.
-    bool enter(std::size_t level) {
-        deepest_ = std::max(deepest_, level);
-        return level <= maxNesting_;
-    }
-
-    void ws() {
-        if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;  // the common case: no whitespace
-        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
-    }
-    bool at(char c) const { return p_ != end_ && *p_ == c; }
-
-    bool str(std::string_view* out) {
-        if (!at('"')) return false;
-        const char* start = ++p_;
-        p_ = skipPlain(p_, end_);
-        if (p_ == end_ || *p_ != '"') return false;  // an escape, a control or non-ASCII byte: decline
-        *out = std::string_view(start, static_cast<std::size_t>(p_ - start));
-        ++p_;
-        return true;
-    }
-
-    bool literal(std::string_view word) {
-        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
-        p_ += word.size();
-        return true;
-    }
-
-    // -?(0|[1-9][0-9]*), not followed by a fraction or exponent; *value when it fits in 64 bits.
-    bool integer(std::int64_t* value, bool* fits) {
-        bool negative = at('-');
-        if (negative) ++p_;
-        if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
-        std::uint64_t v = 0;
-        bool ok = true;
-        if (*p_ == '0') {
-            ++p_;
-        } else {
-            for (; p_ != end_ && *p_ >= '0' && *p_ <= '9'; ++p_) {
-                unsigned d = static_cast<unsigned>(*p_ - '0');
-                if (v > (UINT64_MAX - d) / 10) ok = false;
-                v = v * 10 + d;
-            }
-        }
-        if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
-        if (negative && v > static_cast<std::uint64_t>(INT64_MAX) + 1) ok = false;
-        *fits = ok;
-        *value = negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
-        return true;
-    }
-
-    // Any JSON value of the subset, read and dropped (props, docs, defaults).
-    // Duplicate keys inside it do not matter: no key of it is read.
-    bool skip(std::size_t depth) {
-        if (p_ == end_) return false;
-        switch (*p_) {
-            case '"': {
-                std::string_view s;
-                return str(&s);
-            }
-            case '[':
-                if (!enter(depth + 1)) return false;
-                ++p_;
-                return elements([&] { return skip(depth + 1); });
-            case '{': {
-                if (!enter(depth + 1)) return false;
-                ++p_;
-                ws();
-                bool more = !at('}');
-                if (!more) ++p_;
-                while (more) {
-                    std::string_view k;
-                    if (!key(&k) || !skip(depth + 1) || !next(&more)) return false;
-                }
-                return true;
-            }
-            case 't': return literal("true");
-            case 'f': return literal("false");
-            case 'n': return literal("null");
-            default: return number();
-        }
-    }
-
-    // A JSON number, as nlohmann reads it, kept short enough that it is
-    // finite as a double: at most 19 digits before the point and a
-    // two-digit exponent (a longer one is the full parser's to read).
-    bool number() {
-        const char* start = p_;
-        if (at('-')) ++p_;
-        if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
-        if (*p_ == '0') {
-            ++p_;
-        } else {
-            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-        }
-        if (p_ - start > 20) return false;
-        if (at('.')) {
-            ++p_;
-            const char* digits = p_;
-            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-            if (p_ == digits) return false;
-        }
-        if (at('e') || at('E')) {
-            ++p_;
-            if (at('+') || at('-')) ++p_;
-            const char* digits = p_;
-            while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-            if (p_ == digits || p_ - digits > 2) return false;
-        }
-        return true;
-    }
-
-    // Reads `"key" :` of the next member; false on the end of input or a bad key.
-    bool key(std::string_view* k) {
-        if (!str(k)) return false;
-        ws();
-        if (!at(':')) return false;
-        ++p_;
-        ws();
-        return true;
-    }
-
-    // The keys of an object read so far: known ones as bits, the others in Scratch::keys from otherBase.
-    struct KeysSeen {
-        KeySet known = 0;
-        std::size_t otherBase = 0;
-    };
-
-    // The members of the object whose '{' was just read: each(class of the key)
-    // reads the value after "key":. Each key once per object (KeysSeen).
-    template <class Each>
-    bool members(Each&& each) {
-        ws();
-        KeysSeen seen{0, s_.keys.size()};
-        if (at('}')) {
-            ++p_;
-            return true;
-        }
-        return memberLoop(seen, each);
-    }
-
-    // The members after one whose value `each` has just read (see field()).
-    template <class Each>
-    bool moreMembers(KeysSeen& seen, Each&& each) {
-        bool more = false;
-        if (!next(&more)) return false;
-        if (!more) {
-            forget(seen);
-            return true;
-        }
-        return memberLoop(seen, each);
-    }
-
-    // From a member's key to the object's '}'.
-    template <class Each>
-    bool memberLoop(KeysSeen& seen, Each&& each) {
-        for (bool more = true; more;) {
-            std::string_view k;
-            if (!key(&k)) return false;
-            Key c = classify(k);
-            if (!firstTime(seen, c, k) || !each(c) || !next(&more)) return false;
-        }
-        forget(seen);
-        return true;
-    }
-
-    // The text at p_ starts with `lit` (a key and its colon, as a compact
-    // definition spells it): whole-word matching for the keys every field has.
-    template <std::size_t N>
-    bool startsWith(const char (&lit)[N]) const {
-        return static_cast<std::size_t>(end_ - p_) >= N - 1 && is(std::string_view(p_, N - 1), lit);
-    }
-
-    // The elements of the array whose '[' was just read, each read by `each`.
-    template <class Each>
-    bool elements(Each&& each) {
-        ws();
-        if (at(']')) {
-            ++p_;
-            return true;
-        }
-        while (true) {
-            if (!each()) return false;
-            ws();
-            if (at(',')) {
-                ++p_;
-                ws();
-                continue;
-            }
-            if (!at(']')) return false;
-            ++p_;
-            return true;
-        }
-    }
-
-    // After a member: true and *more on ',', true and !*more on '}'.
-    bool next(bool* more) {
-        ws();
-        if (at(',')) {
-            ++p_;
-            ws();
-            *more = true;
-            return true;
-        }
-        if (!at('}')) return false;
-        ++p_;
-        *more = false;
-        return true;
-    }
-
-    // Each key once per object: a duplicate would be read differently by the
-    // full parser's JSON (nlohmann keeps one value), so it declines.
-    bool firstTime(KeysSeen& seen, Key k, std::string_view name) {
-        if (k != kOther) {
-            if (seen.known & bit(k)) return false;
-            seen.known |= bit(k);
-            return true;
-        }
-        auto b = s_.keys.begin() + static_cast<std::ptrdiff_t>(seen.otherBase);
-        if (std::find(b, s_.keys.end(), name) != s_.keys.end()) return false;
-        if (s_.keys.size() - seen.otherBase >= kScanKeys) return false;
-        s_.keys.push_back(name);
-        return true;
-    }
-    void forget(const KeysSeen& seen) { s_.keys.resize(seen.otherBase); }
-
     // ---- nodes and names (as the full parser's add / track / Names) ----
 
     NodeId node(Type t, std::uint32_t depth, std::uint32_t unionDepth) {
@@ -492,10 +156,8 @@ private:
         return false;
     }
 
-    // Parser::parseObject (aliases declined).
-    bool object(NodeId* out, std::size_t depth) {
-        if (!enter(depth)) return false;
-        ++p_;
+    // What parseObject reads of an object's members, in any order.
+    struct ObjectMembers {
         std::string_view type, name, ns;
         bool haveType = false, haveName = false, haveNs = false;
         bool structural = false;  // the type's own part (fields, items, values) has been read
@@ -504,84 +166,103 @@ private:
         const char* symbols = nullptr;  // where the "symbols" value starts
         std::string_view textDefault;   // a text "default" (an enum's, from Avro 1.9)
         bool haveTextDefault = false;
-        NodeId id = kNoNode;
-        bool read = members([&](Key c) {
-            switch (c) {
-                case kType:
-                    if (structural || !str(&type)) return false;
-                    haveType = true;
+        NodeId id = kNoNode;  // a record, array or map: its node, made where its structural part is read
+    };
+
+    // Parser::parseObject (aliases declined): the members, then the schema their type makes.
+    bool object(NodeId* out, std::size_t depth) {
+        if (!enter(depth)) return false;
+        ++p_;
+        ObjectMembers o;
+        if (!members([&](Key c) { return objectMember(c, o, depth); })) return false;
+        return o.haveType && objectOf(o, out);
+    }
+
+    // One member of a schema object, the value after its key.
+    bool objectMember(Key c, ObjectMembers& o, std::size_t depth) {
+        switch (c) {
+            case kType:
+                if (o.structural || !str(&o.type)) return false;
+                o.haveType = true;
+                return true;
+            case kName:
+                if (o.structural || !str(&o.name)) return false;
+                o.haveName = true;
+                return true;
+            case kNamespace:
+                if (o.structural || !str(&o.ns)) return false;
+                o.haveNs = true;
+                return true;
+            case kAliases: return false;
+            case kFields:
+            case kItems:
+            case kValues: return structuralMember(c, o, depth);
+            case kSymbols:
+                o.symbols = p_;
+                return skip(depth);
+            case kDefault:
+                if (!at('"')) return skip(depth);
+                o.haveTextDefault = true;
+                return str(&o.textDefault);
+            case kSize:
+                if (at('-') || (p_ != end_ && *p_ >= '0' && *p_ <= '9')) {
+                    bool fits = false;
+                    if (!integer(&o.size, &fits)) return false;
+                    o.sizeIsInt = fits && o.size >= INT32_MIN && o.size <= INT32_MAX;
                     return true;
-                case kName:
-                    if (structural || !str(&name)) return false;
-                    haveName = true;
-                    return true;
-                case kNamespace:
-                    if (structural || !str(&ns)) return false;
-                    haveNs = true;
-                    return true;
-                case kAliases: return false;
-                case kFields:
-                case kItems:
-                case kValues:
-                    if (!haveType) return false;
-                    if (c == kFields && (is(type, "record") || is(type, "error"))) {
-                        if (!haveName || !record(name, haveNs ? ns : space_, &id, depth)) return false;
-                        structural = true;
-                        return true;
-                    }
-                    if ((c == kItems && is(type, "array")) || (c == kValues && is(type, "map"))) {
-                        NodeId items = kNoNode;
-                        if (!schema(&items, depth)) return false;
-                        id = node(c == kItems ? Type::array : Type::map, s_.nodes[items].depth + 1, s_.nodes[items].unionDepth);
-                        s_.nodes[id].a = items;
-                        structural = true;
-                        return true;
-                    }
-                    return skip(depth);
-                case kSymbols:
-                    symbols = p_;
-                    return skip(depth);
-                case kDefault:
-                    if (!at('"')) return skip(depth);
-                    haveTextDefault = true;
-                    return str(&textDefault);
-                case kSize:
-                    if (at('-') || (p_ != end_ && *p_ >= '0' && *p_ <= '9')) {
-                        bool fits = false;
-                        if (!integer(&size, &fits)) return false;
-                        sizeIsInt = fits && size >= INT32_MIN && size <= INT32_MAX;
-                        return true;
-                    }
-                    return skip(depth);
-                default: return skip(depth);
-            }
-        });
-        if (!read) return false;
-        if (!haveType) return false;
-        if (auto p = primitiveType(type)) {
+                }
+                return skip(depth);
+            default: return skip(depth);
+        }
+    }
+
+    // "fields", "items" or "values": the type's own part when the type (read
+    // before it) has one by that key, read and made into the node; else a prop.
+    bool structuralMember(Key c, ObjectMembers& o, std::size_t depth) {
+        if (!o.haveType) return false;
+        if (c == kFields && (is(o.type, "record") || is(o.type, "error"))) {
+            if (!o.haveName || !record(o.name, o.haveNs ? o.ns : space_, &o.id, depth)) return false;
+            o.structural = true;
+            return true;
+        }
+        if ((c == kItems && is(o.type, "array")) || (c == kValues && is(o.type, "map"))) {
+            NodeId items = kNoNode;
+            if (!schema(&items, depth)) return false;
+            o.id = node(c == kItems ? Type::array : Type::map, s_.nodes[items].depth + 1, s_.nodes[items].unionDepth);
+            s_.nodes[o.id].a = items;
+            o.structural = true;
+            return true;
+        }
+        return skip(depth);
+    }
+
+    // The schema an object's members make, by its type.
+    bool objectOf(const ObjectMembers& o, NodeId* out) {
+        if (auto p = primitiveType(o.type)) {
             *out = node(*p, 0, 0);
             return true;
         }
-        if (is(type, "record") || is(type, "error") || is(type, "array") || is(type, "map")) {
-            *out = id;
-            return structural;
+        if (is(o.type, "record") || is(o.type, "error") || is(o.type, "array") || is(o.type, "map")) {
+            *out = o.id;
+            return o.structural;
         }
-        if (is(type, "fixed")) {
-            if (!haveName || !sizeIsInt) return false;
-            id = node(Type::fixed, 0, 0);
-            s_.nodes[id].a = static_cast<std::uint32_t>(static_cast<std::int32_t>(size));
+        if (is(o.type, "fixed")) {
+            if (!o.haveName || !o.sizeIsInt) return false;
+            NodeId id = node(Type::fixed, 0, 0);
+            s_.nodes[id].a = static_cast<std::uint32_t>(static_cast<std::int32_t>(o.size));
             std::string_view unused;
-            if (!makeName(id, name, haveNs ? ns : space_, &unused) || !define(id)) return false;
+            if (!makeName(id, o.name, o.haveNs ? o.ns : space_, &unused) || !define(id)) return false;
             *out = id;
             return true;
         }
-        if (is(type, "enum")) {
-            if (!haveName || symbols == nullptr) return false;
-            *out = enumeration(name, haveNs ? ns : space_, symbols, haveTextDefault && enumDefaults_ ? &textDefault : nullptr);
+        if (is(o.type, "enum")) {
+            if (!o.haveName || o.symbols == nullptr) return false;
+            *out = enumeration(o.name, o.haveNs ? o.ns : space_, o.symbols,
+                               o.haveTextDefault && enumDefaults_ ? &o.textDefault : nullptr);
             return *out != kNoNode;
         }
         // A named type used as {"type": "Name"}: the current namespace only.
-        *out = find(type, space_);
+        *out = find(o.type, space_);
         return *out != kNoNode;
     }
 
@@ -816,76 +497,12 @@ private:
 
     bool layOut(NodeId root, Schema& out) {
         CompactSchema& c = out.compact;
-        const std::size_t count = s_.nodes.size();
-        CompactSchema::Sizes sizes;
-        sizes.nodes = count;
-        sizes.fields = s_.fields.size();
-        sizes.branches = s_.branches.size();
-        sizes.symbols = s_.symbols.size();
-        sizes.slots = slots_;          // counted as the records were read
-        sizes.nameBytes = nameBytes_;  // and the names: of named types, fields and symbols
-        sizes.definitionBytes = text_.size();
-        c.allocate(sizes);
+        c.allocate(tableSizes());
         std::memcpy(c.definition.data(), text_.data(), text_.size());
-        // Cursors into the tables, which fill in node id order.
-        std::uint32_t slot = 0, field = 0, branch = 0, symbol = 0, nameAt = 0;
-        auto addName = [&c, &nameAt](std::string_view text) {
-            copyShort(c.names.data() + nameAt, text.data(), text.size());
-            nameAt += static_cast<std::uint32_t>(text.size());
-        };
+        Cursors at;
+        const std::size_t count = s_.nodes.size();
         for (NodeId id = 0; id < count; ++id) {
-            const QNode& n = s_.nodes[id];
-            CompactSchema::CNode& cn = c.nodes[id];
-            cn.type = n.type;
-            if (isNamed(n.type)) {
-                cn.nameOff = nameAt;
-                cn.nameLen = n.nameLen;
-                addName(fullNameOf(id));
-            }
-            switch (n.type) {
-                case Type::fixed:
-                case Type::array:
-                case Type::map: cn.a = n.a; break;
-                case Type::enumeration:
-                    cn.a = symbol;
-                    cn.b = n.count;
-                    for (std::uint32_t i = 0; i < n.count; ++i) {
-                        std::string_view sym = s_.symbols[n.a + i];
-                        c.symbols[symbol++] = {nameAt, static_cast<std::uint32_t>(sym.size())};
-                        addName(sym);
-                    }
-                    break;
-                case Type::union_:
-                    cn.a = branch;
-                    cn.b = n.count;
-                    std::copy_n(s_.branches.begin() + n.a, n.count, c.branches.data() + branch);
-                    branch += n.count;
-                    break;
-                case Type::record: {
-                    cn.a = field;
-                    cn.b = n.count;
-                    cn.c = slot;
-                    const std::uint32_t mask = CompactSchema::tableSize(n.count) - 1;
-                    for (std::uint32_t i = 0; i < n.count; ++i) {
-                        const QField& f = s_.fields[n.a + i];
-                        CompactSchema::CField& cf = c.fields[field++];
-                        cf.type = f.type;
-                        cf.hash = CompactSchema::hashName(f.name);
-                        cf.nameOff = nameAt;
-                        cf.nameLen = static_cast<std::uint32_t>(f.name.size());
-                        cf.flags = f.flags;
-                        addName(f.name);
-                        std::uint32_t h = cf.hash & mask;
-                        for (; c.slots[slot + h] != 0; h = (h + 1) & mask) {
-                            if (s_.fields[n.a + c.slots[slot + h] - 1].name == f.name) return false;  // "Duplicate field"
-                        }
-                        c.slots[slot + h] = i + 1;
-                    }
-                    slot += mask + 1;
-                    break;
-                }
-                default: break;
-            }
+            if (!layOutNode(id, c, at)) return false;
         }
         c.severalRecordBranches = severalRecordBranches_;
         if (!recursive_) {
@@ -899,14 +516,91 @@ private:
         return true;
     }
 
-    std::string_view text_;
-    const char* p_;
-    const char* end_;
-    std::size_t maxNesting_;
-    std::size_t deepest_ = 0;
+    // The tables' sizes, known before they fill: allocated once.
+    CompactSchema::Sizes tableSizes() const {
+        CompactSchema::Sizes sizes;
+        sizes.nodes = s_.nodes.size();
+        sizes.fields = s_.fields.size();
+        sizes.branches = s_.branches.size();
+        sizes.symbols = s_.symbols.size();
+        sizes.slots = slots_;          // counted as the records were read
+        sizes.nameBytes = nameBytes_;  // and the names: of named types, fields and symbols
+        sizes.definitionBytes = text_.size();
+        return sizes;
+    }
+
+    // Cursors into the tables, which fill in node id order.
+    struct Cursors {
+        std::uint32_t slot = 0, field = 0, branch = 0, symbol = 0, nameAt = 0;
+    };
+
+    static void addName(CompactSchema& c, Cursors& at, std::string_view text) {
+        copyShort(c.names.data() + at.nameAt, text.data(), text.size());
+        at.nameAt += static_cast<std::uint32_t>(text.size());
+    }
+
+    // Node `id` into the tables; false on a duplicate field name.
+    bool layOutNode(NodeId id, CompactSchema& c, Cursors& at) {
+        const QNode& n = s_.nodes[id];
+        CompactSchema::CNode& cn = c.nodes[id];
+        cn.type = n.type;
+        if (isNamed(n.type)) {
+            cn.nameOff = at.nameAt;
+            cn.nameLen = n.nameLen;
+            addName(c, at, fullNameOf(id));
+        }
+        switch (n.type) {
+            case Type::fixed:
+            case Type::array:
+            case Type::map: cn.a = n.a; break;
+            case Type::enumeration:
+                cn.a = at.symbol;
+                cn.b = n.count;
+                for (std::uint32_t i = 0; i < n.count; ++i) {
+                    std::string_view sym = s_.symbols[n.a + i];
+                    c.symbols[at.symbol++] = {at.nameAt, static_cast<std::uint32_t>(sym.size())};
+                    addName(c, at, sym);
+                }
+                break;
+            case Type::union_:
+                cn.a = at.branch;
+                cn.b = n.count;
+                std::copy_n(s_.branches.begin() + n.a, n.count, c.branches.data() + at.branch);
+                at.branch += n.count;
+                break;
+            case Type::record: return layOutRecord(n, cn, c, at);
+            default: break;
+        }
+        return true;
+    }
+
+    // A record's fields and their hash table; false on a duplicate field name.
+    bool layOutRecord(const QNode& n, CompactSchema::CNode& cn, CompactSchema& c, Cursors& at) {
+        cn.a = at.field;
+        cn.b = n.count;
+        cn.c = at.slot;
+        const std::uint32_t mask = CompactSchema::tableSize(n.count) - 1;
+        for (std::uint32_t i = 0; i < n.count; ++i) {
+            const QField& f = s_.fields[n.a + i];
+            CompactSchema::CField& cf = c.fields[at.field++];
+            cf.type = f.type;
+            cf.hash = CompactSchema::hashName(f.name);
+            cf.nameOff = at.nameAt;
+            cf.nameLen = static_cast<std::uint32_t>(f.name.size());
+            cf.flags = f.flags;
+            addName(c, at, f.name);
+            std::uint32_t h = cf.hash & mask;
+            for (; c.slots[at.slot + h] != 0; h = (h + 1) & mask) {
+                if (s_.fields[n.a + c.slots[at.slot + h] - 1].name == f.name) return false;  // "Duplicate field"
+            }
+            c.slots[at.slot + h] = i + 1;
+        }
+        at.slot += mask + 1;
+        return true;
+    }
+
     bool dollar_;
     bool enumDefaults_;  // Avro >= 1.9: an enum's text "default" must be one of its symbols
-    Scratch& s_;
     std::string_view space_;  // the current namespace: always a view of the text
     bool recursive_ = false;
     bool severalRecordBranches_ = false;
