@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "broker_model/core/inline_list.h"
+
 namespace cnx {
 
 struct ReleaseVersion {
@@ -25,6 +27,10 @@ struct ReleaseVersion {
     friend std::strong_ordering operator<=>(const ReleaseVersion& a, const ReleaseVersion& b);
     friend bool operator==(const ReleaseVersion& a, const ReleaseVersion& b) { return (a <=> b) == 0; }
 };
+
+/// Releases listed in a constant table: a change's first release of each line
+/// that carries it, or the lines a row is limited to (profiles.cc, gaps.cc).
+using ReleaseList = InlineList<ReleaseVersion, 8>;
 
 /// Whether `release` carries a change that first shipped in `firstReleases`
 /// (one release per line that got it): when the change lists a release of

@@ -47,10 +47,10 @@ struct GapInfo {
     std::string_view section;  // doc/broker-behaviour.md section(s)
     std::string_view change;   // what real Pulsar does there
     std::string_view paths;    // the modelled paths it touches, or why no step reaches it
-    std::vector<ReleaseVersion> releases;  // first releases per line of the change
+    ReleaseList releases;  // first releases per line of the change
     GapAffects affects;
-    std::vector<ReleaseVersion> onlyLines = {};  // when non-empty, only these lines are affected
-    std::vector<ReleaseVersion> since = {};      // when non-empty, only releases carrying this (a bug's origin)
+    ReleaseList onlyLines = {};  // when non-empty, only these lines are affected
+    ReleaseList since = {};      // when non-empty, only releases carrying this (a bug's origin)
 };
 
 /// Every known gap, in the order of the §9.1 timeline.

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -80,57 +82,49 @@ std::string_view usageOf(const std::string& command) {
     return kUsage;
 }
 
-}  // namespace
+// CNXSIM_FAST_PATHS (broker_model/core/fast_paths.h): read here, once, and
+// handed to the command as a value; the model never looks it up. nullopt,
+// said on `err`, when it is neither on nor off.
+std::optional<FastPaths> environmentFastPaths(std::ostream& err) {
+    const char* text = std::getenv("CNXSIM_FAST_PATHS");
+    auto fastPaths = fastPathsFromText(text ? text : "");
+    if (!fastPaths) err << "cnxsim: CNXSIM_FAST_PATHS takes on or off (1 or 0), got '" << text << "'\n";
+    return fastPaths;
+}
 
-int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-        (argv.empty() ? err : out) << kUsage;
-        return argv.empty() ? kExitInvalid : kExitPassed;
-    }
-    std::string command = argv[0];
-    if (command == "help") {
-        out << usageOf(argv.size() > 1 ? argv[1] : "");
+bool asksForHelp(const std::vector<std::string>& args) {
+    return args.size() == 1 && (args[0] == "-h" || args[0] == "--help");
+}
+
+int commandSchema(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (asksForHelp(args)) {
+        out << kSchemaUsage;
         return kExitPassed;
     }
-    // CNXSIM_FAST_PATHS (broker_model/core/fast_paths.h): read here, once, and
-    // handed to the command as a value; the model never looks it up.
-    const char* fastPathsText = std::getenv("CNXSIM_FAST_PATHS");
-    const auto environmentFastPaths = fastPathsFromText(fastPathsText ? fastPathsText : "");
-    if (!environmentFastPaths) {
-        err << "cnxsim: CNXSIM_FAST_PATHS takes on or off (1 or 0), got '" << fastPathsText << "'\n";
+    if (!args.empty()) {
+        err << "cnxsim schema: takes no arguments\n" << kSchemaUsage;
         return kExitInvalid;
     }
-    if (command == "--version" || command == "version") {
-        printVersion(out);
+    out << load::scenarioJsonSchema();
+    return kExitPassed;
+}
+
+int commandCompletion(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (asksForHelp(args)) {
+        out << kCompletionUsage;
         return kExitPassed;
     }
-    if (command == "schema") {
-        if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
-            out << kSchemaUsage;
-            return kExitPassed;
-        }
-        if (argv.size() != 1) {
-            err << "cnxsim schema: takes no arguments\n" << kSchemaUsage;
-            return kExitInvalid;
-        }
-        out << load::scenarioJsonSchema();
-        return kExitPassed;
+    if (args.size() != 1 || args[0] != "bash") {
+        err << "cnxsim completion: expected the shell, bash\n" << kCompletionUsage;
+        return kExitInvalid;
     }
-    if (command == "compat") return runCompat({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "serve") return serve::runServe({argv.begin() + 1, argv.end()}, out, err, *environmentFastPaths);
-    if (command == "record") return record::runRecord({argv.begin() + 1, argv.end()}, out, err);
-    if (command == "completion") {
-        if (argv.size() == 2 && (argv[1] == "-h" || argv[1] == "--help")) {
-            out << kCompletionUsage;
-            return kExitPassed;
-        }
-        if (argv.size() != 2 || argv[1] != "bash") {
-            err << "cnxsim completion: expected the shell, bash\n" << kCompletionUsage;
-            return kExitInvalid;
-        }
-        out << bashCompletion();
-        return kExitPassed;
-    }
+    out << bashCompletion();
+    return kExitPassed;
+}
+
+// The commands whose options parseArgs reads (cli_args.h): run, explain, lint, profiles.
+int runParsedCommand(const std::string& command, const std::vector<std::string>& rest, std::ostream& out,
+                     std::ostream& err, FastPaths fastPaths) {
     if (!parsedCommand(command)) {
         auto hint = closestMatch(command, commandNames());
         err << "cnxsim: unknown command '" << command << "'" << (hint ? " (did you mean '" + *hint + "'?)" : "") << "\n"
@@ -138,7 +132,6 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitInvalid;
     }
     Args args;
-    std::vector<std::string> rest(argv.begin() + 1, argv.end());
     if (auto e = parseArgs(command, rest, args)) {
         err << "cnxsim " << command << ": " << *e << "\n" << usageOf(command);
         return kExitInvalid;
@@ -148,10 +141,37 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         return kExitPassed;
     }
     setVerbosity(args.verbosity);
-    if (command == "run") return cli::commandRun(args, out, err, *environmentFastPaths);
-    if (command == "explain") return cli::commandExplain(args, out, err, *environmentFastPaths);
-    if (command == "lint") return cli::commandLint(args, out, err, *environmentFastPaths);
+    if (command == "run") return cli::commandRun(args, out, err, fastPaths);
+    if (command == "explain") return cli::commandExplain(args, out, err, fastPaths);
+    if (command == "lint") return cli::commandLint(args, out, err, fastPaths);
     return cli::commandProfiles(args, out, err);
+}
+
+}  // namespace
+
+int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+        (argv.empty() ? err : out) << kUsage;
+        return argv.empty() ? kExitInvalid : kExitPassed;
+    }
+    const std::string& command = argv[0];
+    if (command == "help") {
+        out << usageOf(argv.size() > 1 ? argv[1] : "");
+        return kExitPassed;
+    }
+    const auto fastPaths = environmentFastPaths(err);
+    if (!fastPaths) return kExitInvalid;
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (command == "--version" || command == "version") {
+        printVersion(out);
+        return kExitPassed;
+    }
+    if (command == "schema") return commandSchema(rest, out, err);
+    if (command == "compat") return runCompat(rest, out, err);
+    if (command == "serve") return serve::runServe(rest, out, err, *fastPaths);
+    if (command == "record") return record::runRecord(rest, out, err);
+    if (command == "completion") return commandCompletion(rest, out, err);
+    return runParsedCommand(command, rest, out, err, *fastPaths);
 }
 
 }  // namespace cnx::sim

@@ -52,6 +52,89 @@ bool travelsUnchanged(const Json& j) {
     return false;
 }
 
+// The body as the client reads it: a body that would come back from its JSON
+// text as it is is taken as it is; another is serialised and parsed again.
+// False when the text does not parse.
+bool travelledBody(Json sent, Json& read) {
+    if (travelsUnchanged(sent)) {
+        read = std::move(sent);
+        return true;
+    }
+    auto text = sent.dump(-1, ' ', false, Json::error_handler_t::replace);
+    read = Json::parse(text, nullptr, false);
+    return !read.is_discarded();
+}
+
+// A status outside 2xx: RestException bodies carry {"reason": …}; bare
+// responses only the reason phrase (§7.2).
+void readRefusal(const Json& body, int status, const std::string& reason, Observed& o) {
+    o.ok = false;
+    o.error = std::to_string(status);
+    if (body.is_object() && body.contains("reason") && body["reason"].is_string())
+        o.message = body["reason"].get<std::string>();
+    else
+        o.message = reason;
+}
+
+// POST …/schema: PostSchemaResponse {"version": {"version": n}} (§7.2).
+void readUploadAnswer(const Json& body, int status, Observed& o) {
+    const Json* inner = body.is_object() && body.contains("version") ? &body["version"] : nullptr;
+    auto v = inner ? integerField(*inner, "version") : std::nullopt;
+    if (v) o.schemaVersion = *v;
+    else setBadResponse(o, status, "POST schema answer without {\"version\": {\"version\": n}}");
+}
+
+// GET …/schema: GetSchemaResponse.
+void readGetSchemaAnswer(const Json& body, int status, Observed& o) {
+    std::string why;
+    auto parsed = schemaFromGetSchemaResponse(body, &why);
+    if (!parsed) {
+        setBadResponse(o, status, why);
+        return;
+    }
+    o.schemaVersion = parsed->first;
+    o.schema = std::move(parsed->second);
+}
+
+// POST …/version and DELETE …/schema: {"version": n}.
+void readVersionAnswer(const Json& body, int status, Observed& o) {
+    auto v = integerField(body, "version");
+    if (v) o.schemaVersion = *v;
+    else setBadResponse(o, status, "answer without an integer 'version'");
+}
+
+// POST …/compatibility: IsCompatibilityResponse.
+void readCompatibilityAnswer(const Json& body, int status, Observed& o) {
+    bool shaped = body.is_object() && body.contains("compatibility") && body["compatibility"].is_boolean() &&
+                  body.contains("schemaCompatibilityStrategy") && body["schemaCompatibilityStrategy"].is_string();
+    if (!shaped) {
+        setBadResponse(o, status, "IsCompatibilityResponse without its two fields");
+        return;
+    }
+    auto strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
+    if (!strategy) {
+        setBadResponse(o, status, "unknown schemaCompatibilityStrategy");
+        return;
+    }
+    o.compatible = body["compatibility"].get<bool>();
+    o.strategy = *strategy;
+}
+
+// A 2xx answer, read as the endpoint of `call` documents it.
+void readAnswer(AdminCall call, const Json& body, int status, Observed& o) {
+    switch (call) {
+        case AdminCall::uploadSchema: return readUploadAnswer(body, status, o);
+        case AdminCall::getSchema: return readGetSchemaAnswer(body, status, o);
+        case AdminCall::getSchemaVersion:
+        case AdminCall::deleteSchema: return readVersionAnswer(body, status, o);
+        case AdminCall::testCompatibility: return readCompatibilityAnswer(body, status, o);
+        case AdminCall::deleteTopic:
+        case AdminCall::setPolicy:
+        case AdminCall::setBrokerConfig:
+        case AdminCall::unloadTopic: return;
+    }
+}
+
 }  // namespace
 
 std::optional<std::pair<std::int64_t, SchemaData>> schemaFromGetSchemaResponse(const Json& body, std::string* error) {
@@ -129,86 +212,20 @@ std::optional<AdminRequest> policyRequest(const rest::PolicyLeaf& policy, bool t
 }
 
 Observed observeAdmin(AdminCall call, AdminResponse response) {
-    // What travels: the status, the reason phrase and the body's JSON text. A
-    // body that would come back from its text as it is is read as it is.
+    // What travels: the status, the reason phrase and the body's JSON text.
     // One Observed is built and returned (no moves of it).
     Observed o;
     Json body;
-    if (travelsUnchanged(response.body)) {
-        body = std::move(response.body);
-    } else {
-        auto text = response.body.dump(-1, ' ', false, Json::error_handler_t::replace);
-        body = Json::parse(text, nullptr, false);
-        if (body.is_discarded()) {
-            setBadResponse(o, response.status, "the body is not JSON");
-            return o;
-        }
+    if (!travelledBody(std::move(response.body), body)) {
+        setBadResponse(o, response.status, "the body is not JSON");
+        return o;
     }
-    const int status = response.status;
     // The trace is the response's own unless something else still holds it.
     if (response.trace.use_count() == 1) o.trace = std::move(*response.trace);
     else o.trace = *response.trace;
-    o.httpStatus = status;
-    if (status < 200 || status >= 300) {
-        o.ok = false;
-        o.error = std::to_string(status);
-        // RestException bodies carry {"reason": …}; bare responses only the reason phrase (§7.2).
-        if (body.is_object() && body.contains("reason") && body["reason"].is_string())
-            o.message = body["reason"].get<std::string>();
-        else
-            o.message = response.reason;
-        return o;
-    }
-    auto bad = [&o, status](const std::string& why) { setBadResponse(o, status, why); };
-    switch (call) {
-        case AdminCall::uploadSchema: {
-            // PostSchemaResponse {"version": {"version": n}} (§7.2).
-            const Json* inner = body.is_object() && body.contains("version") ? &body["version"] : nullptr;
-            auto v = inner ? integerField(*inner, "version") : std::nullopt;
-            if (v) o.schemaVersion = *v;
-            else bad("POST schema answer without {\"version\": {\"version\": n}}");
-            return o;
-        }
-        case AdminCall::getSchema: {
-            std::string why;
-            auto parsed = schemaFromGetSchemaResponse(body, &why);
-            if (!parsed) {
-                bad(why);
-            } else {
-                o.schemaVersion = parsed->first;
-                o.schema = std::move(parsed->second);
-            }
-            return o;
-        }
-        case AdminCall::getSchemaVersion:
-        case AdminCall::deleteSchema: {
-            auto v = integerField(body, "version");
-            if (v) o.schemaVersion = *v;
-            else bad("answer without an integer 'version'");
-            return o;
-        }
-        case AdminCall::testCompatibility: {
-            bool shaped = body.is_object() && body.contains("compatibility") && body["compatibility"].is_boolean() &&
-                          body.contains("schemaCompatibilityStrategy") && body["schemaCompatibilityStrategy"].is_string();
-            if (!shaped) {
-                bad("IsCompatibilityResponse without its two fields");
-                return o;
-            }
-            auto strategy = compatibilityStrategyFromName(body["schemaCompatibilityStrategy"].get<std::string>());
-            if (!strategy) {
-                bad("unknown schemaCompatibilityStrategy");
-                return o;
-            }
-            o.compatible = body["compatibility"].get<bool>();
-            o.strategy = *strategy;
-            return o;
-        }
-        case AdminCall::deleteTopic:
-        case AdminCall::setPolicy:
-        case AdminCall::setBrokerConfig:
-        case AdminCall::unloadTopic:
-            return o;
-    }
+    o.httpStatus = response.status;
+    if (response.status < 200 || response.status >= 300) readRefusal(body, response.status, response.reason, o);
+    else readAnswer(call, body, response.status, o);
     return o;
 }
 
