@@ -298,7 +298,10 @@ public:
         return std::nullopt;
     }
     /// The server closed the connection (EOF or reset) within `timeout`; frames before that are skipped.
+    /// True at once when an earlier read already met the close: Asio's
+    /// edge-triggered reactor would not report that end a second time.
     bool closedByServer(std::chrono::milliseconds timeout = 5s) {
+        if (closed_) return true;
         auto deadline = std::chrono::steady_clock::now() + timeout;
         std::string byte;
         while (std::chrono::steady_clock::now() < deadline) {
@@ -348,6 +351,7 @@ private:
             done = true;
         });
         if (!await(done, timeout)) return ReadResult::timeout;
+        noteClose(ec);
         return ec ? ReadResult::closed : ReadResult::data;
     }
     bool readExact(std::size_t n, std::string& out, std::chrono::milliseconds timeout) {
@@ -358,12 +362,18 @@ private:
             ec = e;
             done = true;
         });
-        return await(done, timeout) && !ec;
+        if (!await(done, timeout)) return false;
+        noteClose(ec);
+        return !ec;
+    }
+    void noteClose(const boost::system::error_code& ec) {
+        if (ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset) closed_ = true;
     }
 
     boost::asio::io_context io_;
     boost::asio::ip::tcp::socket socket_{io_};
     bool connected_ = false;
+    bool closed_ = false;  // a read met the server's close (EOF or reset)
 };
 
 }  // namespace serve_test

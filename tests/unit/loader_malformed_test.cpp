@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -111,7 +110,10 @@ TEST_CASE("deep nesting is an error, not a stack overflow", "[loader][malformed]
     }
 }
 
-TEST_CASE("aliases that would multiply the document are refused quickly", "[loader][malformed]") {
+// The refusal names the node limit: the precheck (sim/scenario/yaml_precheck.h)
+// counted the aliases as what they expand to, without expanding them, and the
+// text never reached yaml-cpp or the loader's walk, which would expand them.
+TEST_CASE("aliases that would multiply the document are refused at the node limit", "[loader][malformed]") {
     // Each level doubles through YAML aliases: 2^40 nodes if expanded naively.
     SECTION("races of races") {
         std::string yaml = "name: x\nx-lists:\n  l0: &l0 [ { restart-broker: {} }, { restart-broker: {} } ]\n";
@@ -119,9 +121,7 @@ TEST_CASE("aliases that would multiply the document are refused quickly", "[load
             yaml += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [ { concurrently: *l" +
                     std::to_string(i - 1) + " }, { concurrently: *l" + std::to_string(i - 1) + " } ]\n";
         yaml += "steps: *l40\n";
-        auto start = std::chrono::steady_clock::now();
         auto result = loadScenarioText(yaml, "alias.yaml", ".");
-        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
         // Refused before yaml-cpp sees it: the aliases expand to 2^40 nodes (sim/scenario/yaml_precheck.h).
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors[0].message ==
@@ -133,9 +133,7 @@ TEST_CASE("aliases that would multiply the document are refused quickly", "[load
             yaml += "  k" + std::to_string(i) + ": &k" + std::to_string(i) + " { type: KEY_VALUE, key: *k" +
                     std::to_string(i - 1) + ", value: *k" + std::to_string(i - 1) + " }\n";
         yaml += "steps:\n  - producer: { topic: t, schema: k40 }\n";
-        auto start = std::chrono::steady_clock::now();
         auto result = loadScenarioText(yaml, "kv.yaml", ".");
-        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
         REQUIRE(result.errors.size() == 1);
         CHECK(result.errors.front().message ==
               "the file holds more than 1000000 YAML nodes (aliases counted as what they expand to); giving up");

@@ -29,7 +29,7 @@ class FastPass {
 public:
     FastPass(const Schema& w, const Schema& r, const Rules& rules)
         : w_(w), r_(r), cw_(w.compact), cr_(r.compact), rules_(rules),
-          budget_(16 * static_cast<std::int64_t>(w.nodeCount() + r.nodeCount()) + 1024) {}
+          budget_(16 * static_cast<std::int64_t>(w.nodeCount() + r.nodeCount()) + 1024), initialBudget_(budget_) {}
 
     static bool applies(const Schema& w, const Schema& r, const Rules& rules) {
         if (!w.compact.ready || !r.compact.ready) return false;
@@ -54,6 +54,9 @@ public:
         scratch_ = &s;
         return resolve(w_.root, r_.root, 0);
     }
+
+    /// The pairs visited so far, out of the linear budget (Resolution::work).
+    std::uint64_t work() const { return static_cast<std::uint64_t>(initialBudget_ - std::max<std::int64_t>(budget_, 0)); }
 
 private:
     static constexpr int kMaxFastDepth = 1000;  // deeper: the Resolver decides (its limit is kMaxDepth)
@@ -306,6 +309,7 @@ private:
     const CompactSchema& cr_;
     Rules rules_;
     std::int64_t budget_;
+    std::int64_t initialBudget_;
     Scratch* scratch_ = nullptr;
 };
 

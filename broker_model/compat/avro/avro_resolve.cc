@@ -242,6 +242,8 @@ public:
         walk(root);
         return std::move(out_);
     }
+    /// Steps of the walk taken (Resolution::work).
+    std::uint64_t work() const { return work_; }
 
 private:
     // One step of the walk: an action, the length of its parent's path in
@@ -263,6 +265,7 @@ private:
         while (!stack.empty()) {
             Step st = std::move(stack.back());
             stack.pop_back();
+            ++work_;
             if (st.depth > kMaxDepth) continue;
             path_.resize(st.parentLen);
             path_ += st.suffix;
@@ -325,6 +328,7 @@ private:
     std::vector<char> visited_;
     std::string path_;
     std::vector<Problem> out_;
+    std::uint64_t work_ = 0;
 };
 
 // Symbol.hasErrors with a visited set (1.9+): any reachable error symbol.
@@ -359,7 +363,18 @@ Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion versi
     Rules rules = rulesFor(version);
     // The common answer, "compatible", without building the grammar; anything
     // else (or any doubt) is decided, with its problems, by the full resolution.
-    if (enabled(fast) && FastPass::applies(writer, reader, rules) && FastPass(writer, reader, rules).compatible()) return Resolution{};
+    // (Resolution::work: a resolution that throws counts only the fast pass's.)
+    std::uint64_t fastWork = 0;
+    if (enabled(fast) && FastPass::applies(writer, reader, rules)) {
+        FastPass pass(writer, reader, rules);
+        bool compatible = pass.compatible();
+        fastWork = pass.work();
+        if (compatible) {
+            Resolution out;
+            out.work = fastWork;
+            return out;
+        }
+    }
     try {
         Resolver res(writer, reader, rules);
         ActionId root = res.run();
@@ -369,9 +384,14 @@ Resolution canRead(const Schema& writer, const Schema& reader, AvroVersion versi
             return errorResult({std::string(kStackOverflowError), ""});
         }
         Resolution out;
+        out.work = fastWork + res.work();
         // The collector reports a subset of the reachable error symbols: none reachable, none to collect.
         bool reachable = reachableError(res.actions(), root, rules.equivUnionIsSimple);
-        if (reachable) out.problems = ProblemCollector(res, rules.equivUnionIsSimple).run(root);
+        if (reachable) {
+            ProblemCollector collector(res, rules.equivUnionIsSimple);
+            out.problems = collector.run(root);
+            out.work += collector.work();
+        }
         if (rules.visitedHasErrors) {
             out.verdict = reachable ? Verdict::incompatible : Verdict::compatible;
             return out;

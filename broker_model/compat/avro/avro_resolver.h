@@ -25,6 +25,8 @@ public:
     const std::vector<Action>& actions() const { return acts_; }
     const Schema& writer() const { return w_; }
     const Schema& reader() const { return r_; }
+    /// Calls of the type rules and reader-union branches scanned so far (Resolution::work).
+    std::uint64_t work() const { return work_; }
 
 private:
     ActionId add(Action a) {
@@ -60,6 +62,7 @@ private:
     }
 
     ActionId resolve(NodeId w, NodeId r, int depth) {
+        ++work_;
         if (depth > kMaxDepth) stackOverflow();
         const Node& W = w_.at(w);
         const Node& R = r_.at(r);
@@ -148,6 +151,7 @@ private:
     }
 
     bool unionEquiv(NodeId w, NodeId r, std::unordered_map<std::uint64_t, bool>& seen, int depth) {
+        ++work_;
         if (depth > kMaxDepth) stackOverflow();
         const Node& W = w_.at(w);
         const Node& R = r_.at(r);
@@ -260,6 +264,7 @@ private:
         UnionIndex& ix = it->second;
         ix.firstOfType.fill(-1);
         const auto& branches = r_.at(r).branches;
+        work_ += branches.size();
         for (std::size_t j = 0; j < branches.size(); ++j) {
             const Node& B = r_.at(branches[j]);
             auto& first = ix.firstOfType[static_cast<std::size_t>(B.type)];
@@ -292,6 +297,7 @@ private:
         const auto& branches = r_.at(r).branches;
         int structureMatch = -1;
         for (std::size_t j = 0; j < branches.size(); ++j) {
+            ++work_;
             const Node& B = r_.at(branches[j]);
             if (B.type != W.type) continue;
             if (!isNamed(W.type)) return static_cast<int>(j);
@@ -302,6 +308,7 @@ private:
         }
         if (structureMatch >= 0) return structureMatch;
         for (std::size_t j = 0; j < branches.size(); ++j) {
+            ++work_;
             if (unionPromotes(W.type, r_.at(branches[j]).type, rules_.unionPromotesToFloat)) return static_cast<int>(j);
         }
         return -1;
@@ -426,6 +433,7 @@ private:
     std::unordered_map<std::uint64_t, bool> sharedEquivSeen_;
     std::unordered_map<NodeId, UnionIndex> unionIndex_;
     std::optional<bool> defaultsEncode_;
+    std::uint64_t work_ = 0;
 };
 
 }  // namespace cnx::compat::avro::resolve
